@@ -1,0 +1,50 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// One module per pipeline stage, data flowing one way:
+// SiteLoader → LocatedYAML → SchemaValidation → Enrichment → CatalogueIndex → Rendering → OutputWriter.
+// `Noticeboard` strings the stages together; the `noticeboard` executable is a thin CLI over it.
+let package = Package(
+    name: "Noticeboard",
+    products: [
+        .executable(name: "noticeboard", targets: ["NoticeboardCLI"]),
+        .library(name: "Noticeboard", targets: ["Noticeboard"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+    ],
+    targets: [
+        // C libraries from Debian: libyaml-dev, libcmark-gfm-dev + libcmark-gfm-extensions-dev.
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(
+            name: "CCmarkGFM", pkgConfig: "libcmark-gfm",
+            providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
+        // renameat2(RENAME_EXCHANGE) is hidden behind _GNU_SOURCE, which Swift's Glibc module does not set.
+        .target(name: "CRenameExchange"),
+
+        .target(name: "SiteModel", dependencies: [.product(name: "OrderedCollections", package: "swift-collections")]),
+        .target(name: "LocatedYAML", dependencies: ["CYAML", "SiteModel"]),
+        .target(name: "SiteLoader", dependencies: ["SiteModel"]),
+        .target(name: "SchemaValidation", dependencies: ["SiteModel", "LocatedYAML"]),
+        .target(name: "Enrichment", dependencies: ["SiteModel", "CCmarkGFM"]),
+        .target(name: "CatalogueIndex", dependencies: ["SiteModel"]),
+        .target(
+            name: "Rendering",
+            dependencies: ["SiteModel", "CatalogueIndex", .product(name: "Mustache", package: "swift-mustache")]),
+        .target(name: "OutputWriter", dependencies: ["SiteModel", "CRenameExchange"]),
+        .target(
+            name: "Noticeboard",
+            dependencies: [
+                "SiteModel", "SiteLoader", "LocatedYAML", "SchemaValidation", "Enrichment", "CatalogueIndex",
+                "Rendering", "OutputWriter",
+            ]),
+        .executableTarget(
+            name: "NoticeboardCLI",
+            dependencies: ["Noticeboard", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .testTarget(
+            name: "NoticeboardTests",
+            dependencies: ["Noticeboard", "SiteModel", "LocatedYAML", "SchemaValidation", "Enrichment", "Rendering", "OutputWriter", "SiteLoader", "CatalogueIndex"]),
+    ]
+)

@@ -1,0 +1,28 @@
+import Foundation
+import SiteModel
+
+/// Human-readable text for numbers with a display format, in the site's language and currency.
+public struct DisplayFormatter: Sendable {
+    private let currency: Decimal.FormatStyle.Currency
+
+    public init(language: String, currency: String) {
+        self.currency = Decimal.FormatStyle.Currency(code: currency, locale: Locale(identifier: language))
+    }
+
+    public func text(for value: Value, format: DisplayFormat, maximum: Double?) -> String? {
+        let number: Decimal
+        switch value {
+        case .int(let whole): number = Decimal(whole)
+        case .decimal(let fixed): number = Decimal(sign: fixed.units < 0 ? .minus : .plus, exponent: -fixed.scale, significand: Decimal(fixed.units.magnitude))
+        default: return nil
+        }
+        switch format {
+        case .currency:
+            return number.formatted(currency)
+        case .rating:
+            let outOf = maximum.map { $0 == $0.rounded() ? String(Int($0)) : String($0) } ?? "5"
+            let shown = number.formatted(.number.precision(.fractionLength(0...1)).locale(Locale(identifier: "en")))
+            return "\(shown) out of \(outOf)"
+        }
+    }
+}

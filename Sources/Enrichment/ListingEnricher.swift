@@ -1,0 +1,72 @@
+import OrderedCollections
+import SiteModel
+
+/// Adds what templates and apps need beyond the validated fields: the listing's slug and URLs,
+/// Markdown rendered to HTML beside its source, image and reference URLs, and display text.
+public struct ListingEnricher: Sendable {
+    public let site: SiteConfig
+    public let schema: KindSchema
+    public let markdown: MarkdownRenderer
+    public let formatter: DisplayFormatter
+    /// The title of every listing, by kind then slug, so references can show names.
+    public let titles: [String: [String: String]]
+
+    public init(site: SiteConfig, schema: KindSchema, markdown: MarkdownRenderer, formatter: DisplayFormatter, titles: [String: [String: String]]) {
+        self.site = site
+        self.schema = schema
+        self.markdown = markdown
+        self.formatter = formatter
+        self.titles = titles
+    }
+
+    public func enrich(_ listing: Listing) -> Listing {
+        var fields = OrderedDictionary<String, Value>()
+        fields.reserveCapacity(listing.fields.count + 4)
+        fields["slug"] = .string(listing.slug)
+        fields["url"] = .string(site.url(listing.outputPath))
+        fields["path"] = .string(site.path(listing.outputPath))
+        var display = OrderedDictionary<String, String>()
+        for field in schema.fields {
+            guard let value = listing.fields[field.name] else { continue }
+            add(field, value, to: &fields)
+            if let format = field.format, let text = formatter.text(for: value, format: format, maximum: field.maximum) {
+                display[field.name] = text
+            }
+        }
+        var enriched = listing
+        enriched.fields = fields
+        enriched.display = display
+        return enriched
+    }
+
+    private func add(_ field: FieldSchema, _ value: Value, to fields: inout OrderedDictionary<String, Value>) {
+        fields[field.name] = transform(value, as: field.type)
+        if case .markdown = field.type, case .string(let source) = value {
+            fields[field.name + "_html"] = .html(markdown.html(source))
+        }
+    }
+
+    private func transform(_ value: Value, as type: FieldType) -> Value {
+        switch (type, value) {
+        case (.image, .string(let path)):
+            let relative = "media/" + path
+            return .object(["path": .string(path), "src": .string(site.path(relative)), "url": .string(site.url(relative))])
+        case (.reference(let kind), .string(let slug)):
+            let page = "\(kind)/\(slug)/"
+            return .object([
+                "kind": .string(kind), "slug": .string(slug), "title": .string(titles[kind]?[slug] ?? slug),
+                "path": .string(site.path(page)), "url": .string(site.url(page)),
+            ])
+        case (.list(let item), .list(let items)):
+            return .list(items.map { transform($0, as: item.type) })
+        case (.object(let subfields), .object(let values)):
+            var result = OrderedDictionary<String, Value>()
+            for field in subfields {
+                if let value = values[field.name] { add(field, value, to: &result) }
+            }
+            return .object(result)
+        default:
+            return value
+        }
+    }
+}

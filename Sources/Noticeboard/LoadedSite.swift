@@ -1,0 +1,148 @@
+import Foundation
+import LocatedYAML
+import Rendering
+import SchemaValidation
+import SiteLoader
+import SiteModel
+
+/// Everything read from a site root and checked: config, schemas, listings and templates.
+/// Loading reports every problem it finds before giving up, sorted by file and line.
+struct LoadedSite {
+    let files: SiteFiles
+    let config: SiteConfig
+    let schemas: [KindSchema]
+    /// By kind name, in file order.
+    let listings: [String: [Listing]]
+    let templates: TemplateSet
+    let warnings: [Diagnostic]
+
+    static let configFile = "content/site.yaml"
+
+    init(files: SiteFiles) throws(BuildFailure) {
+        self.files = files
+        var diagnostics: [Diagnostic] = []
+        func stopIfErrors() throws(BuildFailure) {
+            if diagnostics.hasErrors { throw BuildFailure(diagnostics) }
+        }
+
+        // Site configuration: nothing else can be read without its list of kinds.
+        var config: SiteConfig?
+        do throws(Diagnostic) {
+            guard files.exists(Self.configFile) else {
+                throw .error(at: SourceLocation(file: Self.configFile), "no site configuration here; is \(files.root) a Noticeboard site? (`noticeboard new` makes one)")
+            }
+            let (decoded, problems) = decodeSiteConfig(try parseYAML(try files.read(Self.configFile), file: Self.configFile), file: Self.configFile)
+            config = decoded
+            diagnostics += problems
+        } catch {
+            diagnostics.append(error)
+        }
+        try stopIfErrors()
+        guard let config else { throw BuildFailure(diagnostics) }
+
+        // Schemas, one per kind.
+        var schemas: [KindSchema] = []
+        for kind in config.kinds {
+            let file = "content/schemas/\(kind).yaml"
+            do throws(Diagnostic) {
+                guard files.exists(file) else {
+                    throw .error(at: SourceLocation(file: Self.configFile), "kind '\(kind)' has no schema; expected \(file)")
+                }
+                let (schema, problems) = decodeKindSchema(try parseYAML(try files.read(file), file: file), kind: kind, file: file, knownKinds: config.kinds)
+                diagnostics += problems
+                if let schema { schemas.append(schema) }
+            } catch {
+                diagnostics.append(error)
+            }
+        }
+        try stopIfErrors()
+
+        // Listings, parsed and checked across all cores.
+        let mediaFiles = Set(files.files(under: "content/media").map { String($0.dropFirst("content/media/".count)) })
+        let validators = Dictionary(uniqueKeysWithValues: schemas.map { ($0.name, ListingValidator(schema: $0, mediaFiles: mediaFiles)) })
+        let jobs = schemas.flatMap { schema in files.files(under: "content/\(schema.name)", extensions: ["yaml", "yml"]).map { (schema.name, $0) } }
+        let results = jobs.parallelMap { (kind, file) -> (Listing?, [Diagnostic]) in
+            let slug = Slug.from(fileName: String(file.split(separator: "/").last ?? ""))
+            guard !slug.isEmpty else {
+                return (nil, [.error(at: SourceLocation(file: file), "the file name gives no usable slug; name listing files with letters or digits, e.g. ana-murphy.yaml")])
+            }
+            do throws(Diagnostic) {
+                return validators[kind]!.validate(try parseYAML(try files.read(file), file: file), file: file, slug: slug)
+            } catch {
+                return (nil, [error])
+            }
+        }
+        var listings: [String: [Listing]] = [:]
+        for (listing, problems) in results {
+            diagnostics += problems
+            if let listing { listings[listing.kind, default: []].append(listing) }
+        }
+        diagnostics += Self.duplicateSlugs(in: listings)
+        diagnostics += Self.danglingReferences(in: listings)
+
+        // Templates are checked in the same run, so one build reports content and template errors together.
+        var templates: TemplateSet?
+        do throws(BuildFailure) {
+            templates = try Self.loadTemplates(files)
+        } catch {
+            diagnostics += error.diagnostics
+        }
+        try stopIfErrors()
+
+        self.config = config
+        self.schemas = schemas
+        self.listings = listings
+        self.templates = templates!
+        self.warnings = diagnostics.sorted()
+    }
+
+    /// Two files of one kind may not share a slug (e.g. `Ana Murphy.yaml` and `ana-murphy.yaml`).
+    private static func duplicateSlugs(in listings: [String: [Listing]]) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        for (_, kindListings) in listings {
+            var firstFile: [String: String] = [:]
+            for listing in kindListings.sorted(by: { $0.file < $1.file }) {
+                if let first = firstFile[listing.slug] {
+                    problems.append(.error(
+                        at: SourceLocation(file: listing.file),
+                        "slug '\(listing.slug)' is already taken by \(first); file names must give different slugs"))
+                } else {
+                    firstFile[listing.slug] = listing.file
+                }
+            }
+        }
+        return problems
+    }
+
+    private static func danglingReferences(in listings: [String: [Listing]]) -> [Diagnostic] {
+        let slugs = listings.mapValues { Set($0.map(\.slug)) }
+        var problems: [Diagnostic] = []
+        for listing in listings.values.joined() {
+            for reference in listing.references where !(slugs[reference.kind]?.contains(reference.slug) ?? false) {
+                problems.append(.error(
+                    at: reference.location,
+                    "'\(reference.fieldPath.joined(separator: "."))' refers to '\(reference.slug)', but there is no content/\(reference.kind)/\(reference.slug).yaml"))
+            }
+        }
+        return problems
+    }
+
+    private static func loadTemplates(_ files: SiteFiles) throws(BuildFailure) -> TemplateSet {
+        var sources: [String: (file: String, text: String)] = [:]
+        var problems: [Diagnostic] = []
+        for file in files.files(under: "templates", extensions: ["mustache"]) {
+            let name = String(file.dropFirst("templates/".count).dropLast(".mustache".count))
+            do throws(Diagnostic) {
+                let bytes = try files.read(file)
+                guard let text = String(validating: bytes, as: UTF8.self) else {
+                    throw .error(at: SourceLocation(file: file), "template is not valid UTF-8")
+                }
+                sources[name] = (file, text)
+            } catch {
+                problems.append(error)
+            }
+        }
+        guard problems.isEmpty else { throw BuildFailure(problems) }
+        return try TemplateSet(sources: sources)
+    }
+}

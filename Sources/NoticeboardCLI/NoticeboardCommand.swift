@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import Noticeboard
+import SiteModel
+
+@main
+struct NoticeboardCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "noticeboard",
+        abstract: "Builds a catalogue site and JSON feeds from listing files.",
+        version: Noticeboard.version,
+        subcommands: [Build.self, Check.self],
+        defaultSubcommand: Build.self)
+}
+
+struct SiteOptions: ParsableArguments {
+    @Option(name: .long, help: "The site root, holding content/ and templates/.")
+    var root: String = "."
+
+    @Option(name: .long, help: ArgumentHelp("Refuse input files larger than this many bytes.", valueName: "bytes"))
+    var maxFileBytes: Int = 10 * 1024 * 1024
+}
+
+struct Build: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Check the site and write it to the output folder.")
+
+    @OptionGroup var site: SiteOptions
+
+    @Option(name: .shortAndLong, help: "The output folder (default: <root>/public). It is replaced whole on success.")
+    var output: String?
+
+    @Flag(name: .shortAndLong, help: "Print nothing but problems.")
+    var quiet = false
+
+    func run() throws {
+        let options = BuildOptions(root: site.root, output: output, maxFileBytes: site.maxFileBytes)
+        do {
+            let report = try Noticeboard.build(options)
+            printDiagnostics(report.warnings)
+            if !quiet {
+                let megabytes = Double(report.bytes) / 1_048_576
+                print(String(
+                    format: "Built %d listings into %@/: %d pages, %d files, %.1f MB in %.2f s",
+                    report.listings, options.outputPath, report.pages, report.files, megabytes, report.seconds))
+            }
+        } catch {
+            fail(error)
+        }
+    }
+}
+
+struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Check every listing, schema and template without writing anything.")
+
+    @OptionGroup var site: SiteOptions
+
+    func run() throws {
+        do {
+            printDiagnostics(try Noticeboard.check(BuildOptions(root: site.root, maxFileBytes: site.maxFileBytes)))
+            print("No problems found.")
+        } catch {
+            fail(error)
+        }
+    }
+}
+
+/// Diagnostics go to standard error, as compilers print them, naming files relative to the site root.
+private func printDiagnostics(_ diagnostics: [Diagnostic]) {
+    guard !diagnostics.isEmpty else { return }
+    FileHandle.standardError.write(Data((diagnostics.map(\.description).joined(separator: "\n") + "\n").utf8))
+}
+
+private func fail(_ failure: BuildFailure) -> Never {
+    printDiagnostics(failure.diagnostics)
+    let errors = failure.diagnostics.filter { $0.severity == .error }.count
+    FileHandle.standardError.write(Data("\(errors) error\(errors == 1 ? "" : "s"); nothing was written.\n".utf8))
+    Foundation.exit(1)
+}

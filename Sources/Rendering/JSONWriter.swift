@@ -1,0 +1,61 @@
+import SiteModel
+
+/// Writes the value tree as compact JSON with keys in the tree's order, so output is byte-stable.
+/// Hand-written: Foundation's JSONEncoder would need Codable models and sorts keys only alphabetically.
+public enum JSONWriter {
+    public static func bytes(_ value: Value) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(4096)
+        write(value, to: &output)
+        output.append(UInt8(ascii: "\n"))
+        return output
+    }
+
+    public static func write(_ value: Value, to output: inout [UInt8]) {
+        switch value {
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .int(let number): output.append(contentsOf: String(number).utf8)
+        case .decimal(let number): output.append(contentsOf: number.description.utf8)
+        case .string(let text), .html(let text): writeString(text, to: &output)
+        case .date(let date): writeString(date.description, to: &output)
+        case .list(let items):
+            output.append(UInt8(ascii: "["))
+            for (index, item) in items.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                write(item, to: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object(let fields):
+            output.append(UInt8(ascii: "{"))
+            for (index, (key, item)) in fields.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                writeString(key, to: &output)
+                output.append(UInt8(ascii: ":"))
+                write(item, to: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private static func writeString(_ text: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case UInt8(ascii: "\n"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case UInt8(ascii: "\r"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case UInt8(ascii: "\t"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0xF)])
+            default: output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,101 @@
+import CatalogueIndex
+import OrderedCollections
+import SiteModel
+
+/// Builds the values templates see. Every page gets `site` and `page`; the layout also gets `content`.
+struct PageContexts: Sendable {
+    let catalogue: Catalogue
+
+    var site: SiteConfig { catalogue.site }
+
+    func siteValue(currentKind: String?) -> Value {
+        .object([
+            "title": .string(site.title),
+            "description": .string(site.description),
+            "language": .string(site.language),
+            "base_url": .string(site.baseURL),
+            "base_path": .string(site.basePath),
+            "nav": .list(catalogue.kinds.map { collection in
+                .object([
+                    "title": .string(collection.schema.title),
+                    "path": .string(site.path(collection.outputPath)),
+                    "current": .bool(collection.schema.name == currentKind),
+                ])
+            }),
+        ])
+    }
+
+    func page(title: String, outputPath: String, description: String) -> Value {
+        .object([
+            "title": .string(title),
+            "description": .string(description),
+            "path": .string(site.path(outputPath)),
+            "url": .string(site.url(outputPath)),
+        ])
+    }
+
+    func kindValue(_ collection: KindCollection) -> Value {
+        let schema = collection.schema
+        return .object([
+            "name": .string(schema.name),
+            "title": .string(schema.title),
+            "singular": .string(schema.singular),
+            "description": .string(schema.description),
+            "path": .string(site.path(collection.outputPath)),
+            "count": .int(Int64(collection.listings.count)),
+        ])
+    }
+
+    /// A listing as lists show it: its title and link, its fields and their display text.
+    func card(_ listing: Listing, schema: KindSchema) -> Value {
+        .object([
+            "title": .string(title(of: listing, schema: schema)),
+            "path": listing.fields["path"] ?? .null,
+            "kind_singular": .string(schema.singular),
+            "listing": .object(listing.fields),
+            "display": .object(listing.display.mapValues(Value.string)),
+        ])
+    }
+
+    func title(of listing: Listing, schema: KindSchema) -> String {
+        listing.fields[schema.titleField]?.text ?? listing.slug
+    }
+
+    /// Every public field as label and text, for generic templates that do not know the kind.
+    func fieldRows(_ listing: Listing, schema: KindSchema) -> Value {
+        var rows: [Value] = []
+        for field in schema.fields where !field.isPrivate && field.name != schema.titleField {
+            guard let value = listing.fields[field.name] else { continue }
+            var row: OrderedDictionary<String, Value> = ["name": .string(field.name), "label": .string(field.label)]
+            switch field.type {
+            case .markdown:
+                row["html"] = listing.fields[field.name + "_html"] ?? .null
+            case .image:
+                row["images"] = .list([value])
+            case .list(let item):
+                if case .image = item.type {
+                    row["images"] = value
+                } else if case .list(let items) = value {
+                    row["items"] = .list(items.map { .string(rowText($0)) })
+                }
+            case .url:
+                row["link"] = value
+            case .reference:
+                row["reference"] = value
+            default:
+                row["text"] = .string(listing.display[field.name] ?? rowText(value))
+            }
+            rows.append(.object(row))
+        }
+        return .list(rows)
+    }
+
+    private func rowText(_ value: Value) -> String {
+        switch value {
+        case .bool(let flag): return flag ? "Yes" : "No"
+        case .object(let fields): return fields["title"]?.text ?? fields.values.map(rowText).filter { !$0.isEmpty }.joined(separator: " · ")
+        case .list(let items): return items.map(rowText).joined(separator: ", ")
+        default: return value.text
+        }
+    }
+}

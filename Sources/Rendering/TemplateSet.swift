@@ -1,0 +1,82 @@
+import Foundation
+import Mustache
+import SiteModel
+
+/// The site's Mustache templates, each compiled once. Names are paths below `templates/` without
+/// `.mustache`: `layout`, `listing`, `cleaners/listing`, `partials/card`.
+public struct TemplateSet: Sendable {
+    public let library: MustacheLibrary
+    public let names: Set<String>
+
+    /// Page types every site needs; a kind may override `list` and `listing` with `<kind>/list` and `<kind>/listing`.
+    public static let required = ["layout", "home", "list", "listing"]
+
+    /// Compiles every template, reporting syntax errors and missing partials at their line and column.
+    /// `sources` maps names to (file relative to the site root, text).
+    public init(sources: [String: (file: String, text: String)]) throws(BuildFailure) {
+        var library = MustacheLibrary()
+        var problems: [Diagnostic] = []
+        for (name, source) in sources.sorted(by: { $0.key < $1.key }) {
+            do {
+                library.register(try MustacheTemplate(string: source.text), named: name)
+            } catch let error as MustacheTemplate.ParserError {
+                problems.append(.error(
+                    at: SourceLocation(file: source.file, line: error.context.lineNumber, column: error.context.columnNumber),
+                    "template syntax error: \(describe(error.error))"))
+            } catch {
+                problems.append(.error(at: SourceLocation(file: source.file), "template error: \(error)"))
+            }
+        }
+        for (name, source) in sources {
+            for partial in partialReferences(in: source.text) where sources[partial.name] == nil {
+                problems.append(.error(
+                    at: SourceLocation(file: source.file, line: partial.line, column: partial.column),
+                    "template '\(name)' includes the partial '\(partial.name)', but templates/\(partial.name).mustache does not exist"))
+            }
+        }
+        for name in TemplateSet.required where sources[name] == nil {
+            problems.append(.error(at: SourceLocation(file: "templates/\(name).mustache"), "missing template: every site needs templates/\(name).mustache"))
+        }
+        guard problems.isEmpty else { throw BuildFailure(problems) }
+        self.library = library
+        self.names = Set(sources.keys)
+    }
+
+    public func render(_ context: Value, with name: String) -> String {
+        library.render(context, withTemplate: name) ?? ""
+    }
+
+    /// The kind's own template if it has one (`cleaners/listing`), else the site-wide one (`listing`).
+    public func name(_ page: String, forKind kind: String) -> String {
+        names.contains("\(kind)/\(page)") ? "\(kind)/\(page)" : page
+    }
+}
+
+private func describe(_ error: Error) -> String {
+    switch error as? MustacheTemplate.Error {
+    case .sectionCloseNameIncorrect?: return "a closing tag does not match the section it closes"
+    case .unfinishedName?: return "a tag is not closed with }}"
+    case .expectedSectionEnd?: return "a section is opened but never closed"
+    case .invalidSetDelimiter?: return "badly formed set-delimiter tag"
+    default: return String(describing: error)
+    }
+}
+
+/// `{{> name}}` tags with the place they start; dynamic (`{{>*name}}`) partials are left alone.
+private func partialReferences(in text: String) -> [(name: String, line: Int, column: Int)] {
+    var found: [(String, Int, Int)] = []
+    for (lineIndex, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        var rest = line[...]
+        while let open = rest.range(of: "{{>") {
+            let afterTag = rest[open.upperBound...]
+            guard let close = afterTag.range(of: "}}") else { break }
+            let name = afterTag[..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+            if !name.hasPrefix("*") {
+                let column = line.distance(from: line.startIndex, to: open.lowerBound) + 1
+                found.append((name, lineIndex + 1, column))
+            }
+            rest = afterTag[close.upperBound...]
+        }
+    }
+    return found
+}

@@ -1,0 +1,27 @@
+import Mustache
+import SiteModel
+
+/// Lets templates read the value tree directly (no Mirror): `{{listing.name}}`, `{{#languages}}{{.}}{{/languages}}`.
+extension Value: MustacheParent, MustacheCustomRenderable {
+    public func child(named name: String) -> Any? {
+        guard case .object(let fields) = self, let child = fields[name] else { return nil }
+        return child.templateRepresentation
+    }
+
+    /// What a section tag sees: Bool and arrays behave as Mustache expects; null is absent.
+    var templateRepresentation: Any? {
+        switch self {
+        case .null: return nil
+        case .bool(let flag): return flag
+        case .list(let items): return items
+        default: return self
+        }
+    }
+
+    public var renderText: String { text }
+
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+}

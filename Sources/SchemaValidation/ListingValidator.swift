@@ -1,0 +1,27 @@
+import LocatedYAML
+import SiteModel
+
+/// Checks listing files of one kind against its schema.
+public struct ListingValidator: Sendable {
+    public let schema: KindSchema
+    /// Files below `content/media/`, relative to it.
+    public let mediaFiles: Set<String>
+
+    public init(schema: KindSchema, mediaFiles: Set<String>) {
+        self.schema = schema
+        self.mediaFiles = mediaFiles
+    }
+
+    /// The listing's public fields, or nil when it has errors; the diagnostics either way.
+    public func validate(_ root: YAMLNode?, file: String, slug: String) -> (Listing?, [Diagnostic]) {
+        guard let root else {
+            return (nil, [.error(at: SourceLocation(file: file), "file holds no listing; a \(schema.singular.lowercased()) is a mapping of fields such as \(schema.titleField): …")])
+        }
+        var problems = Problems(file: file)
+        var found = Findings()
+        let fields = ValueChecker(mediaFiles: mediaFiles, references: .record)
+            .checkFields(root, fields: schema.fields, path: [], problems: &problems, found: &found)
+        guard let fields, !problems.hasErrors else { return (nil, problems.list) }
+        return (Listing(kind: schema.name, slug: slug, file: file, fields: fields, references: found.references, media: found.media), problems.list)
+    }
+}

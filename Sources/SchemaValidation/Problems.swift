@@ -1,0 +1,52 @@
+import LocatedYAML
+import SiteModel
+
+/// The diagnostics found in one file while it is being checked.
+struct Problems {
+    let file: String
+    private var found: [Diagnostic] = []
+
+    /// Sorted by line and column, as they are reported.
+    var list: [Diagnostic] { found.sorted() }
+
+    init(file: String) {
+        self.file = file
+    }
+
+    mutating func error(_ node: YAMLNode, _ message: String) {
+        found.append(.error(at: SourceLocation(file: file, line: node.line, column: node.column), message))
+    }
+
+    mutating func warning(_ node: YAMLNode, _ message: String) {
+        found.append(.warning(at: SourceLocation(file: file, line: node.line, column: node.column), message))
+    }
+
+    var hasErrors: Bool { found.hasErrors }
+}
+
+/// "did you mean …?" for a misspelt name, when one known name is close enough.
+func suggestion(for name: String, among known: [String]) -> String {
+    let lowered = name.lowercased()
+    let scored = known.map { ($0, editDistance(lowered, $0.lowercased())) }
+    guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, min(3, name.count / 3)) else { return "" }
+    return "; did you mean '\(best.0)'?"
+}
+
+private func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty { return b.count }
+    var previous = Array(0...b.count)
+    for i in 1...a.count {
+        var current = [i] + Array(repeating: 0, count: b.count)
+        for j in stride(from: 1, through: b.count, by: 1) {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        previous = current
+    }
+    return previous[b.count]
+}
+
+/// Lists names for messages: 'a', 'b' or 'c'.
+func quotedList(_ names: [String]) -> String {
+    names.map { "'\($0)'" }.joined(separator: ", ")
+}

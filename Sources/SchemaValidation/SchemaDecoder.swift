@@ -1,0 +1,220 @@
+import LocatedYAML
+import SiteModel
+
+/// Checks a kind's schema file (`content/schemas/<kind>.yaml`) and builds the kind's schema from it.
+public func decodeKindSchema(_ root: YAMLNode?, kind: String, file: String, knownKinds: [String]) -> (KindSchema?, [Diagnostic]) {
+    var problems = Problems(file: file)
+    guard let root else {
+        return (nil, [.error(at: SourceLocation(file: file), "schema is empty; it needs at least title_field and fields")])
+    }
+    guard let settings = MappingReader(root, what: "a kind schema", problems: &problems) else { return (nil, problems.list) }
+    settings.reportUnknownKeys(
+        known: ["title", "singular", "description", "title_field", "date_field", "entries_field", "sort", "fields"],
+        what: "a kind schema", problems: &problems)
+
+    var fields: [FieldSchema] = []
+    if let fieldsNode = settings.value("fields") {
+        fields = decodeFields(fieldsNode, knownKinds: knownKinds, topLevel: true, problems: &problems)
+    } else {
+        problems.error(root, "missing required setting 'fields'")
+    }
+    func topField(_ key: String, what: String, accepts: (FieldType) -> Bool) -> String? {
+        guard let name = settings.string(key, problems: &problems), let node = settings.value(key) else { return nil }
+        guard let field = fields.first(where: { $0.name == name }) else {
+            problems.error(node, "'\(key)' names '\(name)', which is not a field of this kind\(suggestion(for: name, among: fields.map(\.name)))")
+            return nil
+        }
+        if !accepts(field.type) { problems.error(node, "'\(key)' must name \(what); '\(name)' is a \(field.type.name) field") }
+        if field.isPrivate { problems.error(node, "'\(key)' cannot name the private field '\(name)'") }
+        return name
+    }
+    let titleField = topField("title_field", what: "a string field") {
+        if case .string = $0 { return true }
+        return false
+    }
+    if settings.value("title_field") == nil { problems.error(root, "missing required setting 'title_field'") }
+    let dateField = topField("date_field", what: "a date field") {
+        if case .date = $0 { return true }
+        return false
+    }
+    let entriesField = topField("entries_field", what: "a list of objects") {
+        if case .list(let item) = $0, case .object = item.type { return true }
+        return false
+    }
+    var sort: [SortKey] = []
+    for (text, node) in settings.stringList("sort", problems: &problems) ?? [] {
+        let descending = text.hasPrefix("-")
+        let name = descending ? String(text.dropFirst()) : text
+        guard let field = fields.first(where: { $0.name == name }) else {
+            problems.error(node, "sort key '\(name)' is not a field of this kind\(suggestion(for: name, among: fields.map(\.name)))")
+            continue
+        }
+        switch field.type {
+        case .list, .object, .markdown: problems.error(node, "cannot sort by '\(name)', a \(field.type.name) field")
+        default: sort.append(SortKey(field: name, descending: descending))
+        }
+    }
+
+    let title = settings.string("title", problems: &problems) ?? kind.prefix(1).uppercased() + kind.dropFirst()
+    guard !problems.hasErrors, let titleField else { return (nil, problems.list) }
+    let schema = KindSchema(
+        name: kind, title: title, singular: settings.string("singular", problems: &problems) ?? title,
+        description: settings.string("description", problems: &problems) ?? "", titleField: titleField,
+        dateField: dateField, entriesField: entriesField, sort: sort, fields: fields, file: file)
+    return (schema, problems.list)
+}
+
+/// Names the pipeline adds to every listing; a field may not take them.
+private let reservedFieldNames: Set<String> = ["slug", "url", "path", "kind"]
+
+private func decodeFields(_ node: YAMLNode, knownKinds: [String], topLevel: Bool, problems: inout Problems) -> [FieldSchema] {
+    guard case .mapping(let pairs) = node.content else {
+        problems.error(node, "'fields' must be a mapping of field names to field types, not \(node.summary)")
+        return []
+    }
+    var fields: [FieldSchema] = []
+    for pair in pairs {
+        let name = pair.name
+        if !isIdentifier(name) {
+            problems.error(pair.key, "field name '\(name)' must be lowercase letters, digits and underscores, starting with a letter")
+            continue
+        }
+        if topLevel && reservedFieldNames.contains(name) {
+            problems.error(pair.key, "field name '\(name)' is reserved; every listing already has it")
+            continue
+        }
+        if let field = decodeField(name: name, pair.value, knownKinds: knownKinds, problems: &problems) { fields.append(field) }
+    }
+    // A markdown field `bio` gains `bio_html`; no other field may be called that.
+    for field in fields {
+        if case .markdown = field.type, let clash = pairs.first(where: { $0.name == field.name + "_html" }) {
+            problems.error(clash.key, "field name '\(clash.name)' clashes with the HTML of markdown field '\(field.name)'")
+        }
+    }
+    return fields
+}
+
+private let fieldSettings = ["type", "label", "required", "default", "private", "values", "of", "fields", "to", "minimum", "maximum", "format", "scale"]
+
+private func decodeField(name: String, _ node: YAMLNode, knownKinds: [String], problems: inout Problems) -> FieldSchema? {
+    // `name: string` is short for `name: {type: string}`.
+    if let typeName = node.scalar, !node.isNull {
+        guard let type = simpleType(typeName) else {
+            problems.error(node, "unknown field type '\(typeName)'\(suggestion(for: typeName, among: allTypeNames)); enum, list, object and reference need the long form")
+            return nil
+        }
+        return FieldSchema(name: name, type: type, label: defaultLabel(name))
+    }
+    guard let settings = MappingReader(node, what: "field '\(name)'", problems: &problems) else { return nil }
+    settings.reportUnknownKeys(known: fieldSettings, what: "field '\(name)'", problems: &problems)
+    guard let typeName = settings.requiredString("type", problems: &problems), let typeNode = settings.value("type") else { return nil }
+
+    let type: FieldType
+    switch typeName {
+    case "enum":
+        guard let values = settings.stringList("values", problems: &problems) else {
+            if settings.value("values") == nil { problems.error(node, "enum field '\(name)' needs 'values', the list of allowed values") }
+            return nil
+        }
+        guard !values.isEmpty else {
+            problems.error(settings.value("values")!, "enum field '\(name)' needs at least one value")
+            return nil
+        }
+        type = .enumeration(values.map(\.0))
+    case "list":
+        guard let itemNode = settings.value("of") else {
+            problems.error(node, "list field '\(name)' needs 'of', the type of its items")
+            return nil
+        }
+        guard let item = decodeField(name: name, itemNode, knownKinds: knownKinds, problems: &problems) else { return nil }
+        if case .list = item.type {
+            problems.error(itemNode, "list field '\(name)' cannot hold lists directly; use a list of objects")
+            return nil
+        }
+        type = .list(of: item)
+    case "object":
+        guard let fieldsNode = settings.value("fields") else {
+            problems.error(node, "object field '\(name)' needs 'fields'")
+            return nil
+        }
+        type = .object(decodeFields(fieldsNode, knownKinds: knownKinds, topLevel: false, problems: &problems))
+    case "reference":
+        guard let target = settings.requiredString("to", problems: &problems), let targetNode = settings.value("to") else { return nil }
+        guard knownKinds.contains(target) else {
+            problems.error(targetNode, "reference field '\(name)' points to '\(target)', which is not a kind of this site\(suggestion(for: target, among: knownKinds))")
+            return nil
+        }
+        type = .reference(kind: target)
+    case "decimal":
+        type = .decimal(scale: settings.int("scale", in: 0...9, problems: &problems) ?? 2)
+    default:
+        guard let simple = simpleType(typeName) else {
+            problems.error(typeNode, "unknown field type '\(typeName)'\(suggestion(for: typeName, among: allTypeNames))")
+            return nil
+        }
+        type = simple
+    }
+    for (key, allowed) in [("values", "enum"), ("of", "list"), ("fields", "object"), ("to", "reference"), ("scale", "decimal")]
+    where settings.value(key) != nil && typeName != allowed {
+        problems.error(settings.value(key)!, "'\(key)' applies only to \(allowed) fields, and '\(name)' is a \(typeName) field")
+    }
+
+    var field = FieldSchema(name: name, type: type, label: settings.string("label", problems: &problems) ?? defaultLabel(name))
+    field.required = settings.bool("required", problems: &problems) ?? false
+    field.isPrivate = settings.bool("private", problems: &problems) ?? false
+    field.minimum = settings.number("minimum", problems: &problems)
+    field.maximum = settings.number("maximum", problems: &problems)
+    let isNumber: Bool
+    switch type {
+    case .int, .decimal: isNumber = true
+    default: isNumber = false
+    }
+    for key in ["minimum", "maximum", "format"] where settings.value(key) != nil && !isNumber {
+        problems.error(settings.value(key)!, "'\(key)' applies only to int and decimal fields, and '\(name)' is a \(typeName) field")
+    }
+    if let formatName = settings.string("format", problems: &problems), let formatNode = settings.value("format") {
+        if let format = DisplayFormat(rawValue: formatName) {
+            field.format = format
+        } else {
+            problems.error(formatNode, "unknown format '\(formatName)'; use one of \(quotedList(DisplayFormat.allCases.map(\.rawValue)))")
+        }
+    }
+    if let defaultNode = settings.value("default") {
+        if field.required { problems.warning(defaultNode, "field '\(name)' is required, so its default is never used") }
+        var defaultProblems = Problems(file: problems.file)
+        var ignored = Findings()
+        var check = field
+        check.required = true
+        if let value = ValueChecker(mediaFiles: [], references: .ignore).check(defaultNode, as: check, path: [name], problems: &defaultProblems, found: &ignored) {
+            field.defaultValue = value
+        }
+        for diagnostic in defaultProblems.list {
+            problems.error(defaultNode, "default of '\(name)' is not valid: \(diagnostic.message)")
+        }
+    }
+    return field
+}
+
+private let allTypeNames = ["string", "markdown", "int", "decimal", "bool", "date", "url", "email", "phone", "image", "enum", "list", "object", "reference"]
+
+private func simpleType(_ name: String) -> FieldType? {
+    switch name {
+    case "string": return .string
+    case "markdown": return .markdown
+    case "int": return .int
+    case "decimal": return .decimal(scale: 2)
+    case "bool": return .bool
+    case "date": return .date
+    case "url": return .url
+    case "email": return .email
+    case "phone": return .phone
+    case "image": return .image
+    default: return nil
+    }
+}
+
+/// `hourly_rate` → "Hourly rate".
+private func defaultLabel(_ name: String) -> String {
+    let words = name.replacingOccurrences(of: "_", with: " ")
+    return words.prefix(1).uppercased() + words.dropFirst()
+}

@@ -1,0 +1,63 @@
+import LocatedYAML
+import SiteModel
+
+/// Checks `content/site.yaml` and builds the site's configuration from it.
+public func decodeSiteConfig(_ root: YAMLNode?, file: String) -> (SiteConfig?, [Diagnostic]) {
+    var problems = Problems(file: file)
+    guard let root else {
+        return (nil, [.error(at: SourceLocation(file: file), "site configuration is empty; it needs at least title, base_url and kinds")])
+    }
+    guard let settings = MappingReader(root, what: "the site configuration", problems: &problems) else {
+        return (nil, problems.list)
+    }
+    settings.reportUnknownKeys(
+        known: ["title", "description", "base_url", "language", "currency", "page_size", "allow_raw_html", "kinds"],
+        what: "the site configuration", problems: &problems)
+
+    let title = settings.requiredString("title", problems: &problems)
+    let baseURL = settings.requiredString("base_url", problems: &problems)
+    if let baseURL, let node = settings.value("base_url"), !isValidURL(baseURL) {
+        problems.error(node, "'base_url' must be an absolute http or https URL such as https://example.org/, not '\(baseURL)'")
+    }
+    let language = settings.string("language", problems: &problems) ?? "en"
+    if let node = settings.value("language"), !isLanguageTag(language) {
+        problems.error(node, "'language' must be a language tag such as en or en-IE, not '\(language)'")
+    }
+    let currency = settings.string("currency", problems: &problems) ?? "EUR"
+    if let node = settings.value("currency"),
+        !(currency.utf8.count == 3 && currency.utf8.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
+    {
+        problems.error(node, "'currency' must be a three-letter ISO 4217 code such as EUR, not '\(currency)'")
+    }
+    let pageSize = settings.int("page_size", in: 1...1000, problems: &problems) ?? 24
+    let allowRawHTML = settings.bool("allow_raw_html", problems: &problems) ?? false
+
+    var kinds: [String] = []
+    if let list = settings.stringList("kinds", problems: &problems) {
+        for (name, node) in list {
+            if !isIdentifier(name) {
+                problems.error(node, "kind name '\(name)' must be lowercase letters, digits and underscores, starting with a letter")
+            } else if kinds.contains(name) {
+                problems.error(node, "kind '\(name)' is listed twice")
+            } else if ["api", "assets", "media", "page", "pages", "search"].contains(name) {
+                problems.error(node, "kind name '\(name)' is reserved for the site's own output folders")
+            } else {
+                kinds.append(name)
+            }
+        }
+        if list.isEmpty, let node = settings.value("kinds") { problems.error(node, "'kinds' must name at least one kind") }
+    } else if settings.value("kinds") == nil {
+        problems.error(root, "missing required setting 'kinds'")
+    }
+
+    guard !problems.hasErrors, let title, let baseURL else { return (nil, problems.list) }
+    let config = SiteConfig(
+        title: title, description: settings.string("description", problems: &problems) ?? "", baseURL: baseURL,
+        language: language, currency: currency, pageSize: pageSize, allowRawHTML: allowRawHTML, kinds: kinds)
+    return (config, problems.list)
+}
+
+private func isLanguageTag(_ text: String) -> Bool {
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    return !parts.isEmpty && parts.allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+}

@@ -1,0 +1,204 @@
+import LocatedYAML
+import OrderedCollections
+import SiteModel
+
+/// What a listing points at: other listings, and files below `content/media/`.
+struct Findings {
+    var references: [Reference] = []
+    var media: [String] = []
+}
+
+/// Checks a YAML node against a field's type and turns it into a typed value.
+/// Private fields are checked like any other and then left out of the result.
+struct ValueChecker {
+    /// Files below `content/media/`, relative to it; image fields must name one of them.
+    let mediaFiles: Set<String>
+    let references: ReferencePolicy
+
+    enum ReferencePolicy {
+        /// Note each reference so the pipeline can check it names a real listing.
+        case record
+        /// Schema defaults: there are no listings yet to point at.
+        case ignore
+    }
+
+    /// The fields of a mapping, in schema order; nil when the node is not a mapping.
+    func checkFields(
+        _ node: YAMLNode, fields: [FieldSchema], path: [String], problems: inout Problems, found: inout Findings
+    ) -> OrderedDictionary<String, Value>? {
+        guard case .mapping(let pairs) = node.content else {
+            let what = path.isEmpty ? "a listing" : "'\(display(path))'"
+            problems.error(node, "\(what) must be a mapping of field names to values, not \(node.summary)")
+            return nil
+        }
+        let known = fields.map(\.name)
+        for pair in pairs where !known.contains(pair.name) {
+            problems.error(pair.key, "unknown field '\(display(path + [pair.name]))'\(suggestion(for: pair.name, among: known))")
+        }
+        var values = OrderedDictionary<String, Value>()
+        values.reserveCapacity(fields.count)
+        for field in fields {
+            let fieldPath = path + [field.name]
+            guard let pair = pairs.first(where: { $0.name == field.name }), !pair.value.isNull else {
+                if field.required {
+                    let at = pairs.first(where: { $0.name == field.name })?.key ?? node
+                    problems.error(at, "missing required field '\(display(fieldPath))'")
+                } else if let fallback = field.defaultValue, !field.isPrivate {
+                    values[field.name] = fallback
+                }
+                continue
+            }
+            if field.isPrivate {
+                // Checked, and its references checked too, but its value and any media it names never go further.
+                var hidden = Findings()
+                _ = check(pair.value, as: field, path: fieldPath, problems: &problems, found: &hidden)
+                found.references += hidden.references
+            } else if let value = check(pair.value, as: field, path: fieldPath, problems: &problems, found: &found) {
+                values[field.name] = value
+            }
+        }
+        return values
+    }
+
+    func check(
+        _ node: YAMLNode, as field: FieldSchema, path: [String], problems: inout Problems, found: inout Findings
+    ) -> Value? {
+        let name = display(path)
+        if node.isNull {
+            problems.error(node, "'\(name)' needs a value")
+            return nil
+        }
+        switch field.type {
+        case .list(let item):
+            guard case .sequence(let items) = node.content else {
+                problems.error(node, "'\(name)' must be a list, not \(node.summary)")
+                return nil
+            }
+            if field.required && items.isEmpty { problems.error(node, "'\(name)' needs at least one item") }
+            var values: [Value] = []
+            values.reserveCapacity(items.count)
+            for (index, itemNode) in items.enumerated() {
+                if let value = check(itemNode, as: item, path: path + [String(index + 1)], problems: &problems, found: &found) {
+                    values.append(value)
+                }
+            }
+            return .list(values)
+        case .object(let fields):
+            return checkFields(node, fields: fields, path: path, problems: &problems, found: &found).map(Value.object)
+        default:
+            break
+        }
+        guard case .scalar(let text, let style) = node.content else {
+            problems.error(node, "'\(name)' must be \(expectation(field.type)), not \(node.summary)")
+            return nil
+        }
+        func fail(_ hint: String = "") -> Value? {
+            problems.error(node, "'\(name)' must be \(expectation(field.type)), not \(node.summary)\(hint)")
+            return nil
+        }
+        switch field.type {
+        case .string, .markdown:
+            if field.required && text.allSatisfy(\.isWhitespace) { problems.error(node, "'\(name)' must not be empty") }
+            return .string(text)
+        case .int:
+            guard style == .plain, let number = Int64(text) else { return fail(style == .plain ? "" : " (numbers are written without quotes)") }
+            return inRange(Double(number), field, node, name, &problems) ? .int(number) : nil
+        case .decimal(let scale):
+            guard style == .plain, let number = FixedDecimal(parsing: text[...], scale: scale) else {
+                return fail(style == .plain ? "" : " (numbers are written without quotes)")
+            }
+            return inRange(number.doubleValue, field, node, name, &problems) ? .decimal(number) : nil
+        case .bool:
+            guard style == .plain, let flag = parseBool(text) else {
+                let yamlOne = ["yes", "no", "on", "off", "y", "n"].contains(text.lowercased())
+                return fail(yamlOne ? " (write true or false)" : "")
+            }
+            return .bool(flag)
+        case .date:
+            guard let date = CalendarDate(parsing: text[...]) else { return fail() }
+            return .date(date)
+        case .url:
+            return isValidURL(text) ? .string(text) : fail()
+        case .email:
+            return isValidEmail(text) ? .string(text) : fail()
+        case .phone:
+            return isValidPhone(text) ? .string(text) : fail()
+        case .image:
+            if let reason = unsafeMediaPathReason(text) {
+                problems.error(node, "'\(name)' cannot use the path '\(text)': \(reason)")
+                return nil
+            }
+            guard mediaFiles.contains(text) else {
+                problems.error(node, "'\(name)' names content/media/\(text), which does not exist")
+                return nil
+            }
+            found.media.append(text)
+            return .string(text)
+        case .enumeration(let allowed):
+            guard allowed.contains(text) else {
+                problems.error(node, "'\(name)' must be one of \(quotedList(allowed)), not '\(text)'\(suggestion(for: text, among: allowed))")
+                return nil
+            }
+            return .string(text)
+        case .reference(let kind):
+            guard Slug.isValid(text) else {
+                problems.error(node, "'\(name)' must be the slug of a \(kind) listing (its file name without .yaml), not '\(text)'")
+                return nil
+            }
+            if case .record = references {
+                found.references.append(Reference(kind: kind, slug: text, fieldPath: path, location: SourceLocation(file: problems.file, line: node.line, column: node.column)))
+            }
+            return .string(text)
+        case .list, .object:
+            return nil  // handled above
+        }
+    }
+
+    private func inRange(_ number: Double, _ field: FieldSchema, _ node: YAMLNode, _ name: String, _ problems: inout Problems) -> Bool {
+        if let minimum = field.minimum, number < minimum {
+            problems.error(node, "'\(name)' must be at least \(formatBound(minimum)), not \(node.scalar ?? "")")
+            return false
+        }
+        if let maximum = field.maximum, number > maximum {
+            problems.error(node, "'\(name)' must be at most \(formatBound(maximum)), not \(node.scalar ?? "")")
+            return false
+        }
+        return true
+    }
+}
+
+private func formatBound(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+}
+
+/// `quotes.3.text` reads as `quotes[3].text`.
+func display(_ path: [String]) -> String {
+    var text = ""
+    for part in path {
+        if let first = part.first, first.isNumber {
+            text += "[\(part)]"
+        } else {
+            text += text.isEmpty ? part : "." + part
+        }
+    }
+    return text
+}
+
+private func expectation(_ type: FieldType) -> String {
+    switch type {
+    case .string, .markdown: return "text"
+    case .int: return "a whole number"
+    case .decimal(let scale): return scale == 0 ? "a whole number" : "a decimal number such as 18.50"
+    case .bool: return "true or false"
+    case .date: return "a date written YYYY-MM-DD"
+    case .url: return "an absolute http or https URL"
+    case .email: return "an email address"
+    case .phone: return "a phone number (digits, spaces, dashes or brackets, optional leading +, 7 to 15 digits)"
+    case .image: return "an image path below content/media/"
+    case .enumeration: return "one of its allowed values"
+    case .reference(let kind): return "the slug of a \(kind) listing"
+    case .list: return "a list"
+    case .object: return "a mapping"
+    }
+}
+

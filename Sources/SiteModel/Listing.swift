@@ -1,0 +1,47 @@
+import OrderedCollections
+
+/// One listing file after validation: public fields only, in schema order.
+public struct Listing: Sendable {
+    public var kind: String
+    public var slug: String
+    /// The listing file, relative to the site root.
+    public var file: String
+    public var fields: OrderedDictionary<String, Value>
+    /// References to other listings, kept with their locations so a dangling one can be reported.
+    public var references: [Reference]
+    /// Files below `content/media/` that the listing's image fields name (never those of private fields).
+    public var media: [String]
+    /// Human-readable text for formatted fields (currency, rating), filled in by enrichment.
+    public var display: OrderedDictionary<String, String>
+
+    public init(
+        kind: String, slug: String, file: String, fields: OrderedDictionary<String, Value>,
+        references: [Reference] = [], media: [String] = [], display: OrderedDictionary<String, String> = [:]
+    ) {
+        self.kind = kind
+        self.slug = slug
+        self.file = file
+        self.fields = fields
+        self.references = references
+        self.media = media
+        self.display = display
+    }
+
+    /// The listing's page, relative to the output root: `cleaners/ana/`.
+    public var outputPath: String { "\(kind)/\(slug)/" }
+}
+
+public struct Reference: Sendable, Hashable {
+    public var kind: String
+    public var slug: String
+    /// Where in the listing the value sits: `owner` or `crew.2.owner`.
+    public var fieldPath: [String]
+    public var location: SourceLocation
+
+    public init(kind: String, slug: String, fieldPath: [String], location: SourceLocation) {
+        self.kind = kind
+        self.slug = slug
+        self.fieldPath = fieldPath
+        self.location = location
+    }
+}

@@ -1,0 +1,43 @@
+/// `content/site.yaml`, validated.
+public struct SiteConfig: Sendable {
+    public var title: String
+    public var description: String
+    /// Absolute, always ending in `/`, e.g. `https://example.org/catalogue/`.
+    public var baseURL: String
+    public var language: String
+    /// ISO 4217 code used to show currency fields.
+    public var currency: String
+    public var pageSize: Int
+    /// Lets raw HTML in Markdown fields through to the output. Off unless the site opts in.
+    public var allowRawHTML: Bool
+    /// Kind names in navigation order.
+    public var kinds: [String]
+
+    public init(
+        title: String, description: String, baseURL: String, language: String, currency: String, pageSize: Int,
+        allowRawHTML: Bool, kinds: [String]
+    ) {
+        self.title = title
+        self.description = description
+        self.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
+        self.language = language
+        self.currency = currency
+        self.pageSize = pageSize
+        self.allowRawHTML = allowRawHTML
+        self.kinds = kinds
+    }
+
+    /// The path part of the base URL, e.g. `/catalogue/`; every root-relative link starts with it.
+    public var basePath: String {
+        guard let schemeEnd = baseURL.range(of: "://") else { return "/" }
+        let afterScheme = baseURL[schemeEnd.upperBound...]
+        guard let slash = afterScheme.firstIndex(of: "/") else { return "/" }
+        return String(afterScheme[slash...])
+    }
+
+    /// Root-relative link to an output path such as `cleaners/ana/`.
+    public func path(_ relative: String) -> String { basePath + relative }
+
+    /// Absolute URL of an output path, for feeds and apps.
+    public func url(_ relative: String) -> String { baseURL + relative }
+}

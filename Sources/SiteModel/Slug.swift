@@ -1,0 +1,41 @@
+import Foundation
+
+/// Slugs name listings in URLs and references: lowercase ASCII words joined by single hyphens.
+public enum Slug {
+    /// The slug a file name stands for: `Siobhán Ó Súilleabháin.yaml` → `siobhan-o-suilleabhain`.
+    /// Letters are transliterated to ASCII; every other run of characters becomes one hyphen.
+    public static func from(fileName: String) -> String {
+        var stem = fileName
+        if let dot = stem.lastIndex(of: ".") { stem = String(stem[..<dot]) }
+        let ascii = stem.applyingTransform(StringTransform("Any-Latin; Latin-ASCII; Lower"), reverse: false) ?? stem.lowercased()
+        var slug = ""
+        var pendingHyphen = false
+        for byte in ascii.utf8 {
+            let isWordByte = (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            if isWordByte {
+                if pendingHyphen && !slug.isEmpty { slug.append("-") }
+                pendingHyphen = false
+                slug.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                pendingHyphen = true
+            }
+        }
+        return slug
+    }
+
+    /// True for `aoife-byrne`; false for `Aoife`, `-a`, `a--b` or anything over 100 bytes.
+    public static func isValid(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard let first = bytes.first, let last = bytes.last, first != UInt8(ascii: "-"), last != UInt8(ascii: "-"),
+            bytes.count <= 100
+        else { return false }
+        var previousHyphen = false
+        for byte in bytes {
+            let isHyphen = byte == UInt8(ascii: "-")
+            let isWordByte = (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            if !(isHyphen || isWordByte) || (isHyphen && previousHyphen) { return false }
+            previousHyphen = isHyphen
+        }
+        return true
+    }
+}

@@ -1,0 +1,179 @@
+import OrderedCollections
+
+/// The typed value tree every validated listing is made of. Templates read it (through `MustacheParent`
+/// in Rendering) and the JSON encoder writes it, so both see the same data in the same key order.
+public enum Value: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case decimal(FixedDecimal)
+    case string(String)
+    case date(CalendarDate)
+    /// HTML produced by the site itself (rendered Markdown); templates insert it unescaped.
+    case html(String)
+    case list([Value])
+    case object(OrderedDictionary<String, Value>)
+
+    public subscript(key: String) -> Value? {
+        if case .object(let fields) = self { return fields[key] }
+        return nil
+    }
+
+    public var stringValue: String? {
+        switch self {
+        case .string(let text), .html(let text): return text
+        default: return nil
+        }
+    }
+
+    public var objectValue: OrderedDictionary<String, Value>? {
+        if case .object(let fields) = self { return fields }
+        return nil
+    }
+
+    public var listValue: [Value]? {
+        if case .list(let items) = self { return items }
+        return nil
+    }
+
+    /// The text a template shows for a scalar; empty for lists, objects and null.
+    public var text: String {
+        switch self {
+        case .null, .list, .object: return ""
+        case .bool(let flag): return flag ? "true" : "false"
+        case .int(let number): return String(number)
+        case .decimal(let number): return number.description
+        case .string(let text), .html(let text): return text
+        case .date(let date): return date.description
+        }
+    }
+}
+
+/// A decimal number held exactly as an integer count of `1/10^scale` units, so 18.50 stays 18.50.
+public struct FixedDecimal: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let units: Int64
+    public let scale: Int
+
+    public init(units: Int64, scale: Int) {
+        self.units = units
+        self.scale = scale
+    }
+
+    /// Parses `-12`, `12.5`, `+0.125` and rounds half away from zero to `scale` fraction digits.
+    /// Returns nil for anything else (exponents, spaces, NaN, values past ±9e15).
+    public init?(parsing text: Substring, scale: Int) {
+        var digits = text.utf8[...]
+        var negative = false
+        if let sign = digits.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+            negative = sign == UInt8(ascii: "-")
+            digits = digits.dropFirst()
+        }
+        var whole: Int64 = 0
+        var fraction: Int64 = 0
+        var fractionDigits = 0
+        var roundUp = false
+        var seenDigit = false
+        var seenPoint = false
+        for byte in digits {
+            if byte == UInt8(ascii: ".") {
+                if seenPoint { return nil }
+                seenPoint = true
+                continue
+            }
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let digit = Int64(byte - UInt8(ascii: "0"))
+            seenDigit = true
+            if !seenPoint {
+                guard whole < 900_000_000_000_000 else { return nil }
+                whole = whole * 10 + digit
+            } else if fractionDigits < scale {
+                fraction = fraction * 10 + digit
+                fractionDigits += 1
+            } else if fractionDigits == scale {
+                roundUp = digit >= 5
+                fractionDigits += 1
+            }
+        }
+        guard seenDigit else { return nil }
+        for _ in min(fractionDigits, scale)..<scale { fraction *= 10 }
+        var units = whole * FixedDecimal.power(scale) + fraction + (roundUp ? 1 : 0)
+        if negative { units = -units }
+        self.init(units: units, scale: scale)
+    }
+
+    static func power(_ exponent: Int) -> Int64 {
+        var result: Int64 = 1
+        for _ in 0..<exponent { result *= 10 }
+        return result
+    }
+
+    public var doubleValue: Double { Double(units) / Double(FixedDecimal.power(scale)) }
+
+    /// Always `scale` fraction digits: 18.5 with scale 2 is "18.50".
+    public var description: String {
+        let divisor = FixedDecimal.power(scale)
+        let magnitude = units.magnitude
+        let whole = magnitude / UInt64(divisor)
+        let sign = units < 0 ? "-" : ""
+        guard scale > 0 else { return sign + String(whole) }
+        let fraction = String(magnitude % UInt64(divisor))
+        return sign + String(whole) + "." + String(repeating: "0", count: scale - fraction.count) + fraction
+    }
+
+    public static func < (a: FixedDecimal, b: FixedDecimal) -> Bool {
+        a.doubleValue < b.doubleValue
+    }
+}
+
+/// A calendar date (ISO 8601 `YYYY-MM-DD`), with no time zone to drift across.
+public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let year: Int
+    public let month: Int
+    public let day: Int
+
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...9999).contains(year), (1...12).contains(month),
+            (1...CalendarDate.daysIn(month: month, year: year)).contains(day)
+        else { return nil }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// Accepts exactly `YYYY-MM-DD` naming a real day.
+    public init?(parsing text: Substring) {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                let byte = bytes[index]
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
+        self.init(year: year, month: month, day: day)
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    public var description: String {
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+    }
+
+    public static func < (a: CalendarDate, b: CalendarDate) -> Bool {
+        (a.year, a.month, a.day) < (b.year, b.month, b.day)
+    }
+}

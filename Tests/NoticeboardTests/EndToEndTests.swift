@@ -1,0 +1,188 @@
+import Foundation
+import Noticeboard
+import SiteModel
+import Testing
+
+/// Builds whole sites (the example site and fixtures) and checks the files written.
+@Suite struct EndToEndTests {
+    func build(_ site: String, output: String? = nil) throws(BuildFailure) -> BuildReport {
+        try Noticeboard.build(BuildOptions(root: site, output: output))
+    }
+
+    @Test func exampleSiteHasEveryPageAndFeed() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let report = try build(site)
+        #expect(report.warnings.isEmpty, "\(report.warnings)")
+        let files = TestSupport.tree(site + "/public")
+        for kind in ["cleaners", "rentals", "owners", "quotes"] {
+            let sources = try FileManager.default.contentsOfDirectory(atPath: site + "/content/" + kind).filter { $0.hasSuffix(".yaml") }
+            #expect(sources.count >= 3)
+            #expect(files["\(kind)/index.html"] != nil)
+            #expect(files["api/\(kind).json"] != nil)
+            for source in sources {
+                let slug = String(source.dropLast(5))
+                #expect(files["\(kind)/\(slug)/index.html"] != nil, "no page for \(kind)/\(slug)")
+                #expect(files["api/\(kind)/\(slug).json"] != nil, "no JSON for \(kind)/\(slug)")
+            }
+        }
+        #expect(files["index.html"] != nil && files["assets/style.css"] != nil)
+        #expect(report.pages == files.keys.filter { $0.hasSuffix(".html") }.count)
+        // Every media file a page links to was copied, under the base URL's sub-path.
+        for (path, data) in files where path.hasSuffix(".html") {
+            let html = String(decoding: data, as: UTF8.self)
+            for match in html.matches(of: /src="\/catalogue\/([^"]+)"/) {
+                #expect(files[String(match.1)] != nil, "\(path) links to missing \(match.1)")
+            }
+        }
+    }
+
+    @Test func detailPageEscapesTheNameAndRendersTheBio() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        TestSupport.write("""
+            name: "Zoë <b>&</b> \\"Co\\""
+            hourly_rate: 19.5
+            county: Cork
+            languages: [English]
+            joined: 2026-01-05
+            bio: |
+              Hello **there** & <script>alert(1)</script>
+
+              | a | b |
+              |---|---|
+              | 1 | 2 |
+            phone: "+353 87 555 0000"
+            email: zoe@example.net
+            """, to: site + "/content/cleaners/zoe.yaml")
+        _ = try build(site)
+        let html = TestSupport.read(site + "/public/cleaners/zoe/index.html")
+        #expect(html.contains("<h1>Zoë &lt;b&gt;&amp;&lt;/b&gt; &quot;Co&quot;</h1>"))
+        #expect(html.contains("<title>Zoë &lt;b&gt;&amp;&lt;/b&gt; &quot;Co&quot; · Noticeboard West</title>"))
+        #expect(html.contains("<p>Hello <strong>there</strong> &amp; <!-- raw HTML omitted -->alert(1)<!-- raw HTML omitted --></p>"))
+        #expect(html.contains("<td>1</td>"))
+        #expect(html.contains("<dd>€19.50</dd>"))
+        #expect(!html.contains("<script>"))
+    }
+
+    @Test func cleanersJSONHoldsEveryCleanerWithoutContactDetails() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        _ = try build(site)
+        let data = try #require(FileManager.default.contents(atPath: site + "/public/api/cleaners.json"))
+        let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let items = try #require(document["items"] as? [[String: Any]])
+        let sources = try FileManager.default.contentsOfDirectory(atPath: site + "/content/cleaners").filter { $0.hasSuffix(".yaml") }
+        #expect(items.count == sources.count && document["count"] as? Int == sources.count)
+        #expect(Set(items.compactMap { $0["slug"] as? String }) == Set(sources.map { String($0.dropLast(5)) }))
+        for item in items {
+            #expect(item["phone"] == nil && item["email"] == nil)
+            #expect((item["url"] as? String)?.hasPrefix("https://example.org/catalogue/cleaners/") == true)
+            #expect((item["bio_html"] as? String)?.hasPrefix("<p>") == true)
+            #expect(item["hourly_rate"] is NSNumber)
+        }
+        // No phone number or email address written in any cleaner's file appears anywhere in the output.
+        let output = TestSupport.tree(site + "/public").values.map { String(decoding: $0, as: UTF8.self) }
+        for source in sources {
+            let text = TestSupport.read(site + "/content/cleaners/" + source)
+            for line in text.split(separator: "\n") where line.hasPrefix("phone:") || line.hasPrefix("email:") {
+                let value = line.split(separator: ":", maxSplits: 1)[1].trimmingCharacters(in: CharacterSet(charactersIn: " \""))
+                #expect(!value.isEmpty)
+                #expect(!output.contains { $0.contains(value) }, "\(value) leaked")
+            }
+        }
+    }
+
+    @Test func typeErrorIsLocatedAndLeavesThePreviousSiteUntouched() throws {
+        let site = TestSupport.makeSite(fixture: "type-error")
+        defer { TestSupport.removeTree(site) }
+        let bad = site + "/content/cleaners/bad-rate.yaml"
+        try FileManager.default.moveItem(atPath: bad, toPath: site + "/bad-rate.yaml.aside")
+        #expect(try TestSupport.runCLI(["build"], in: site).status == 0)
+        let before = TestSupport.tree(site + "/public")
+        #expect(before["cleaners/ana-murphy/index.html"] != nil)
+
+        try FileManager.default.moveItem(atPath: site + "/bad-rate.yaml.aside", toPath: bad)
+        let result = try TestSupport.runCLI(["build"], in: site)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("content/cleaners/bad-rate.yaml:4:14: error: 'hourly_rate' must be a decimal number such as 18.50, not 'twenty euro'\n"))
+        #expect(result.stderr.contains("1 error; nothing was written."))
+        #expect(TestSupport.tree(site + "/public") == before)
+        // Nothing is left beside public/ either.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site).sorted() == ["content", "public", "templates"])
+    }
+
+    @Test func checkReportsEveryProblemSortedAndExitsOne() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        TestSupport.write("name: X\ncounty: Sligo\n", to: site + "/content/cleaners/x.yaml")
+        TestSupport.write("name: Ann\n", to: site + "/content/cleaners/Aoife Byrne.yaml")  // same slug as aoife-byrne.yaml
+        var rental = TestSupport.read(site + "/content/rentals/kayak.yaml")
+        rental = rental.replacing(#/owner: [a-z-]+/#, with: "owner: nobody-here")
+        TestSupport.write(rental, to: site + "/content/rentals/kayak.yaml")
+        let ownerLine = rental.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("owner:") }! + 1
+        let result = try TestSupport.runCLI(["check"], in: site)
+        #expect(result.status == 1)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.contains("content/cleaners/Aoife Byrne.yaml:1:1: error: missing required field 'hourly_rate'"))
+        #expect(lines.contains("content/cleaners/x.yaml:2:9: error: 'county' must be one of 'Cork', 'Dublin', 'Galway', 'Kerry', not 'Sligo'"))
+        #expect(lines.contains("content/rentals/kayak.yaml:\(ownerLine):8: error: 'owner' refers to 'nobody-here', but there is no content/owners/nobody-here.yaml"))
+        let located = lines.filter { $0.contains(": error: ") }
+        #expect(located.count >= 6)
+        let places = located.map { line in
+            let parts = line.split(separator: ":")
+            return (String(parts[0]), Int(parts[1])!, Int(parts[2])!)
+        }
+        #expect(zip(places, places.dropFirst()).allSatisfy { $0 <= $1 }, "not sorted by file and line")
+        #expect(!FileManager.default.fileExists(atPath: site + "/public"))
+    }
+
+    @Test func duplicateSlugsAreReported() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        try FileManager.default.copyItem(atPath: site + "/content/owners/mary-kelly.yaml", toPath: site + "/content/owners/Mary Kelly.yaml")
+        do throws(BuildFailure) {
+            _ = try build(site)
+            Issue.record("duplicate slug accepted")
+        } catch {
+            #expect(error.diagnostics.map(\.description) == [
+                "content/owners/mary-kelly.yaml:1:1: error: slug 'mary-kelly' is already taken by content/owners/Mary Kelly.yaml; file names must give different slugs",
+            ])
+        }
+    }
+
+    @Test func privateCanariesNeverReachTheOutput() throws {
+        let site = TestSupport.makeSite(fixture: "private-canary")
+        defer { TestSupport.removeTree(site) }
+        _ = try build(site)
+        let files = TestSupport.tree(site + "/public")
+        #expect(files["people/ana/index.html"] != nil)
+        let canaries = ["555 9911", "canary-email-7f3a", "CANARY-NOTE-51c2", "canary-photo-e0d1", "CANARY-PIXELS-3b6f", "CANARY-STREET-88b4", "555 7722", "CANARY-VAULT-c9e0"]
+        for (path, data) in files {
+            for canary in canaries {
+                #expect(data.range(of: Data(canary.utf8)) == nil, "\(canary) found in \(path)")
+                #expect(!path.contains(canary), "\(canary) names \(path)")
+            }
+        }
+        // The public parts of the same objects are there.
+        let json = TestSupport.read(site + "/public/api/people/ana.json")
+        #expect(json.contains(#""home":{"town":"Cork"}"#) && json.contains(#""contacts":[{"label":"Work"}]"#))
+    }
+
+    @Test func twoBuildsGiveIdenticalTrees() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        _ = try build(site, output: site + "/first")
+        _ = try build(site, output: site + "/second")
+        let first = TestSupport.tree(site + "/first"), second = TestSupport.tree(site + "/second")
+        #expect(first.count > 40)
+        #expect(first == second)
+    }
+
+    @Test func outputFolderMayNotHoldTheSite() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        #expect(throws: BuildFailure.self) { try build(site, output: site) }
+        #expect(FileManager.default.fileExists(atPath: site + "/content/site.yaml"))
+    }
+}

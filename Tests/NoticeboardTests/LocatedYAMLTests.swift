@@ -1,0 +1,93 @@
+import LocatedYAML
+import SiteModel
+import Testing
+
+@Suite struct LocatedYAMLTests {
+    func parse(_ text: String) throws(Diagnostic) -> YAMLNode? {
+        try parseYAML(Array(text.utf8), file: "x.yaml")
+    }
+
+    func error(_ text: String) -> Diagnostic? {
+        do throws(Diagnostic) {
+            _ = try parse(text)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func nodesCarryOneBasedLinesAndColumns() throws {
+        let root = try #require(try parse("name: Ana\nrates:\n  - 12.50\n  - 14\n"))
+        guard case .mapping(let pairs) = root.content else { Issue.record("not a mapping"); return }
+        #expect(pairs.map(\.name) == ["name", "rates"])
+        #expect((pairs[0].value.line, pairs[0].value.column) == (1, 7))
+        guard case .sequence(let items) = pairs[1].value.content else { Issue.record("not a list"); return }
+        #expect((items[1].line, items[1].column) == (4, 5))
+        #expect(items[1].scalar == "14")
+    }
+
+    @Test func quotedScalarsAreNotPlain() throws {
+        let root = try #require(try parse("a: '12'\nb: 12\nc: |\n  text\n"))
+        guard case .mapping(let pairs) = root.content else { return }
+        guard case .scalar(_, let a) = pairs[0].value.content, case .scalar(_, let b) = pairs[1].value.content,
+            case .scalar(let text, let c) = pairs[2].value.content
+        else { Issue.record("not scalars"); return }
+        #expect(a == .quoted && b == .plain && c == .block && text == "text\n")
+    }
+
+    @Test func emptyFilesAndCommentOnlyFilesHoldNoDocument() throws {
+        #expect(try parse("") == nil)
+        #expect(try parse("# only a comment\n") == nil)
+    }
+
+    @Test func syntaxErrorsNameLineAndColumn() {
+        let found = error("name: Ana\nbio: [unclosed\nrate: 3\n")
+        #expect(found?.location == SourceLocation(file: "x.yaml", line: 3, column: 5))
+        #expect(found?.message == "YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence at line 2, column 6)")
+    }
+
+    @Test func tabIndentationGetsItsOwnMessage() {
+        let found = error("name: Ana\nlist:\n\t- a\n")
+        #expect(found?.location?.line == 3)
+        #expect(found?.message.contains("a tab cannot indent YAML") == true)
+    }
+
+    @Test func duplicateKeysAreRefused() {
+        let found = error("name: Ana\ncounty: Cork\nname: Bea\n")
+        #expect(found?.location == SourceLocation(file: "x.yaml", line: 3, column: 1))
+        #expect(found?.message == "duplicate key 'name' (first at line 1, column 1)")
+    }
+
+    @Test func aliasBombIsRefusedWithoutExpanding() {
+        var lines = ["a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+        for level in 1...9 {
+            let previous = "*a\(level - 1)"
+            lines.append("a\(level): &a\(level) [\(Array(repeating: previous, count: 10).joined(separator: ", "))]")
+        }
+        let found = error(lines.joined(separator: "\n") + "\n")
+        #expect(found?.message.contains("alias bomb") == true)
+    }
+
+    @Test func invalidUTF8NamesTheByteOffset() {
+        var bytes = Array("name: Ana\nbio: ok".utf8)
+        bytes.append(0xFF)
+        do throws(Diagnostic) {
+            _ = try parseYAML(bytes, file: "x.yaml")
+            Issue.record("invalid UTF-8 was accepted")
+        } catch {
+            #expect(error.message.hasPrefix("invalid UTF-8 at byte offset 17"))
+            #expect(error.location?.line == 2)
+        }
+    }
+
+    @Test func byteOrderMarkAndCRLFAreAccepted() throws {
+        let root = try #require(try parseYAML([0xEF, 0xBB, 0xBF] + Array("name: Ana\r\ncounty: Cork\r\n".utf8), file: "x.yaml"))
+        guard case .mapping(let pairs) = root.content else { return }
+        #expect(pairs.map { $0.value.scalar } == ["Ana", "Cork"])
+        #expect(pairs[1].key.line == 2)
+    }
+
+    @Test func secondDocumentIsRefused() {
+        #expect(error("a: 1\n---\nb: 2\n")?.location?.line == 2)
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// Paths and helpers shared by the tests: the repository, fixtures, temporary sites and the CLI.
+enum TestSupport {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let fixtures = repository + "/Tests/Fixtures"
+
+    /// A fresh temporary folder, removed by the caller with `removeTree`.
+    static func temporaryFolder() -> String {
+        let path = NSTemporaryDirectory() + "noticeboard-test-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static func removeTree(_ path: String) {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// A site in a temporary folder: the example site's templates, and `content/` from the named fixture
+    /// (or from the repository's example site when `fixture` is nil).
+    static func makeSite(fixture: String? = nil) -> String {
+        let site = temporaryFolder()
+        let content = fixture.map { fixtures + "/" + $0 + "/content" } ?? repository + "/content"
+        try! FileManager.default.copyItem(atPath: content, toPath: site + "/content")
+        let fixtureTemplates = fixture.map { fixtures + "/" + $0 + "/templates" }
+        let templates = fixtureTemplates.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil } ?? repository + "/templates"
+        try! FileManager.default.copyItem(atPath: templates, toPath: site + "/templates")
+        return site
+    }
+
+    static func write(_ text: String, to path: String) {
+        try! FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try! Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    static func read(_ path: String) -> String {
+        String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+    }
+
+    /// Every file below a folder with its bytes, keyed by relative path.
+    static func tree(_ root: String) -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in FileManager.default.subpaths(atPath: root) ?? [] {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &isDirectory), !isDirectory.boolValue { files[name] = FileManager.default.contents(atPath: root + "/" + name) }
+        }
+        return files
+    }
+
+    /// The `noticeboard` executable that `make test` built before running the tests.
+    static var executable: String {
+        ProcessInfo.processInfo.environment["NOTICEBOARD_BIN"] ?? repository + "/.build/debug/noticeboard"
+    }
+
+    struct RunResult {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    static func runCLI(_ arguments: [String], in directory: String) throws -> RunResult {
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            Issue.record("no noticeboard executable at \(executable); run the tests through `make test`")
+            return RunResult(status: -1, stdout: "", stderr: "")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return RunResult(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
