@@ -1,7 +1,7 @@
 # `make run` builds the example site into public/; `make test` runs every test.
 # Both first install the Debian packages the build links against, when they are missing.
 
-APT_PACKAGES := pkg-config libyaml-dev libcmark-gfm-dev libcmark-gfm-extensions-dev cmark-gfm
+APT_PACKAGES := pkg-config libyaml-dev libcmark-gfm-dev libcmark-gfm-extensions-dev cmark-gfm libssl-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all setup build run test check clean

@@ -21,6 +21,8 @@ let package = Package(
         .systemLibrary(
             name: "CCmarkGFM", pkgConfig: "libcmark-gfm",
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
+        // OpenSSL's libcrypto (libssl-dev), for the manifest's SHA-256 digests.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // renameat2(RENAME_EXCHANGE) is hidden behind _GNU_SOURCE, which Swift's Glibc module does not set.
         .target(name: "CRenameExchange"),
 
@@ -29,10 +31,10 @@ let package = Package(
         .target(name: "SiteLoader", dependencies: ["SiteModel"]),
         .target(name: "SchemaValidation", dependencies: ["SiteModel", "LocatedYAML"]),
         .target(name: "Enrichment", dependencies: ["SiteModel", "CCmarkGFM"]),
-        .target(name: "CatalogueIndex", dependencies: ["SiteModel"]),
+        .target(name: "CatalogueIndex", dependencies: ["SiteModel", "Enrichment"]),
         .target(
             name: "Rendering",
-            dependencies: ["SiteModel", "CatalogueIndex", .product(name: "Mustache", package: "swift-mustache")]),
+            dependencies: ["SiteModel", "CatalogueIndex", "CCrypto", .product(name: "Mustache", package: "swift-mustache")]),
         .target(name: "OutputWriter", dependencies: ["SiteModel", "CRenameExchange"]),
         .target(
             name: "Noticeboard",

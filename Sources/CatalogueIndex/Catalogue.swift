@@ -1,9 +1,12 @@
-import Foundation
+import Enrichment
 import SiteModel
 
-/// The site's listings grouped by kind and put in each kind's declared order.
+/// The site's listings grouped by kind, with derived fields filled in, in each kind's declared order,
+/// and what browsing needs: facet values and the newest listings.
 public struct Catalogue: Sendable {
     public let site: SiteConfig
+    /// The day the build counts from (`--now`): daily picks start on it.
+    public let buildDate: CalendarDate
     /// In the site's navigation order.
     public let kinds: [KindCollection]
     /// The most recent listings across kinds that declare a date field, newest first.
@@ -11,12 +14,16 @@ public struct Catalogue: Sendable {
 
     public static let newestCount = 8
 
-    public init(site: SiteConfig, schemas: [KindSchema], listings: [String: [Listing]]) {
+    public init(site: SiteConfig, schemas: [KindSchema], listings: [String: [Listing]], buildDate: CalendarDate, formatter: DisplayFormatter) {
         self.site = site
+        self.buildDate = buildDate
+        let derived = deriveFields(schemas: schemas, listings: listings, formatter: formatter)
         kinds = schemas.map { schema in
-            KindCollection(schema: schema, listings: sortListings(listings[schema.name] ?? [], by: schema))
+            let sorted = sortListings(derived[schema.name] ?? [], by: schema)
+            let entries = entryListings(of: sorted, schema: schema)
+            return KindCollection(schema: schema, listings: sorted, entries: entries, facets: facets(of: schema, listings: sorted, entries: entries))
         }
-        let dated: [(CalendarDate, Listing)] = kinds.flatMap { collection -> [(CalendarDate, Listing)] in
+        let dated: [(CalendarDate, Listing)] = kinds.filter(\.schema.hasPages).flatMap { collection -> [(CalendarDate, Listing)] in
             guard let dateField = collection.schema.dateField else { return [] }
             return collection.listings.compactMap { listing in
                 if case .date(let date)? = listing.fields[dateField] { return (date, listing) }
@@ -29,61 +36,52 @@ public struct Catalogue: Sendable {
     }
 
     public var listingCount: Int { kinds.reduce(0) { $0 + $1.listings.count } }
+
+    public func collection(_ kind: String) -> KindCollection? {
+        kinds.first { $0.schema.name == kind }
+    }
 }
 
 public struct KindCollection: Sendable {
     public let schema: KindSchema
     public let listings: [Listing]
+    /// A collection kind's entries, each as a listing of its own that links into its collection's page.
+    public let entries: [Listing]
+    public let facets: [Facet]
 
     /// The kind's index page, relative to the output root.
     public var outputPath: String { "\(schema.name)/" }
+
+    /// The newest listing date, for `lastmod` and feed `updated`; nil when the kind has no date field.
+    public func latestDate(of listings: some Sequence<Listing>) -> CalendarDate? {
+        guard let field = schema.dateField else { return nil }
+        return listings.compactMap { listing -> CalendarDate? in
+            if case .date(let date)? = listing.fields[field] { return date }
+            return nil
+        }.max()
+    }
 }
 
-/// Orders listings by the schema's sort keys (its title field when it declares none), then by slug,
-/// so the order never depends on the file system.
-func sortListings(_ listings: [Listing], by schema: KindSchema) -> [Listing] {
-    let keys = schema.sort.isEmpty ? [SortKey(field: schema.titleField, descending: false)] : schema.sort
-    let decorated = listings.map { listing in (keys.map { sortValue(listing.fields[$0.field]) }, listing) }
-    return decorated.sorted { a, b in
-        for (index, key) in keys.enumerated() {
-            switch (a.0[index], b.0[index]) {
-            case (.missing, .missing): continue
-            case (.missing, _): return false  // missing values sort last whichever the direction
-            case (_, .missing): return true
-            case (let x, let y):
-                let order = compare(x, y)
-                if order != .orderedSame { return key.descending ? order == .orderedDescending : order == .orderedAscending }
-            }
+/// Each entry of a collection kind as a listing: the entry's fields, then `collection` (its listing's
+/// title and link). It links to `#entry-N` on the collection's page, N counting from 0 in file order.
+func entryListings(of listings: [Listing], schema: KindSchema) -> [Listing] {
+    guard let entriesField = schema.entriesField else { return [] }
+    var entries: [Listing] = []
+    for listing in listings {
+        for (index, entry) in (listing.fields[entriesField]?.listValue ?? []).enumerated() {
+            guard var fields = entry.objectValue else { continue }
+            let anchor = "#entry-\(index)"
+            fields.updateValue(.string("\(listing.slug)-\(index)"), forKey: "slug", insertingAt: 0)
+            fields.updateValue(.string((listing.fields["url"]?.text ?? "") + anchor), forKey: "url", insertingAt: 1)
+            fields.updateValue(.string((listing.fields["path"]?.text ?? "") + anchor), forKey: "path", insertingAt: 2)
+            fields["collection"] = .object([
+                "slug": .string(listing.slug),
+                "title": listing.fields[schema.titleField] ?? .string(listing.slug),
+                "path": listing.fields["path"] ?? .null,
+                "url": listing.fields["url"] ?? .null,
+            ])
+            entries.append(Listing(kind: schema.name, slug: "\(listing.slug)-\(index)", file: listing.file, fields: fields))
         }
-        return a.1.slug < b.1.slug
-    }.map(\.1)
-}
-
-/// A value reduced to something with a total order; text folds case and accents so "Ó" sorts with "O".
-private enum SortValue {
-    case missing
-    case number(Double)
-    case text(String)
-}
-
-private func sortValue(_ value: Value?) -> SortValue {
-    switch value {
-    case .int(let number)?: return .number(Double(number))
-    case .decimal(let number)?: return .number(number.doubleValue)
-    case .bool(let flag)?: return .number(flag ? 1 : 0)
-    case .date(let date)?: return .number(Double(date.year * 10_000 + date.month * 100 + date.day))
-    case .string(let text)?: return .text(text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil))
-    case .object(let fields)?: return sortValue(fields["title"] ?? fields["slug"])
-    default: return .missing
     }
-}
-
-private func compare(_ a: SortValue, _ b: SortValue) -> ComparisonResult {
-    switch (a, b) {
-    case (.number(let x), .number(let y)): return x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame
-    case (.text(let x), .text(let y)): return x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame
-    case (.number, _): return .orderedAscending
-    case (_, .number): return .orderedDescending
-    default: return .orderedSame
-    }
+    return schema.entrySort.isEmpty ? entries : sortListings(entries, keys: schema.entrySort)
 }

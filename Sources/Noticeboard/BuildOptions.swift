@@ -6,11 +6,14 @@ public struct BuildOptions: Sendable {
     public var output: String?
     /// Input files larger than this are refused unread.
     public var maxFileBytes: Int
+    /// The day the build counts from: daily picks start on it. Today (UTC) when nil.
+    public var now: CalendarDate?
 
-    public init(root: String = ".", output: String? = nil, maxFileBytes: Int = 10 * 1024 * 1024) {
+    public init(root: String = ".", output: String? = nil, maxFileBytes: Int = 10 * 1024 * 1024, now: CalendarDate? = nil) {
         self.root = root
         self.output = output
         self.maxFileBytes = maxFileBytes
+        self.now = now
     }
 
     public var outputPath: String { output ?? (root == "." ? "public" : root + "/public") }

@@ -55,6 +55,7 @@ struct LoadedSite {
                 diagnostics.append(error)
             }
         }
+        diagnostics += checkDerivedFields(schemas)
         try stopIfErrors()
 
         // Listings, parsed and checked across all cores.
@@ -78,6 +79,7 @@ struct LoadedSite {
             if let listing { listings[listing.kind, default: []].append(listing) }
         }
         diagnostics += Self.duplicateSlugs(in: listings)
+        diagnostics += Self.reservedSlugs(in: listings, schemas: schemas)
         diagnostics += Self.danglingReferences(in: listings)
 
         // Templates are checked in the same run, so one build reports content and template errors together.
@@ -112,6 +114,18 @@ struct LoadedSite {
             }
         }
         return problems
+    }
+
+    /// A listing's page may not take the URL of its kind's pagination or facet pages.
+    private static func reservedSlugs(in listings: [String: [Listing]], schemas: [KindSchema]) -> [Diagnostic] {
+        schemas.flatMap { schema in
+            let reserved = Set(["page"] + schema.facets)
+            return (listings[schema.name] ?? []).filter { reserved.contains($0.slug) }.map { listing -> Diagnostic in
+                .error(
+                    at: SourceLocation(file: listing.file),
+                    "the slug '\(listing.slug)' is taken by the \(schema.name) kind's own pages (/\(schema.name)/\(listing.slug)/); rename the file")
+            }
+        }
     }
 
     private static func danglingReferences(in listings: [String: [Listing]]) -> [Diagnostic] {

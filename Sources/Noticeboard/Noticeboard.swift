@@ -14,7 +14,7 @@ public enum Noticeboard {
     /// Reads and checks the site, and renders it in memory, without writing anything.
     public static func check(_ options: BuildOptions) throws(BuildFailure) -> [Diagnostic] {
         let site = try LoadedSite(files: SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes))
-        _ = render(site)
+        _ = render(site, buildDate: options.now ?? CalendarDate.today())
         return site.warnings
     }
 
@@ -23,7 +23,7 @@ public enum Noticeboard {
         let start = DispatchTime.now()
         try checkOutputPath(options)
         let site = try LoadedSite(files: SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes))
-        let (catalogue, files) = render(site)
+        let (catalogue, files) = render(site, buildDate: options.now ?? CalendarDate.today())
         let summary = try StagedOutput(outputPath: options.outputPath).write(files)
         return BuildReport(
             listings: catalogue.listingCount, pages: files.filter { $0.path.hasSuffix(".html") }.count, files: summary.files,
@@ -31,7 +31,7 @@ public enum Noticeboard {
             seconds: Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
     }
 
-    static func render(_ site: LoadedSite) -> (Catalogue, [OutputFile]) {
+    static func render(_ site: LoadedSite, buildDate: CalendarDate) -> (Catalogue, [OutputFile]) {
         let markdown = MarkdownRenderer(allowRawHTML: site.config.allowRawHTML)
         let formatter = DisplayFormatter(language: site.config.language, currency: site.config.currency)
         var titles: [String: [String: String]] = [:]
@@ -45,9 +45,10 @@ public enum Noticeboard {
             let enricher = ListingEnricher(site: site.config, schema: schema, markdown: markdown, formatter: formatter, titles: titles)
             enriched[schema.name] = (site.listings[schema.name] ?? []).parallelMap(enricher.enrich)
         }
-        let catalogue = Catalogue(site: site.config, schemas: site.schemas, listings: enriched)
+        let catalogue = Catalogue(site: site.config, schemas: site.schemas, listings: enriched, buildDate: buildDate, formatter: formatter)
         var files = SiteRenderer(catalogue: catalogue, templates: site.templates).render()
         files += staticFiles(site, listings: enriched.values.joined())
+        files.append(Manifest.file(for: files, site: site.config))
         return (catalogue, files)
     }
 

@@ -32,8 +32,11 @@ struct Build: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing but problems.")
     var quiet = false
 
+    @Option(help: ArgumentHelp("Build as if today were this date (YYYY-MM-DD), for reproducible output.", valueName: "date"))
+    var now: BuildDate?
+
     func run() throws {
-        let options = BuildOptions(root: site.root, output: output, maxFileBytes: site.maxFileBytes)
+        let options = BuildOptions(root: site.root, output: output, maxFileBytes: site.maxFileBytes, now: now?.date)
         do {
             let report = try Noticeboard.build(options)
             printDiagnostics(report.warnings)
@@ -61,6 +64,15 @@ struct Check: ParsableCommand {
         } catch {
             fail(error)
         }
+    }
+}
+
+struct BuildDate: ExpressibleByArgument {
+    let date: CalendarDate
+
+    init?(argument: String) {
+        guard let date = CalendarDate(parsing: argument[...]) else { return nil }
+        self.date = date
     }
 }
 

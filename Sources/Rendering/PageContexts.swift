@@ -34,6 +34,54 @@ struct PageContexts: Sendable {
         ])
     }
 
+    /// A list page with its place among its siblings; the layout turns `prev`/`next` into `rel` links.
+    func page<Item>(title: String, description: String, pagination: Pagination<Item>) -> Value {
+        guard case .object(var fields) = page(
+            title: pagination.number == 1 ? title : "\(title), page \(pagination.number)", outputPath: pagination.outputPath,
+            description: description)
+        else { return .null }
+        fields["prev"] = pagination.previousPath.map { .string(site.path($0)) } ?? .null
+        fields["next"] = pagination.nextPath.map { .string(site.path($0)) } ?? .null
+        return .object(fields)
+    }
+
+    func paginationValue<Item>(_ pagination: Pagination<Item>) -> Value {
+        .object([
+            "number": .int(Int64(pagination.number)),
+            "count": .int(Int64(pagination.count)),
+            "is_paged": .bool(pagination.count > 1),
+            "prev": pagination.previousPath.map { .string(site.path($0)) } ?? .null,
+            "next": pagination.nextPath.map { .string(site.path($0)) } ?? .null,
+            "pages": .list((1...pagination.count).map { number in
+                .object([
+                    "number": .int(Int64(number)),
+                    "path": .string(site.path(Pagination<Item>.path(of: number, basePath: pagination.basePath))),
+                    "current": .bool(number == pagination.number),
+                ])
+            }),
+        ])
+    }
+
+    /// A kind's facets with their values, for "browse by" links.
+    func facetsValue(_ collection: KindCollection) -> Value {
+        .list(collection.facets.map { facet in
+            .object([
+                "name": .string(facet.field.name),
+                "label": .string(facet.field.label),
+                "path": .string(site.path(facet.outputPath(kind: collection.schema.name))),
+                "values": .list(facet.values.map { facetValue($0, of: facet, in: collection) }),
+            ])
+        })
+    }
+
+    func facetValue(_ value: FacetValue, of facet: Facet, in collection: KindCollection) -> Value {
+        .object([
+            "text": .string(value.text),
+            "path": .string(site.path(facet.outputPath(kind: collection.schema.name) + value.slug + "/")),
+            "count": .int(Int64(value.listings.count)),
+        ])
+    }
+
     func kindValue(_ collection: KindCollection) -> Value {
         let schema = collection.schema
         return .object([
@@ -43,6 +91,7 @@ struct PageContexts: Sendable {
             "description": .string(schema.description),
             "path": .string(site.path(collection.outputPath)),
             "count": .int(Int64(collection.listings.count)),
+            "facets": facetsValue(collection),
         ])
     }
 
@@ -57,13 +106,23 @@ struct PageContexts: Sendable {
         ])
     }
 
+    /// The title field's text; for an entry of a collection, its first text field.
     func title(of listing: Listing, schema: KindSchema) -> String {
-        listing.fields[schema.titleField]?.text ?? listing.slug
+        if let title = listing.fields[schema.titleField]?.text { return title }
+        let firstText = schema.entryFields.first { field in
+            if case .string = field.type { return true }
+            return false
+        }
+        return firstText.flatMap { listing.fields[$0.name]?.text } ?? listing.slug
     }
 
     /// Every public field as label and text, for generic templates that do not know the kind.
     func fieldRows(_ listing: Listing, schema: KindSchema) -> Value {
         var rows: [Value] = []
+        for derived in schema.derived {
+            guard let value = listing.fields[derived.name], value.listValue == nil else { continue }
+            rows.append(.object(["name": .string(derived.name), "label": .string(derived.label), "text": .string(listing.display[derived.name] ?? value.text)]))
+        }
         for field in schema.fields where !field.isPrivate && field.name != schema.titleField {
             guard let value = listing.fields[field.name] else { continue }
             var row: OrderedDictionary<String, Value> = ["name": .string(field.name), "label": .string(field.label)]

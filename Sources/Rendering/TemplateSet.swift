@@ -8,8 +8,9 @@ public struct TemplateSet: Sendable {
     public let library: MustacheLibrary
     public let names: Set<String>
 
-    /// Page types every site needs; a kind may override `list` and `listing` with `<kind>/list` and `<kind>/listing`.
-    public static let required = ["layout", "home", "list", "listing"]
+    /// Page types every site needs; a kind may override `list`, `listing` and `facet` with `<kind>/list` and so on.
+    /// `search` and `404` are optional: their pages are written when the templates exist.
+    public static let required = ["layout", "home", "list", "listing", "facet"]
 
     /// Compiles every template, reporting syntax errors and missing partials at their line and column.
     /// `sources` maps names to (file relative to the site root, text).

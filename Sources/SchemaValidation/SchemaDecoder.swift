@@ -9,7 +9,10 @@ public func decodeKindSchema(_ root: YAMLNode?, kind: String, file: String, know
     }
     guard let settings = MappingReader(root, what: "a kind schema", problems: &problems) else { return (nil, problems.list) }
     settings.reportUnknownKeys(
-        known: ["title", "singular", "description", "title_field", "date_field", "entries_field", "sort", "fields"],
+        known: [
+            "title", "singular", "description", "title_field", "date_field", "entries_field", "sort", "fields", "derived",
+            "facets", "pages", "daily", "feeds", "geo", "search_range", "entry_sort",
+        ],
         what: "a kind schema", problems: &problems)
 
     var fields: [FieldSchema] = []
@@ -41,17 +44,65 @@ public func decodeKindSchema(_ root: YAMLNode?, kind: String, file: String, know
         if case .list(let item) = $0, case .object = item.type { return true }
         return false
     }
-    var sort: [SortKey] = []
-    for (text, node) in settings.stringList("sort", problems: &problems) ?? [] {
-        let descending = text.hasPrefix("-")
-        let name = descending ? String(text.dropFirst()) : text
-        guard let field = fields.first(where: { $0.name == name }) else {
-            problems.error(node, "sort key '\(name)' is not a field of this kind\(suggestion(for: name, among: fields.map(\.name)))")
+    var derived: [DerivedField] = []
+    if let derivedNode = settings.value("derived") {
+        derived = decodeDerivedFields(derivedNode, fields: fields, knownKinds: knownKinds, problems: &problems)
+    }
+    let sort = decodeSortKeys(settings, key: "sort", sortable: sortableNames(fields) + derived.filter(\.isSortable).map(\.name), problems: &problems)
+    // A collection kind's facets and entry order may also name fields of its entries.
+    var entryFields: [FieldSchema] = []
+    if let entriesField, case .list(let item)? = fields.first(where: { $0.name == entriesField })?.type, case .object(let itemFields) = item.type {
+        entryFields = itemFields
+    }
+    let entrySort = decodeSortKeys(settings, key: "entry_sort", sortable: sortableNames(entryFields), problems: &problems)
+    var facets: [String] = []
+    for (name, node) in settings.stringList("facets", problems: &problems) ?? [] {
+        guard let field = fields.first(where: { $0.name == name }) ?? entryFields.first(where: { $0.name == name }) else {
+            problems.error(node, "facet '\(name)' is not a field of this kind\(suggestion(for: name, among: (fields + entryFields).map(\.name)))")
             continue
         }
-        switch field.type {
-        case .list, .object, .markdown: problems.error(node, "cannot sort by '\(name)', a \(field.type.name) field")
-        default: sort.append(SortKey(field: name, descending: descending))
+        if field.isPrivate { problems.error(node, "facet '\(name)' is private; facets are published") }
+        if !isFacetable(field.type) {
+            problems.error(node, "facet '\(name)' must be a string, enum, bool or reference field, or a list of them; it is a \(field.type.name) field")
+        }
+        facets.append(name)
+    }
+    let dateFieldSet = settings.value("date_field") != nil
+    var feeds: [FeedFormat] = []
+    for (name, node) in settings.stringList("feeds", problems: &problems) ?? [] {
+        guard let format = FeedFormat(rawValue: name) else {
+            problems.error(node, "unknown feed format '\(name)'; use \(quotedList(FeedFormat.allCases.map(\.rawValue)))")
+            continue
+        }
+        if !dateFieldSet { problems.error(node, "feeds list the newest listings first, so the kind needs a date_field") }
+        feeds.append(format)
+    }
+    var daily: DailyPick?
+    if let dailyNode = settings.value("daily") {
+        if case .scalar("true", .plain) = dailyNode.content {
+            daily = DailyPick(days: 366)
+        } else if let dailySettings = MappingReader(dailyNode, what: "'daily'", problems: &problems) {
+            dailySettings.reportUnknownKeys(known: ["days"], what: "'daily'", problems: &problems)
+            daily = DailyPick(days: dailySettings.int("days", in: 1...3660, problems: &problems) ?? 366)
+        }
+    }
+    var geo: GeoFields?
+    if let geoNode = settings.value("geo"), let geoSettings = MappingReader(geoNode, what: "'geo'", problems: &problems) {
+        geoSettings.reportUnknownKeys(known: ["lat", "lon"], what: "'geo'", problems: &problems)
+        let names = ["lat", "lon"].map { key -> String? in
+            guard let name = geoSettings.requiredString(key, problems: &problems), let node = geoSettings.value(key) else { return nil }
+            guard let field = fields.first(where: { $0.name == name }), case .decimal = field.type, !field.isPrivate else {
+                problems.error(node, "'geo.\(key)' must name a public decimal field of this kind, not '\(name)'")
+                return nil
+            }
+            return name
+        }
+        if let lat = names[0], let lon = names[1] { geo = GeoFields(latitude: lat, longitude: lon) }
+    }
+    let searchRange = topField("search_range", what: "an int or decimal field") {
+        switch $0 {
+        case .int, .decimal: return true
+        default: return false
         }
     }
 
@@ -60,8 +111,42 @@ public func decodeKindSchema(_ root: YAMLNode?, kind: String, file: String, know
     let schema = KindSchema(
         name: kind, title: title, singular: settings.string("singular", problems: &problems) ?? title,
         description: settings.string("description", problems: &problems) ?? "", titleField: titleField,
-        dateField: dateField, entriesField: entriesField, sort: sort, fields: fields, file: file)
+        dateField: dateField, entriesField: entriesField, entrySort: entrySort, sort: sort, fields: fields, derived: derived, facets: facets,
+        hasPages: settings.bool("pages", problems: &problems) ?? true, daily: daily, feeds: feeds, geo: geo,
+        searchRange: searchRange, file: file)
     return (schema, problems.list)
+}
+
+func sortableNames(_ fields: [FieldSchema]) -> [String] {
+    fields.filter { field in
+        switch field.type {
+        case .list, .object, .markdown: return false
+        default: return !field.isPrivate
+        }
+    }.map(\.name)
+}
+
+/// `sort: [-listed, title]`: names from `sortable`, each optionally prefixed with `-` for descending.
+func decodeSortKeys(_ settings: MappingReader, key: String, sortable: [String], problems: inout Problems) -> [SortKey] {
+    var keys: [SortKey] = []
+    for (text, node) in settings.stringList(key, problems: &problems) ?? [] {
+        let descending = text.hasPrefix("-")
+        let name = descending ? String(text.dropFirst()) : text
+        guard sortable.contains(name) else {
+            problems.error(node, "cannot sort by '\(name)'; sortable fields are \(quotedList(sortable))")
+            continue
+        }
+        keys.append(SortKey(field: name, descending: descending))
+    }
+    return keys
+}
+
+private func isFacetable(_ type: FieldType) -> Bool {
+    switch type {
+    case .string, .enumeration, .bool, .reference: return true
+    case .list(let item): return isFacetable(item.type)
+    default: return false
+    }
 }
 
 /// Names the pipeline adds to every listing; a field may not take them.
@@ -214,7 +299,7 @@ private func simpleType(_ name: String) -> FieldType? {
 }
 
 /// `hourly_rate` → "Hourly rate".
-private func defaultLabel(_ name: String) -> String {
+func defaultLabel(_ name: String) -> String {
     let words = name.replacingOccurrences(of: "_", with: " ")
     return words.prefix(1).uppercased() + words.dropFirst()
 }

@@ -11,14 +11,31 @@ public struct KindSchema: Sendable {
     public var dateField: String?
     /// For a collection kind (many entries per file): the list field that holds the entries.
     public var entriesField: String?
+    /// The order of a collection kind's entries on facet pages.
+    public var entrySort: [SortKey]
     public var sort: [SortKey]
     public var fields: [FieldSchema]
+    /// Fields computed from other listings (counts, averages, lists of referencing listings).
+    public var derived: [DerivedField]
+    /// Fields whose values get browsable pages at `/<kind>/<facet>/<value>/`.
+    public var facets: [String]
+    /// False for kinds that only feed other pages and JSON (reviews): no index or listing pages.
+    public var hasPages: Bool
+    /// Publishes one entry (or listing) per day at `/api/<kind>/daily/YYYY-MM-DD.json`.
+    public var daily: DailyPick?
+    public var feeds: [FeedFormat]
+    /// Latitude and longitude fields; listings with both are written to `/api/<kind>.geojson`.
+    public var geo: GeoFields?
+    /// A number field the search page can filter by range (a price).
+    public var searchRange: String?
     /// The schema file, relative to the site root.
     public var file: String
 
     public init(
         name: String, title: String, singular: String, description: String, titleField: String,
-        dateField: String?, entriesField: String?, sort: [SortKey], fields: [FieldSchema], file: String
+        dateField: String? = nil, entriesField: String? = nil, entrySort: [SortKey] = [], sort: [SortKey] = [], fields: [FieldSchema],
+        derived: [DerivedField] = [], facets: [String] = [], hasPages: Bool = true, daily: DailyPick? = nil,
+        feeds: [FeedFormat] = [], geo: GeoFields? = nil, searchRange: String? = nil, file: String
     ) {
         self.name = name
         self.title = title
@@ -27,13 +44,104 @@ public struct KindSchema: Sendable {
         self.titleField = titleField
         self.dateField = dateField
         self.entriesField = entriesField
+        self.entrySort = entrySort
         self.sort = sort
         self.fields = fields
+        self.derived = derived
+        self.facets = facets
+        self.hasPages = hasPages
+        self.daily = daily
+        self.feeds = feeds
+        self.geo = geo
+        self.searchRange = searchRange
         self.file = file
     }
 
     public func field(named name: String) -> FieldSchema? {
         fields.first { $0.name == name }
+    }
+
+    /// The fields of each entry of a collection kind; empty for other kinds.
+    public var entryFields: [FieldSchema] {
+        guard let entriesField, case .list(let item)? = field(named: entriesField)?.type, case .object(let fields) = item.type else { return [] }
+        return fields
+    }
+
+    /// A facet names a field of the listing or, in a collection kind, of its entries.
+    public func facetField(named name: String) -> FieldSchema? {
+        field(named: name) ?? entryFields.first { $0.name == name }
+    }
+
+    /// True when the facet gathers entries rather than whole listings.
+    public func facetIsOverEntries(_ name: String) -> Bool {
+        field(named: name) == nil && entryFields.contains { $0.name == name }
+    }
+}
+
+/// A field whose value is computed at build time from the listings of another kind that refer to
+/// this one: e.g. a cleaner's `rating` is the average `stars` of the reviews whose `cleaner` is that cleaner.
+public struct DerivedField: Sendable {
+    public enum Operation: Sendable, Hashable {
+        case count
+        case average(field: String, scale: Int)
+        case sum(field: String)
+        case minimum(field: String)
+        case maximum(field: String)
+        /// The referring listings themselves, in the given order (their kind's order when empty).
+        case list(sort: [SortKey])
+    }
+
+    public var name: String
+    public var label: String
+    public var operation: Operation
+    /// The kind whose listings are gathered.
+    public var from: String
+    /// Their reference field that must point at this listing.
+    public var via: String
+    public var format: DisplayFormat?
+    /// Upper bound shown by the rating format ("out of 5").
+    public var maximum: Double?
+    /// Where the schema declares it, for errors found once every kind is known.
+    public var location: SourceLocation
+
+    public init(
+        name: String, label: String, operation: Operation, from: String, via: String, format: DisplayFormat? = nil,
+        maximum: Double? = nil, location: SourceLocation
+    ) {
+        self.location = location
+        self.name = name
+        self.label = label
+        self.operation = operation
+        self.from = from
+        self.via = via
+        self.format = format
+        self.maximum = maximum
+    }
+}
+
+public struct DailyPick: Sendable {
+    /// How many days from the build date get a file.
+    public var days: Int
+
+    public init(days: Int) {
+        self.days = days
+    }
+}
+
+public enum FeedFormat: String, Sendable, CaseIterable {
+    /// JSON Feed 1.1 at `/feeds/<kind>.json`.
+    case json
+    /// Atom 1.0 at `/feeds/<kind>.atom`.
+    case atom
+}
+
+public struct GeoFields: Sendable {
+    public var latitude: String
+    public var longitude: String
+
+    public init(latitude: String, longitude: String) {
+        self.latitude = latitude
+        self.longitude = longitude
     }
 }
 

@@ -7,6 +7,11 @@ public enum Slug {
     public static func from(fileName: String) -> String {
         var stem = fileName
         if let dot = stem.lastIndex(of: ".") { stem = String(stem[..<dot]) }
+        return from(text: stem)
+    }
+
+    /// The slug of any text, such as a facet value: `Outdoor & camping` → `outdoor-camping`.
+    public static func from(text stem: String) -> String {
         let ascii = stem.applyingTransform(StringTransform("Any-Latin; Latin-ASCII; Lower"), reverse: false) ?? stem.lowercased()
         var slug = ""
         var pendingHyphen = false

@@ -1,3 +1,4 @@
+import Foundation
 import OrderedCollections
 
 /// The typed value tree every validated listing is made of. Templates read it (through `MustacheParent`
@@ -155,6 +156,39 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
         self.init(year: year, month: month, day: day)
+    }
+
+    /// Days since 1970-01-01 (negative before it), for date arithmetic.
+    public var dayNumber: Int {
+        // Howard Hinnant's days_from_civil.
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    public init(dayNumber: Int) {
+        // Howard Hinnant's civil_from_days.
+        let z = dayNumber + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    }
+
+    public func adding(days: Int) -> CalendarDate { CalendarDate(dayNumber: dayNumber + days) }
+
+    /// Today in UTC.
+    public static func today() -> CalendarDate {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return CalendarDate(dayNumber: Int(now.tv_sec) / 86_400)
     }
 
     static func daysIn(month: Int, year: Int) -> Int {

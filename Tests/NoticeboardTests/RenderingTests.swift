@@ -18,7 +18,7 @@ import Testing
 
     @Test func templatesEscapeFieldTextButNotRenderedMarkdown() throws {
         let templates = try TemplateSet(sources: [
-            "layout": ("templates/layout.mustache", "{{{content}}}"), "home": ("h", ""), "list": ("l", ""),
+            "layout": ("templates/layout.mustache", "{{{content}}}"), "home": ("h", ""), "list": ("l", ""), "facet": ("f", ""),
             "listing": ("templates/listing.mustache", "<h1 title=\"{{listing.name}}\">{{listing.name}}</h1>{{{listing.bio_html}}}"),
         ])
         let context: Value = .object(["listing": .object(["name": .string("<script>\"x\"</script>&'"), "bio_html": .html("<p>ok</p>")])])
@@ -30,7 +30,7 @@ import Testing
             _ = try TemplateSet(sources: [
                 "layout": ("templates/layout.mustache", "<main>\n{{#content}}\n</main>\n"),
                 "home": ("templates/home.mustache", "<p>\n  {{> partials/missing}}\n"),
-                "list": ("templates/list.mustache", ""),
+                "list": ("templates/list.mustache", ""), "facet": ("templates/facet.mustache", ""),
             ])
             Issue.record("broken templates were accepted")
         } catch {

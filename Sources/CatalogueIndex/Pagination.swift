@@ -1,0 +1,25 @@
+/// One page of a paginated list: page 1 lives at the list's own path, page N at `<path>page/N/`.
+public struct Pagination<Item: Sendable>: Sendable {
+    public let number: Int
+    public let count: Int
+    public let items: ArraySlice<Item>
+    /// The list's own path, e.g. `cleaners/county/cork/`.
+    public let basePath: String
+
+    /// Every page of `items`, at least one (an empty list still has its page).
+    public static func pages(of items: [Item], size: Int, basePath: String) -> [Pagination] {
+        let count = max(1, (items.count + size - 1) / size)
+        return (1...count).map { number in
+            let start = (number - 1) * size
+            return Pagination(number: number, count: count, items: items[start..<min(start + size, items.count)], basePath: basePath)
+        }
+    }
+
+    public static func path(of number: Int, basePath: String) -> String {
+        number == 1 ? basePath : "\(basePath)page/\(number)/"
+    }
+
+    public var outputPath: String { Self.path(of: number, basePath: basePath) }
+    public var previousPath: String? { number > 1 ? Self.path(of: number - 1, basePath: basePath) : nil }
+    public var nextPath: String? { number < count ? Self.path(of: number + 1, basePath: basePath) : nil }
+}

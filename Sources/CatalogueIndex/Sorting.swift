@@ -1,0 +1,54 @@
+import Foundation
+import SiteModel
+
+/// Orders listings by the schema's sort keys (its title field when it declares none), then by slug,
+/// so the order never depends on the file system.
+func sortListings(_ listings: [Listing], by schema: KindSchema) -> [Listing] {
+    sortListings(listings, keys: schema.sort.isEmpty ? [SortKey(field: schema.titleField, descending: false)] : schema.sort)
+}
+
+func sortListings(_ listings: [Listing], keys: [SortKey]) -> [Listing] {
+    let decorated = listings.map { listing in (keys.map { sortValue(listing.fields[$0.field]) }, listing) }
+    return decorated.sorted { a, b in
+        for (index, key) in keys.enumerated() {
+            switch (a.0[index], b.0[index]) {
+            case (.missing, .missing): continue
+            case (.missing, _): return false  // missing values sort last whichever the direction
+            case (_, .missing): return true
+            case (let x, let y):
+                let order = compare(x, y)
+                if order != .orderedSame { return key.descending ? order == .orderedDescending : order == .orderedAscending }
+            }
+        }
+        return a.1.slug < b.1.slug
+    }.map(\.1)
+}
+
+/// A value reduced to something with a total order; text folds case and accents so "Ó" sorts with "O".
+private enum SortValue {
+    case missing
+    case number(Double)
+    case text(String)
+}
+
+private func sortValue(_ value: Value?) -> SortValue {
+    switch value {
+    case .int(let number)?: return .number(Double(number))
+    case .decimal(let number)?: return .number(number.doubleValue)
+    case .bool(let flag)?: return .number(flag ? 1 : 0)
+    case .date(let date)?: return .number(Double(date.year * 10_000 + date.month * 100 + date.day))
+    case .string(let text)?: return .text(text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil))
+    case .object(let fields)?: return sortValue(fields["title"] ?? fields["slug"])
+    default: return .missing
+    }
+}
+
+private func compare(_ a: SortValue, _ b: SortValue) -> ComparisonResult {
+    switch (a, b) {
+    case (.number(let x), .number(let y)): return x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame
+    case (.text(let x), .text(let y)): return x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame
+    case (.number, _): return .orderedAscending
+    case (_, .number): return .orderedDescending
+    default: return .orderedSame
+    }
+}

@@ -1,0 +1,163 @@
+import CatalogueIndex
+import Foundation
+import OrderedCollections
+import SiteModel
+
+/// The JSON apps read: a document per kind and per listing, daily picks, and GeoJSON. Each names its
+/// JSON Schema in `$schema`.
+extension SiteRenderer {
+    static let searchIndexPath = "api/search.json"
+
+    func schemaURL(_ name: String) -> Value { .string(site.url("api/schema/\(name).json")) }
+
+    func apiDocuments(_ collection: KindCollection) -> [OutputFile] {
+        let schema = collection.schema
+        let list: Value = .object([
+            "$schema": schemaURL(schema.name),
+            "kind": .string(schema.name),
+            "title": .string(schema.title),
+            "url": schema.hasPages ? .string(site.url(collection.outputPath)) : .null,
+            "count": .int(Int64(collection.listings.count)),
+            "items": .list(collection.listings.map { .object($0.fields) }),
+        ])
+        var files = [OutputFile(path: "api/\(schema.name).json", contents: .bytes(JSONWriter.bytes(list)))]
+        files += collection.listings.parallelMap { listing in
+            var fields = listing.fields
+            fields.updateValue(schemaURL("\(schema.name).listing"), forKey: "$schema", insertingAt: 0)
+            return OutputFile(path: "api/\(schema.name)/\(listing.slug).json", contents: .bytes(JSONWriter.bytes(.object(fields))))
+        }
+        if let daily = schema.daily {
+            files += DailyPicks(collection: collection, from: catalogue.buildDate, days: daily.days).picks.map { pick in
+                let document: Value = .object([
+                    "$schema": schemaURL("\(schema.name).daily"),
+                    "date": .date(pick.date),
+                    "entry": pick.entry,
+                    "position": pick.position.map { .int(Int64($0)) } ?? .null,
+                    "listing": .object([
+                        "slug": .string(pick.listing.slug),
+                        "title": .string(contexts.title(of: pick.listing, schema: schema)),
+                        "url": pick.listing.fields["url"] ?? .null,
+                    ]),
+                ])
+                return OutputFile(path: "api/\(schema.name)/daily/\(pick.date).json", contents: .bytes(JSONWriter.bytes(document)))
+            }
+        }
+        if let geo = schema.geo {
+            files.append(OutputFile(path: "api/\(schema.name).geojson", contents: .bytes(JSONWriter.bytes(geoJSON(collection, geo)))))
+        }
+        return files
+    }
+
+    /// A FeatureCollection of the listings that have both coordinates (RFC 7946: longitude first).
+    private func geoJSON(_ collection: KindCollection, _ geo: GeoFields) -> Value {
+        let features: [Value] = collection.listings.compactMap { listing in
+            guard case .decimal(let lat)? = listing.fields[geo.latitude], case .decimal(let lon)? = listing.fields[geo.longitude] else {
+                return nil
+            }
+            var properties: OrderedDictionary<String, Value> = [
+                "slug": .string(listing.slug),
+                "title": .string(contexts.title(of: listing, schema: collection.schema)),
+                "url": listing.fields["url"] ?? .null,
+            ]
+            for facet in collection.schema.facets { properties[facet] = listing.fields[facet] ?? .null }
+            return .object([
+                "type": .string("Feature"),
+                "geometry": .object(["type": .string("Point"), "coordinates": .list([.decimal(lon), .decimal(lat)])]),
+                "properties": .object(properties),
+            ])
+        }
+        return .object([
+            "$schema": schemaURL("geojson"),
+            "type": .string("FeatureCollection"),
+            "features": .list(features),
+        ])
+    }
+
+    /// One compact index of every listing that has a page, for the search page's script:
+    /// each item is `[kind, title, path, text, [facet value indexes per facet], range value or null]`,
+    /// where `text` is the listing's public text folded to lowercase without accents.
+    func searchIndex() -> OutputFile {
+        var kinds: [Value] = []
+        var items: [Value] = []
+        for collection in catalogue.kinds where collection.schema.hasPages {
+            let schema = collection.schema
+            let kindIndex = Int64(kinds.count)
+            var rangeLabel: Value = .null
+            if let range = schema.searchRange, let field = schema.field(named: range) {
+                rangeLabel = .object(["field": .string(range), "label": .string(field.label)])
+            }
+            kinds.append(.object([
+                "name": .string(schema.name),
+                "title": .string(schema.title),
+                "facets": .list(collection.facets.map { facet in
+                    .object(["name": .string(facet.field.name), "label": .string(facet.field.label), "values": .list(facet.values.map { .string($0.text) })])
+                }),
+                "range": rangeLabel,
+            ]))
+            // For each facet, the indexes of the values each listing has, by slug.
+            let membership: [[String: [Int]]] = collection.facets.map { facet in
+                var valuesOf: [String: [Int]] = [:]
+                for (index, value) in facet.values.enumerated() {
+                    for listing in value.listings { valuesOf[listing.slug, default: []].append(index) }
+                }
+                return valuesOf
+            }
+            for listing in collection.listings {
+                let facetIndexes: [Value] = membership.map { .list(($0[listing.slug] ?? []).map { .int(Int64($0)) }) }
+                var range: Value = .null
+                if let field = schema.searchRange, let value = listing.fields[field] { range = value }
+                items.append(.list([
+                    .int(kindIndex),
+                    .string(contexts.title(of: listing, schema: schema)),
+                    .string(listing.outputPath),
+                    .string(searchText(listing, schema: schema)),
+                    .list(facetIndexes),
+                    range,
+                ]))
+            }
+        }
+        let document: Value = .object([
+            "$schema": schemaURL("search"),
+            "base_path": .string(site.basePath),
+            "kinds": .list(kinds),
+            "items": .list(items),
+        ])
+        return OutputFile(path: SiteRenderer.searchIndexPath, contents: .bytes(JSONWriter.bytes(document)))
+    }
+
+    /// Text, enum and Markdown fields (Markdown as its source, less its punctuation), whitespace collapsed.
+    private func searchText(_ listing: Listing, schema: KindSchema) -> String {
+        var parts: [String] = []
+        func collect(_ value: Value, _ type: FieldType) {
+            switch (type, value) {
+            case (.string, .string(let text)), (.enumeration, .string(let text)), (.markdown, .string(let text)):
+                parts.append(text)
+            case (.list(let item), .list(let values)):
+                values.forEach { collect($0, item.type) }
+            case (.object(let fields), .object(let values)):
+                for field in fields { if let value = values[field.name] { collect(value, field.type) } }
+            case (.reference, .object(let reference)):
+                parts.append(reference["title"]?.text ?? "")
+            default:
+                break
+            }
+        }
+        for field in schema.fields where field.name != schema.titleField {
+            if let value = listing.fields[field.name] { collect(value, field.type) }
+        }
+        let folded = parts.joined(separator: " ").folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+        var text = ""
+        text.reserveCapacity(folded.utf8.count)
+        var pendingSpace = false
+        for character in folded {
+            if character.isLetter || character.isNumber || character == "€" || character == "." || character == "'" {
+                if pendingSpace && !text.isEmpty { text.append(" ") }
+                pendingSpace = false
+                text.append(character)
+            } else {
+                pendingSpace = true
+            }
+        }
+        return text
+    }
+}

@@ -1,0 +1,94 @@
+import CatalogueIndex
+import OrderedCollections
+import SiteModel
+
+/// JSON Feed 1.1 and Atom 1.0 of a kind's newest listings, for the kinds that ask for them.
+extension SiteRenderer {
+    func feeds(_ collection: KindCollection) -> [OutputFile] {
+        let schema = collection.schema
+        guard !schema.feeds.isEmpty, let dateField = schema.dateField else { return [] }
+        let newest = collection.listings.compactMap { listing -> (CalendarDate, Listing)? in
+            if case .date(let date)? = listing.fields[dateField] { return (date, listing) }
+            return nil
+        }.sorted { $0.0 != $1.0 ? $0.0 > $1.0 : $0.1.slug < $1.1.slug }.prefix(SiteRenderer.feedLength)
+        return schema.feeds.map { format in
+            switch format {
+            case .json: return jsonFeed(collection, Array(newest))
+            case .atom: return atomFeed(collection, Array(newest))
+            }
+        }
+    }
+
+    /// The feed entry's HTML: the kind's `feed_item` template when it has one, else its rendered Markdown.
+    private func content(_ listing: Listing, in collection: KindCollection) -> String {
+        let template = "\(collection.schema.name)/feed_item"
+        if templates.names.contains(template) {
+            return templates.render(.object(["site": contexts.siteValue(currentKind: nil), "listing": .object(listing.fields)]), with: template)
+        }
+        return collection.schema.fields.compactMap { field -> String? in
+            if case .markdown = field.type { return listing.fields[field.name + "_html"]?.text }
+            return nil
+        }.joined()
+    }
+
+    private func jsonFeed(_ collection: KindCollection, _ entries: [(CalendarDate, Listing)]) -> OutputFile {
+        let schema = collection.schema
+        let path = "feeds/\(schema.name).json"
+        let document: Value = .object([
+            "$schema": schemaURL("jsonfeed"),
+            "version": .string("https://jsonfeed.org/version/1.1"),
+            "title": .string("\(site.title): \(schema.title)"),
+            "home_page_url": .string(site.url(collection.outputPath)),
+            "feed_url": .string(site.url(path)),
+            "description": .string(schema.description),
+            "language": .string(site.language),
+            "items": .list(entries.map { date, listing in
+                var item: OrderedDictionary<String, Value> = [
+                    "id": listing.fields["url"] ?? .null,
+                    "url": listing.fields["url"] ?? .null,
+                    "title": .string(contexts.title(of: listing, schema: schema)),
+                    "content_html": .string(content(listing, in: collection)),
+                    "date_published": .string(timestamp(date)),
+                ]
+                let tags = schema.facets.flatMap { facet in collection.facets.first { $0.field.name == facet }?.values.filter { value in value.listings.contains { $0.slug == listing.slug } }.map(\.text) ?? [] }
+                if !tags.isEmpty { item["tags"] = .list(tags.map(Value.string)) }
+                return .object(item)
+            }),
+        ])
+        return OutputFile(path: path, contents: .bytes(JSONWriter.bytes(document)))
+    }
+
+    private func atomFeed(_ collection: KindCollection, _ entries: [(CalendarDate, Listing)]) -> OutputFile {
+        let schema = collection.schema
+        let path = "feeds/\(schema.name).atom"
+        let updated = entries.first.map { timestamp($0.0) } ?? timestamp(catalogue.buildDate)
+        var xml = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <feed xmlns="http://www.w3.org/2005/Atom" xml:lang="\(xmlEscaped(site.language))">
+            <title>\(xmlEscaped("\(site.title): \(schema.title)"))</title>
+            <subtitle>\(xmlEscaped(schema.description))</subtitle>
+            <id>\(xmlEscaped(site.url(path)))</id>
+            <link rel="self" type="application/atom+xml" href="\(xmlEscaped(site.url(path)))"/>
+            <link rel="alternate" type="text/html" href="\(xmlEscaped(site.url(collection.outputPath)))"/>
+            <updated>\(updated)</updated>
+            <author><name>\(xmlEscaped(site.title))</name></author>
+
+            """
+        for (date, listing) in entries {
+            let url = listing.fields["url"]?.text ?? ""
+            xml += """
+                <entry>
+                <title>\(xmlEscaped(contexts.title(of: listing, schema: schema)))</title>
+                <id>\(xmlEscaped(url))</id>
+                <link rel="alternate" type="text/html" href="\(xmlEscaped(url))"/>
+                <published>\(timestamp(date))</published>
+                <updated>\(timestamp(date))</updated>
+                <content type="html">\(xmlEscaped(content(listing, in: collection)))</content>
+                </entry>
+
+                """
+        }
+        xml += "</feed>\n"
+        return OutputFile(path: path, text: xml)
+    }
+}

@@ -1,0 +1,134 @@
+import CatalogueIndex
+import OrderedCollections
+import SiteModel
+
+/// The HTML pages: home, a kind's paginated index, facet pages, listing pages, search and 404.
+extension SiteRenderer {
+    func renderHome() -> Page {
+        let context: Value = .object([
+            "site": contexts.siteValue(currentKind: nil),
+            "page": contexts.page(title: site.title, outputPath: "", description: site.description),
+            "is_home": .bool(true),
+            "kinds": .list(catalogue.kinds.filter(\.schema.hasPages).map(contexts.kindValue)),
+            "newest": .list(catalogue.newest.compactMap { listing in
+                catalogue.collection(listing.kind).map { contexts.card(listing, schema: $0.schema) }
+            }),
+            "daily": .list(catalogue.kinds.compactMap { collection in
+                guard collection.schema.daily != nil, let pick = DailyPicks(collection: collection, from: catalogue.buildDate, days: 1).picks.first
+                else { return nil }
+                return dailyValue(pick, in: collection)
+            }),
+        ])
+        return Page(
+            file: page(at: "", template: "home", context: context),
+            lastModified: catalogue.kinds.compactMap { $0.latestDate(of: $0.listings) }.max())
+    }
+
+    func renderIndexPages(_ collection: KindCollection) -> [Page] {
+        listPages(
+            collection.listings, in: collection, basePath: collection.outputPath, title: collection.schema.title,
+            description: collection.schema.description, facet: .null)
+    }
+
+    /// The facet's own page listing its values, then one paginated list per value.
+    func renderFacetPages(_ facet: Facet, in collection: KindCollection) -> [Page] {
+        let schema = collection.schema
+        let facetPath = facet.outputPath(kind: schema.name)
+        let facetTitle = "\(schema.title) by \(facet.field.label.lowercased())"
+        let context: Value = .object([
+            "site": contexts.siteValue(currentKind: schema.name),
+            "page": contexts.page(title: facetTitle, outputPath: facetPath, description: "\(schema.title) by \(facet.field.label.lowercased())."),
+            "kind": contexts.kindValue(collection),
+            "facet": .object([
+                "label": .string(facet.field.label),
+                "values": .list(facet.values.map { contexts.facetValue($0, of: facet, in: collection) }),
+            ]),
+        ])
+        var pages = [Page(
+            file: page(at: facetPath, template: templates.name("facet", forKind: schema.name), context: context),
+            lastModified: collection.latestDate(of: collection.listings))]
+        for value in facet.values {
+            let title = "\(schema.title): \(facet.field.label) \(value.text)"
+            let facetValue: Value = .object([
+                "label": .string(facet.field.label), "text": .string(value.text), "path": .string(site.path(facetPath)),
+            ])
+            pages += listPages(
+                value.listings, in: collection, basePath: facetPath + value.slug + "/", title: title,
+                description: "\(schema.title) with \(facet.field.label.lowercased()) \(value.text).", facet: facetValue)
+        }
+        return pages
+    }
+
+    private func listPages(
+        _ listings: [Listing], in collection: KindCollection, basePath: String, title: String, description: String, facet: Value
+    ) -> [Page] {
+        let schema = collection.schema
+        return Pagination.pages(of: listings, size: site.pageSize, basePath: basePath).map { pagination in
+            let context: Value = .object([
+                "site": contexts.siteValue(currentKind: schema.name),
+                "page": contexts.page(title: title, description: description, pagination: pagination),
+                "kind": contexts.kindValue(collection),
+                "facet": facet,
+                "total": .int(Int64(listings.count)),
+                "pagination": contexts.paginationValue(pagination),
+                "listings": .list(pagination.items.map { contexts.card($0, schema: schema) }),
+            ])
+            return Page(
+                file: page(at: pagination.outputPath, template: templates.name("list", forKind: schema.name), context: context),
+                lastModified: collection.latestDate(of: pagination.items))
+        }
+    }
+
+    func renderListing(_ listing: Listing, in collection: KindCollection) -> Page {
+        let schema = collection.schema
+        let title = contexts.title(of: listing, schema: schema)
+        let context: Value = .object([
+            "site": contexts.siteValue(currentKind: schema.name),
+            "page": contexts.page(title: title, outputPath: listing.outputPath, description: "\(schema.singular): \(title)"),
+            "kind": contexts.kindValue(collection),
+            "listing": .object(listing.fields),
+            "display": .object(listing.display.mapValues(Value.string)),
+            "fields": contexts.fieldRows(listing, schema: schema),
+        ])
+        return Page(
+            file: page(at: listing.outputPath, template: templates.name("listing", forKind: schema.name), context: context),
+            lastModified: collection.latestDate(of: [listing]))
+    }
+
+    func renderSearchPage() -> Page {
+        let context: Value = .object([
+            "site": contexts.siteValue(currentKind: nil),
+            "page": contexts.page(title: "Search", outputPath: "search/", description: "Search every listing on \(site.title)."),
+            "index_url": .string(site.path(SiteRenderer.searchIndexPath)),
+        ])
+        return Page(file: page(at: "search/", template: "search", context: context), lastModified: nil)
+    }
+
+    /// Served for any missing URL, so every link in it is root-relative (they all are).
+    func renderNotFound() -> OutputFile {
+        let context: Value = .object([
+            "site": contexts.siteValue(currentKind: nil),
+            "page": contexts.page(title: "Page not found", outputPath: "404.html", description: "There is no page at this address."),
+        ])
+        var file = page(at: "", template: "404", context: context)
+        file.path = "404.html"
+        return file
+    }
+
+    func dailyValue(_ pick: DailyPicks.Pick, in collection: KindCollection) -> Value {
+        .object([
+            "date": .date(pick.date),
+            "kind_title": .string(collection.schema.title),
+            "entry": pick.entry,
+            "listing": contexts.card(pick.listing, schema: collection.schema),
+        ])
+    }
+
+    /// Renders the page's own template, then the layout around it; pretty URLs get an `index.html`.
+    func page(at outputPath: String, template: String, context: Value) -> OutputFile {
+        let body = templates.render(context, with: template)
+        guard case .object(var fields) = context else { return OutputFile(path: outputPath + "index.html", text: body) }
+        fields["content"] = .html(body)
+        return OutputFile(path: outputPath + "index.html", text: templates.render(.object(fields), with: "layout"))
+    }
+}

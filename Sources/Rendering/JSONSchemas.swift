@@ -1,0 +1,232 @@
+import CatalogueIndex
+import OrderedCollections
+import SiteModel
+
+/// A JSON Schema (draft 2020-12) for every kind of JSON file the site writes, under `/api/schema/`,
+/// made from the kinds' own schemas so apps can check what they download.
+extension SiteRenderer {
+    static let draft = "https://json-schema.org/draft/2020-12/schema"
+
+    func jsonSchemas() -> [OutputFile] {
+        var documents: [(String, Value)] = []
+        for collection in catalogue.kinds {
+            let schema = collection.schema
+            documents.append(("\(schema.name).listing", listingSchema(schema)))
+            documents.append((schema.name, document(schema.name, title: "\(schema.title): every listing", [
+                "type": .string("object"),
+                "required": strings(["$schema", "kind", "title", "url", "count", "items"]),
+                "additionalProperties": .bool(false),
+                "properties": .object([
+                    "$schema": string, "kind": .object(["const": .string(schema.name)]), "title": string,
+                    "url": .object(["type": .list([.string("string"), .string("null")])]),
+                    "count": .object(["type": .string("integer"), "minimum": .int(0)]),
+                    "items": .object(["type": .string("array"), "items": ref("\(schema.name).listing.json")]),
+                ]),
+            ])))
+            if schema.daily != nil {
+                let entry: Value
+                if let entries = schema.entriesField, case .list(let item)? = schema.field(named: entries)?.type {
+                    entry = typeSchema(item.type)
+                } else {
+                    entry = ref("\(schema.name).listing.json")
+                }
+                documents.append(("\(schema.name).daily", document("\(schema.name).daily", title: "\(schema.title): the pick of one day", [
+                    "type": .string("object"),
+                    "required": strings(["$schema", "date", "entry", "position", "listing"]),
+                    "additionalProperties": .bool(false),
+                    "properties": .object([
+                        "$schema": string, "date": date, "entry": entry,
+                        "position": .object(["type": .list([.string("integer"), .string("null")]), "minimum": .int(1)]),
+                        "listing": closedObject(["slug": string, "title": string, "url": uri]),
+                    ]),
+                    "$defs": commonDefinitions,
+                ])))
+            }
+        }
+        documents.append(("search", searchSchema))
+        documents.append(("jsonfeed", jsonFeedSchema))
+        documents.append(("geojson", geoJSONSchema))
+        documents.append(("manifest", manifestSchema))
+        return documents.map { name, value in OutputFile(path: "api/schema/\(name).json", contents: .bytes(JSONWriter.bytes(value))) }
+    }
+
+    private func document(_ name: String, title: String, _ body: OrderedDictionary<String, Value>) -> Value {
+        var fields: OrderedDictionary<String, Value> = [
+            "$schema": .string(SiteRenderer.draft), "$id": .string(site.url("api/schema/\(name).json")), "title": .string(title),
+        ]
+        fields.merge(body) { first, _ in first }
+        return .object(fields)
+    }
+
+    private func listingSchema(_ schema: KindSchema) -> Value {
+        var properties: OrderedDictionary<String, Value> = ["$schema": string, "slug": string, "url": uri, "path": string]
+        var required = ["slug", "url", "path"]
+        add(schema.fields, to: &properties, required: &required)
+        for derived in schema.derived {
+            switch derived.operation {
+            case .count: properties[derived.name] = .object(["type": .string("integer"), "minimum": .int(0)])
+            case .list: properties[derived.name] = .object(["type": .string("array"), "items": ref("\(derived.from).listing.json")])
+            default: properties[derived.name] = .object(["type": .string("number")])
+            }
+        }
+        return document("\(schema.name).listing", title: "\(schema.title): one \(schema.singular.lowercased())", [
+            "type": .string("object"),
+            "required": strings(required),
+            "additionalProperties": .bool(false),
+            "properties": .object(properties),
+            "$defs": commonDefinitions,
+        ])
+    }
+
+    /// Public fields only: a private field is not in the output, so the schema does not allow it either.
+    private func add(_ fields: [FieldSchema], to properties: inout OrderedDictionary<String, Value>, required: inout [String]) {
+        for field in fields where !field.isPrivate {
+            properties[field.name] = typeSchema(field.type, field)
+            if field.required || field.defaultValue != nil { required.append(field.name) }
+            if case .markdown = field.type {
+                properties[field.name + "_html"] = string
+                if field.required || field.defaultValue != nil { required.append(field.name + "_html") }
+            }
+        }
+    }
+
+    private func typeSchema(_ type: FieldType, _ field: FieldSchema? = nil) -> Value {
+        func bounded(_ base: String) -> Value {
+            var fields: OrderedDictionary<String, Value> = ["type": .string(base)]
+            if let minimum = field?.minimum { fields["minimum"] = number(minimum) }
+            if let maximum = field?.maximum { fields["maximum"] = number(maximum) }
+            return .object(fields)
+        }
+        switch type {
+        case .string, .markdown, .phone, .email: return string
+        case .int: return bounded("integer")
+        case .decimal: return bounded("number")
+        case .bool: return .object(["type": .string("boolean")])
+        case .date: return date
+        case .url: return uri
+        case .image: return .object(["$ref": .string("#/$defs/image")])
+        case .reference: return .object(["$ref": .string("#/$defs/reference")])
+        case .enumeration(let values): return .object(["enum": strings(values)])
+        case .list(let item): return .object(["type": .string("array"), "items": typeSchema(item.type, item)])
+        case .object(let fields):
+            var properties = OrderedDictionary<String, Value>()
+            var required: [String] = []
+            add(fields, to: &properties, required: &required)
+            return .object(["type": .string("object"), "required": strings(required), "additionalProperties": .bool(false), "properties": .object(properties)])
+        }
+    }
+
+    private var commonDefinitions: Value {
+        .object([
+            "image": closedObject(["path": string, "src": string, "url": uri]),
+            "reference": closedObject(["kind": string, "slug": string, "title": string, "path": string, "url": uri]),
+        ])
+    }
+
+    private var searchSchema: Value {
+        document("search", title: "Search index", [
+            "type": .string("object"),
+            "required": strings(["$schema", "base_path", "kinds", "items"]),
+            "properties": .object([
+                "$schema": string, "base_path": string,
+                "kinds": .object(["type": .string("array"), "items": .object([
+                    "type": .string("object"), "required": strings(["name", "title", "facets", "range"]),
+                    "properties": .object([
+                        "name": string, "title": string,
+                        "facets": .object(["type": .string("array"), "items": closedObject(["name": string, "label": string, "values": .object(["type": .string("array"), "items": string])])]),
+                        "range": .object(["type": .list([.string("object"), .string("null")])]),
+                    ]),
+                ])]),
+                "items": .object(["type": .string("array"), "items": .object([
+                    "type": .string("array"),
+                    "prefixItems": .list([
+                        .object(["type": .string("integer"), "minimum": .int(0)]), string, string, string,
+                        .object(["type": .string("array"), "items": .object(["type": .string("array"), "items": .object(["type": .string("integer")])])]),
+                        .object(["type": .list([.string("number"), .string("null")])]),
+                    ]),
+                    "minItems": .int(6), "maxItems": .int(6),
+                ])]),
+            ]),
+        ])
+    }
+
+    private var jsonFeedSchema: Value {
+        document("jsonfeed", title: "JSON Feed 1.1", [
+            "type": .string("object"),
+            "required": strings(["version", "title", "items"]),
+            "properties": .object([
+                "version": .object(["const": .string("https://jsonfeed.org/version/1.1")]),
+                "title": string, "home_page_url": uri, "feed_url": uri, "description": string, "language": string,
+                "items": .object(["type": .string("array"), "items": .object([
+                    "type": .string("object"), "required": strings(["id", "url", "title", "content_html", "date_published"]),
+                    "properties": .object([
+                        "id": string, "url": uri, "title": string, "content_html": string,
+                        "date_published": .object(["type": .string("string"), "format": .string("date-time")]),
+                        "tags": .object(["type": .string("array"), "items": string]),
+                    ]),
+                ])]),
+            ]),
+        ])
+    }
+
+    private var geoJSONSchema: Value {
+        document("geojson", title: "GeoJSON FeatureCollection of points", [
+            "type": .string("object"),
+            "required": strings(["type", "features"]),
+            "properties": .object([
+                "$schema": string,
+                "type": .object(["const": .string("FeatureCollection")]),
+                "features": .object(["type": .string("array"), "items": .object([
+                    "type": .string("object"), "required": strings(["type", "geometry", "properties"]),
+                    "properties": .object([
+                        "type": .object(["const": .string("Feature")]),
+                        "geometry": closedObject([
+                            "type": .object(["const": .string("Point")]),
+                            "coordinates": .object([
+                                "type": .string("array"), "minItems": .int(2), "maxItems": .int(2),
+                                "prefixItems": .list([
+                                    .object(["type": .string("number"), "minimum": .int(-180), "maximum": .int(180)]),
+                                    .object(["type": .string("number"), "minimum": .int(-90), "maximum": .int(90)]),
+                                ]),
+                            ]),
+                        ]),
+                        "properties": .object(["type": .string("object"), "required": strings(["slug", "title", "url"])]),
+                    ]),
+                ])]),
+            ]),
+        ])
+    }
+
+    private var manifestSchema: Value {
+        document("manifest", title: "Every file of the site with its size and SHA-256", [
+            "type": .string("object"),
+            "required": strings(["$schema", "files"]),
+            "additionalProperties": .bool(false),
+            "properties": .object([
+                "$schema": string,
+                "files": .object(["type": .string("array"), "items": closedObject([
+                    "path": string,
+                    "size": .object(["type": .string("integer"), "minimum": .int(0)]),
+                    "sha256": .object(["type": .string("string"), "pattern": .string("^[0-9a-f]{64}$")]),
+                ])]),
+            ]),
+        ])
+    }
+
+    private var string: Value { .object(["type": .string("string")]) }
+    private var uri: Value { .object(["type": .string("string"), "format": .string("uri")]) }
+    private var date: Value { .object(["type": .string("string"), "format": .string("date")]) }
+    private func ref(_ target: String) -> Value { .object(["$ref": .string(target)]) }
+    private func strings(_ values: [String]) -> Value { .list(values.map(Value.string)) }
+    private func number(_ value: Double) -> Value {
+        value == value.rounded() && abs(value) < 1e15 ? .int(Int64(value)) : .decimal(FixedDecimal(units: Int64(value * 1e6), scale: 6))
+    }
+
+    /// An object with exactly these properties, all required.
+    private func closedObject(_ properties: OrderedDictionary<String, Value>) -> Value {
+        .object([
+            "type": .string("object"), "required": strings(Array(properties.keys)), "additionalProperties": .bool(false),
+            "properties": .object(properties),
+        ])
+    }
+}
