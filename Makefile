@@ -1,7 +1,11 @@
 # `make run` builds the example site into public/; `make test` runs every test.
 # Both first install the Debian packages the build links against, when they are missing.
 
-APT_PACKAGES := pkg-config libyaml-dev libcmark-gfm-dev libcmark-gfm-extensions-dev cmark-gfm libssl-dev
+# Build: pkg-config and the -dev libraries. Tests: the cmark-gfm reference command, xmllint, nginx, linkchecker, curl.
+APT_PACKAGES := pkg-config libyaml-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libssl-dev \
+	cmark-gfm libxml2-utils nginx-light linkchecker curl
+# The tests validate every JSON file against its published JSON Schema with Python's jsonschema.
+PIP_PACKAGES := jsonschema
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all setup build run test check clean
@@ -17,6 +21,7 @@ setup:
 		echo "Installing Debian packages:$$missing"; \
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
+	@python3 -c 'import jsonschema, referencing' 2>/dev/null || python3 -m pip install -q $(PIP_PACKAGES)
 
 build: setup
 	swift build -c release --product noticeboard

@@ -46,7 +46,8 @@ private func sortValue(_ value: Value?) -> SortValue {
 private func compare(_ a: SortValue, _ b: SortValue) -> ComparisonResult {
     switch (a, b) {
     case (.number(let x), .number(let y)): return x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame
-    case (.text(let x), .text(let y)): return x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame
+    // Numbers inside text compare as numbers: "Cleaner 6" before "Cleaner 10".
+    case (.text(let x), .text(let y)): return x.compare(y, options: .numeric)
     case (.number, _): return .orderedAscending
     case (_, .number): return .orderedDescending
     default: return .orderedSame

@@ -15,7 +15,7 @@ struct PageContexts: Sendable {
             "language": .string(site.language),
             "base_url": .string(site.baseURL),
             "base_path": .string(site.basePath),
-            "nav": .list(catalogue.kinds.map { collection in
+            "nav": .list(catalogue.kinds.filter(\.schema.hasPages).map { collection in
                 .object([
                     "title": .string(collection.schema.title),
                     "path": .string(site.path(collection.outputPath)),

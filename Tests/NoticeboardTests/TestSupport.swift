@@ -5,6 +5,8 @@ import Testing
 enum TestSupport {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     static let fixtures = repository + "/Tests/Fixtures"
+    /// The sitemaps.org XSD that developers and CI share beside the checkout, when it is there.
+    static let sitemapSchema = repository + "/../shared/schemas/sitemap.xsd"
 
     /// A fresh temporary folder, removed by the caller with `removeTree`.
     static func temporaryFolder() -> String {
@@ -65,9 +67,14 @@ enum TestSupport {
             Issue.record("no noticeboard executable at \(executable); run the tests through `make test`")
             return RunResult(status: -1, stdout: "", stderr: "")
         }
+        return try run(executable, arguments, in: directory)
+    }
+
+    /// Runs a program (a path, or a name looked up on PATH) and collects its output.
+    static func run(_ program: String, _ arguments: [String], in directory: String = repository) throws -> RunResult {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: program.contains("/") ? program : "/usr/bin/env")
+        if !program.contains("/") { process.arguments = [program] + arguments } else { process.arguments = arguments }
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

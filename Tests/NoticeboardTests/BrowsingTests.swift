@@ -1,0 +1,203 @@
+import Foundation
+import Noticeboard
+import SiteModel
+import Testing
+
+/// Facets, pagination, derived fields, daily picks, feeds and the files apps and crawlers read.
+@Suite struct BrowsingTests {
+    static let buildDate = CalendarDate(year: 2026, month: 11, day: 23)!
+
+    func build(_ site: String, now: CalendarDate = buildDate, output: String? = nil) throws -> [String: Data] {
+        _ = try Noticeboard.build(BuildOptions(root: site, output: output, now: now))
+        return TestSupport.tree(output ?? site + "/public")
+    }
+
+    func text(_ files: [String: Data], _ path: String) -> String {
+        String(decoding: files[path] ?? Data(), as: UTF8.self)
+    }
+
+    func json(_ files: [String: Data], _ path: String) throws -> [String: Any] {
+        let data = try #require(files[path], "\(path) missing")
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    /// 50 cleaners (30 in Cork, 20 in Kerry) and reviews for the first five.
+    func pagedSite() -> String {
+        let site = TestSupport.makeSite(fixture: "paged")
+        for number in 1...50 {
+            let name = String(format: "cleaner-%02d", number)
+            TestSupport.write("name: Cleaner \(number)\ncounty: \(number <= 30 ? "Cork" : "Kerry")\nlanguages: [English\(number % 2 == 0 ? ", Irish" : "")]\n", to: site + "/content/cleaners/\(name).yaml")
+        }
+        let reviews = [("cleaner-01", [5, 4, 4]), ("cleaner-02", [3]), ("cleaner-03", [5, 5]), ("cleaner-04", [1, 2]), ("cleaner-05", [4])]
+        for (cleaner, stars) in reviews {
+            for (index, count) in stars.enumerated() {
+                TestSupport.write("cleaner: \(cleaner)\nstars: \(count)\nby: R\(index)\n", to: site + "/content/reviews/\(cleaner)-\(index).yaml")
+            }
+        }
+        return site
+    }
+
+    @Test func listsArePaginatedWithPreviousAndNextLinks() throws {
+        let site = pagedSite()
+        defer { TestSupport.removeTree(site) }
+        let files = try build(site)
+        #expect(files["cleaners/index.html"] != nil && files["cleaners/page/2/index.html"] != nil && files["cleaners/page/3/index.html"] != nil)
+        #expect(files["cleaners/page/1/index.html"] == nil && files["cleaners/page/4/index.html"] == nil)
+        let first = text(files, "cleaners/index.html"), second = text(files, "cleaners/page/2/index.html"), third = text(files, "cleaners/page/3/index.html")
+        #expect(!first.contains("rel=\"prev\"") && first.contains("<link rel=\"next\" href=\"/sub/path/cleaners/page/2/\">"))
+        #expect(second.contains("<link rel=\"prev\" href=\"/sub/path/cleaners/\">") && second.contains("<link rel=\"next\" href=\"/sub/path/cleaners/page/3/\">"))
+        #expect(second.contains("<a rel=\"prev\" href=\"/sub/path/cleaners/\">") && second.contains("<a rel=\"next\" href=\"/sub/path/cleaners/page/3/\">"))
+        #expect(third.contains("<link rel=\"prev\" href=\"/sub/path/cleaners/page/2/\">") && !third.contains("rel=\"next\""))
+        let cards = [first, second, third].map { $0.components(separatedBy: "<li class=\"card\">").count - 1 }
+        #expect(cards == [24, 24, 2])
+        // Best rated first (4.33 beats 4.00), unreviewed cleaners last by name.
+        let order = first.matches(of: /cleaners\/(cleaner-\d\d)\//).map { String($0.1) }
+        #expect(Array(order.prefix(6)) == ["cleaner-03", "cleaner-01", "cleaner-05", "cleaner-02", "cleaner-04", "cleaner-06"])
+    }
+
+    @Test func facetValuesGetTheirOwnPaginatedPages() throws {
+        let site = pagedSite()
+        defer { TestSupport.removeTree(site) }
+        let files = try build(site)
+        let cork = text(files, "cleaners/county/cork/index.html")
+        #expect(cork.contains("<h1>Cork</h1>") && cork.contains("30 cleaners, page 1 of 2"))
+        #expect(text(files, "cleaners/county/cork/page/2/index.html").components(separatedBy: "<li class=\"card\">").count - 1 == 6)
+        #expect(files["cleaners/county/kerry/page/2/index.html"] == nil)
+        #expect(text(files, "cleaners/county/kerry/index.html").components(separatedBy: "<li class=\"card\">").count - 1 == 20)
+        let facetIndex = text(files, "cleaners/languages/index.html")
+        #expect(facetIndex.contains("<a href=\"/sub/path/cleaners/languages/english/\">English</a> <span class=\"count\">50</span>"))
+        #expect(facetIndex.contains("<a href=\"/sub/path/cleaners/languages/irish/\">Irish</a> <span class=\"count\">25</span>"))
+        // Kinds without pages get none, and no navigation entry.
+        #expect(!files.keys.contains { $0.hasPrefix("reviews/") })
+        #expect(!text(files, "index.html").contains("/sub/path/reviews/"))
+    }
+
+    @Test func derivedFieldsComeFromReferringListings() throws {
+        let site = pagedSite()
+        defer { TestSupport.removeTree(site) }
+        let files = try build(site)
+        let first = try json(files, "api/cleaners/cleaner-01.json")
+        #expect((first["rating"] as? NSNumber)?.doubleValue == 4.33)
+        #expect(first["review_count"] as? Int == 3 && first["total_stars"] as? Int == 13)
+        #expect(first["best"] as? Int == 5 && first["worst"] as? Int == 4)
+        let reviews = try #require(first["reviews"] as? [[String: Any]])
+        #expect(reviews.map { $0["stars"] as? Int } == [5, 4, 4])
+        let unreviewed = try json(files, "api/cleaners/cleaner-10.json")
+        #expect(unreviewed["rating"] == nil && unreviewed["review_count"] as? Int == 0 && (unreviewed["reviews"] as? [Any])?.isEmpty == true)
+        // JSON text keeps the declared precision: 4.33, not 4.333….
+        #expect(text(files, "api/cleaners/cleaner-01.json").contains("\"rating\":4.33,"))
+    }
+
+    @Test func exampleCleanersShowTheirReviewsAndOwnersTheirItems() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let files = try build(site)
+        let aoife = try json(files, "api/cleaners/aoife-byrne.json")
+        let stars = try FileManager.default.contentsOfDirectory(atPath: site + "/content/reviews").filter { $0.hasPrefix("aoife-byrne-") }
+            .map { TestSupport.read(site + "/content/reviews/" + $0) }
+            .map { Int($0.firstMatch(of: /stars: (\d)/)!.1)! }
+        let average = (Double(stars.reduce(0, +)) / Double(stars.count) * 10).rounded() / 10
+        #expect(aoife["review_count"] as? Int == stars.count)
+        #expect((aoife["rating"] as? NSNumber)?.doubleValue == average)
+        let page = text(files, "cleaners/aoife-byrne/index.html")
+        #expect(page.contains("\(String(format: "%.1f", average)) out of 5 from \(stars.count) reviews"))
+        #expect(page.components(separatedBy: "<blockquote>").count - 1 == stars.count)
+        // The reviewer's private email is in the source files but nowhere in the output.
+        #expect(!files.values.contains { $0.range(of: Data("@example.net".utf8)) != nil && String(decoding: $0, as: UTF8.self).contains("reviewer_email") })
+        let owner = text(files, "owners/mary-kelly/index.html")
+        let owned = try FileManager.default.contentsOfDirectory(atPath: site + "/content/rentals").filter {
+            TestSupport.read(site + "/content/rentals/" + $0).contains("owner: mary-kelly")
+        }
+        #expect(!owned.isEmpty)
+        for item in owned { #expect(owner.contains("/catalogue/rentals/\(item.dropLast(5))/"), "\(item) missing from its owner's page") }
+    }
+
+    @Test func dailyQuotesCoverTheWindowWithoutRepeats() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let files = try build(site)
+        let daily = files.keys.filter { $0.hasPrefix("api/quotes/daily/") }.sorted()
+        #expect(daily.count == 366)
+        #expect(daily.first == "api/quotes/daily/2026-11-23.json" && daily.last == "api/quotes/daily/2027-11-23.json")
+        let picks = try daily.map { path -> String in
+            let document = try json(files, path)
+            let entry = try #require(document["entry"] as? [String: Any])
+            return "\(entry["text"] ?? "")|\(entry["source"] ?? "")"
+        }
+        let pool = Set(picks).count
+        #expect(pool == 42, "the example has 42 quotes")
+        // Any run of `pool` consecutive days shows `pool` different quotes.
+        for start in 0...(picks.count - pool) { #expect(Set(picks[start..<start + pool]).count == pool) }
+        // The home page shows the build date's quote.
+        let today = try #require(try json(files, "api/quotes/daily/2026-11-23.json")["entry"] as? [String: Any])
+        let quote = try #require(today["text"] as? String)
+        let escaped = quote.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "'", with: "&#39;")
+        #expect(text(files, "index.html").contains("<blockquote><p>\(escaped)</p></blockquote>"))
+        // A later build agrees on every date both cover.
+        let later = try build(site, now: CalendarDate(year: 2026, month: 12, day: 1)!, output: site + "/later")
+        for path in daily where later[path] != nil { #expect(later[path] == files[path], "\(path) changed between builds") }
+    }
+
+    @Test func feedsSitemapRobotsAndMapAreWritten() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let files = try build(site)
+        let feed = try json(files, "feeds/rentals.json")
+        #expect(feed["version"] as? String == "https://jsonfeed.org/version/1.1")
+        let items = try #require(feed["items"] as? [[String: Any]])
+        let dates = items.compactMap { $0["date_published"] as? String }
+        #expect(items.count == 14 && dates == dates.sorted(by: >))
+        #expect(files["feeds/rentals.atom"] != nil && files["feeds/quotes.json"] != nil && files["feeds/cleaners.json"] == nil)
+        let sitemap = text(files, "sitemap.xml")
+        let htmlPages = files.keys.filter { $0.hasSuffix("index.html") }
+        #expect(sitemap.components(separatedBy: "<url>").count - 1 == htmlPages.count)
+        #expect(sitemap.contains("<url><loc>https://example.org/catalogue/cleaners/aoife-byrne/</loc><lastmod>"))
+        #expect(text(files, "robots.txt").contains("Sitemap: https://example.org/catalogue/sitemap.xml"))
+        #expect(text(files, "404.html").contains("<h1>Page not found</h1>"))
+        let map = try json(files, "api/rentals.geojson")
+        let withCoordinates = try FileManager.default.contentsOfDirectory(atPath: site + "/content/rentals").filter {
+            TestSupport.read(site + "/content/rentals/" + $0).contains("\nlat: ")
+        }
+        #expect((map["features"] as? [Any])?.count == withCoordinates.count && withCoordinates.count > 5)
+        let search = try json(files, "api/search.json")
+        let listingsWithPages = 14 + 14 + 5 + 3  // cleaners, rentals, owners, quote collections; reviews have no pages
+        #expect((search["items"] as? [Any])?.count == listingsWithPages)
+    }
+
+    @Test func everyJSONFileMatchesItsSchemaAndTheManifestMatchesTheFiles() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        _ = try build(site)
+        let valid = try TestSupport.run("python3", ["scripts/validate-output.py", site + "/public", "https://example.org/catalogue/"])
+        #expect(valid.status == 0, "\(valid.stdout)\(valid.stderr)")
+        #expect(valid.stdout.contains(" 0 problems"))
+        // The same check fails on a file changed after the build, and on a listing that breaks its schema.
+        TestSupport.write("{}", to: site + "/public/api/cleaners/aoife-byrne.json")
+        let tampered = try TestSupport.run("python3", ["scripts/validate-output.py", site + "/public", "https://example.org/catalogue/"])
+        #expect(tampered.status == 1)
+        #expect(tampered.stdout.contains("manifest: wrong size or hash for api/cleaners/aoife-byrne.json"))
+        #expect(tampered.stdout.contains("api/cleaners/aoife-byrne.json: $schema None is not one of the published schemas"))
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: TestSupport.sitemapSchema), "needs ../shared/schemas/sitemap.xsd"))
+    func sitemapValidatesAgainstTheSitemapsSchema() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        _ = try build(site)
+        let result = try TestSupport.run("xmllint", ["--noout", "--schema", TestSupport.sitemapSchema, site + "/public/sitemap.xml"])
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    @Test func nginxUnderTheSubPathServesNoBrokenLinks() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        _ = try build(site)
+        let clean = try TestSupport.run("scripts/check-links.sh", [site + "/public", "/catalogue/"])
+        #expect(clean.status == 0, "\(clean.stdout)\(clean.stderr)")
+        #expect(clean.stdout.contains(" 0 errors found"))
+        try FileManager.default.removeItem(atPath: site + "/public/rentals/kayak/index.html")
+        let broken = try TestSupport.run("scripts/check-links.sh", [site + "/public", "/catalogue/"])
+        #expect(broken.status != 0)
+        #expect(broken.stdout.contains("/catalogue/rentals/kayak/"))
+    }
+}
