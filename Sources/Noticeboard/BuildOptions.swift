@@ -8,12 +8,15 @@ public struct BuildOptions: Sendable {
     public var maxFileBytes: Int
     /// The day the build counts from: daily picks start on it. Today (UTC) when nil.
     public var now: CalendarDate?
+    /// Replaces the configuration's `base_url` (the preview server's own address).
+    public var baseURL: String?
 
-    public init(root: String = ".", output: String? = nil, maxFileBytes: Int = 10 * 1024 * 1024, now: CalendarDate? = nil) {
+    public init(root: String = ".", output: String? = nil, maxFileBytes: Int = 10 * 1024 * 1024, now: CalendarDate? = nil, baseURL: String? = nil) {
         self.root = root
         self.output = output
         self.maxFileBytes = maxFileBytes
         self.now = now
+        self.baseURL = baseURL
     }
 
     public var outputPath: String { output ?? (root == "." ? "public" : root + "/public") }
@@ -24,6 +27,8 @@ public struct BuildReport: Sendable {
     public var listings: Int
     public var pages: Int
     public var files: Int
+    /// Files written anew; the others were kept as the last build left them.
+    public var written: Int
     public var bytes: Int
     public var warnings: [Diagnostic]
     public var seconds: Double

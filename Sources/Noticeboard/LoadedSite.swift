@@ -18,7 +18,8 @@ struct LoadedSite {
 
     static let configFile = "content/site.yaml"
 
-    init(files: SiteFiles) throws(BuildFailure) {
+    /// `baseURL` replaces the configuration's, as the preview server does.
+    init(files: SiteFiles, baseURL: String? = nil) throws(BuildFailure) {
         self.files = files
         var diagnostics: [Diagnostic] = []
         func stopIfErrors() throws(BuildFailure) {
@@ -33,6 +34,7 @@ struct LoadedSite {
             }
             let (decoded, problems) = decodeSiteConfig(try parseYAML(try files.read(Self.configFile), file: Self.configFile), file: Self.configFile)
             config = decoded
+            if let baseURL { config?.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/" }
             diagnostics += problems
         } catch {
             diagnostics.append(error)

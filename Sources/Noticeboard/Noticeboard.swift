@@ -11,27 +11,70 @@ import SiteModel
 public enum Noticeboard {
     public static let version = "0.1.0"
 
+    /// The folders whose files a build reads.
+    static let inputFolders = ["content", "templates"]
+
     /// Reads and checks the site, and renders it in memory, without writing anything.
     public static func check(_ options: BuildOptions) throws(BuildFailure) -> [Diagnostic] {
-        let site = try LoadedSite(files: SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes))
-        _ = render(site, buildDate: options.now ?? CalendarDate.today())
+        let site = try LoadedSite(files: SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes), baseURL: options.baseURL)
+        _ = render(site, buildDate: options.now ?? CalendarDate.today(), previousKeys: [:])
         return site.warnings
     }
 
     /// Builds the site into the output folder, replacing it whole only when everything succeeded.
+    /// With the state of the last build into the same folder, it renders only pages whose inputs changed,
+    /// keeps unchanged files as they were, and does nothing at all when no input changed.
     public static func build(_ options: BuildOptions) throws(BuildFailure) -> BuildReport {
         let start = DispatchTime.now()
+        func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 }
         try checkOutputPath(options)
-        let site = try LoadedSite(files: SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes))
-        let (catalogue, files) = render(site, buildDate: options.now ?? CalendarDate.today())
-        let summary = try StagedOutput(outputPath: options.outputPath).write(files)
+        let files = SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes)
+        let buildDate = options.now ?? CalendarDate.today()
+        let statePath = BuildState.file(for: options)
+        let settings = BuildState.settings(for: options, buildDate: buildDate)
+        let inputs = InputStamps.scan(files, folders: inputFolders)
+        let previous = BuildState.load(statePath).flatMap { state in
+            state.settings == settings && state.outputsAreIntact(in: options.outputPath) ? state : nil
+        }
+        if let previous, previous.inputs == inputs {
+            return BuildReport(
+                listings: previous.listings, pages: previous.outputs.keys.filter { $0.hasSuffix(".html") }.count,
+                files: previous.outputs.count, written: 0, bytes: previous.outputs.values.reduce(0) { $0 + $1.digest.size },
+                warnings: previous.warnings, seconds: seconds())
+        }
+
+        let site = try LoadedSite(files: files, baseURL: options.baseURL)
+        let (catalogue, rendered) = render(site, buildDate: buildDate, previousKeys: previous?.outputs.compactMapValues(\.renderKey) ?? [:])
+        // Digest every file; one whose bytes the last build already wrote is kept rather than rewritten.
+        var digested = rendered.parallelMap { item -> (OutputFile, BuildState.Output) in
+            var file = item.file
+            let digest: FileDigest
+            switch file.contents {
+            case .previous: digest = previous!.outputs[file.path]!.digest
+            case .bytes(let bytes): digest = Manifest.digest(bytes)
+            case .copy(let source): digest = Manifest.digest(FileManager.default.contents(atPath: source).map { [UInt8]($0) } ?? [])
+            }
+            if previous?.outputs[file.path]?.digest == digest { file.contents = .previous }
+            return (file, BuildState.Output(digest: digest, renderKey: item.renderKey))
+        }
+        var manifest = Manifest.file(for: Dictionary(uniqueKeysWithValues: digested.map { ($0.0.path, $0.1.digest) }), site: site.config)
+        if case .bytes(let bytes) = manifest.contents {
+            let digest = Manifest.digest(bytes)
+            if previous?.outputs[manifest.path]?.digest == digest { manifest.contents = .previous }
+            digested.append((manifest, BuildState.Output(digest: digest, renderKey: nil)))
+        }
+        let outputFiles = digested.map(\.0)
+        let summary = try StagedOutput(outputPath: options.outputPath).write(outputFiles)
+        let state = BuildState(
+            settings: settings, inputs: inputs, outputs: Dictionary(uniqueKeysWithValues: digested.map { ($0.0.path, $0.1) }),
+            listings: catalogue.listingCount, warnings: site.warnings)
+        state.save(statePath)
         return BuildReport(
-            listings: catalogue.listingCount, pages: files.filter { $0.path.hasSuffix(".html") }.count, files: summary.files,
-            bytes: summary.bytes, warnings: site.warnings,
-            seconds: Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
+            listings: catalogue.listingCount, pages: outputFiles.filter { $0.path.hasSuffix(".html") }.count, files: summary.files,
+            written: summary.written, bytes: summary.bytes, warnings: site.warnings, seconds: seconds())
     }
 
-    static func render(_ site: LoadedSite, buildDate: CalendarDate) -> (Catalogue, [OutputFile]) {
+    static func render(_ site: LoadedSite, buildDate: CalendarDate, previousKeys: [String: String]) -> (Catalogue, [SiteRenderer.RenderedFile]) {
         let markdown = MarkdownRenderer(allowRawHTML: site.config.allowRawHTML)
         let formatter = DisplayFormatter(language: site.config.language, currency: site.config.currency)
         var titles: [String: [String: String]] = [:]
@@ -46,9 +89,8 @@ public enum Noticeboard {
             enriched[schema.name] = (site.listings[schema.name] ?? []).parallelMap(enricher.enrich)
         }
         let catalogue = Catalogue(site: site.config, schemas: site.schemas, listings: enriched, buildDate: buildDate, formatter: formatter)
-        var files = SiteRenderer(catalogue: catalogue, templates: site.templates).render()
-        files += staticFiles(site, listings: enriched.values.joined())
-        files.append(Manifest.file(for: files, site: site.config))
+        var files = SiteRenderer(catalogue: catalogue, templates: site.templates).render(previousKeys: previousKeys)
+        files += staticFiles(site, listings: enriched.values.joined()).map { SiteRenderer.RenderedFile(file: $0, renderKey: nil) }
         return (catalogue, files)
     }
 

@@ -43,8 +43,9 @@ struct Build: ParsableCommand {
             if !quiet {
                 let megabytes = Double(report.bytes) / 1_048_576
                 print(String(
-                    format: "Built %d listings into %@/: %d pages, %d files, %.1f MB in %.2f s",
-                    report.listings, options.outputPath, report.pages, report.files, megabytes, report.seconds))
+                    format: "Built %d listings into %@/: %d pages, %d files (%d written, %d unchanged), %.1f MB in %.2f s",
+                    report.listings, options.outputPath, report.pages, report.files, report.written, report.files - report.written,
+                    megabytes, report.seconds))
             }
         } catch {
             fail(error)

@@ -14,6 +14,9 @@ public struct StagedOutput: Sendable {
 
     public struct Summary: Sendable {
         public var files: Int
+        /// Files written anew; `.previous` files are hard links to the last build's, so they keep their
+        /// modification time and deploys that compare times send only what changed.
+        public var written: Int
         public var bytes: Int
     }
 
@@ -25,9 +28,9 @@ public struct StagedOutput: Sendable {
         let staging = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).staging-\(getpid())").path
         try? FileManager.default.removeItem(atPath: staging)
         do throws(WriteError) {
-            let bytes = try Self.writeTree(files, into: staging)
+            let (written, bytes) = try writeTree(files, into: staging)
             try swapIn(staging)
-            return Summary(files: files.count, bytes: bytes)
+            return Summary(files: files.count, written: written, bytes: bytes)
         } catch {
             try? FileManager.default.removeItem(atPath: staging)
             throw BuildFailure([.error("cannot write the site to \(outputPath)/: \(error.message)")])
@@ -40,8 +43,9 @@ public struct StagedOutput: Sendable {
             && !path.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty || $0 == "." || $0 == ".." }
     }
 
-    private static func writeTree(_ files: [OutputFile], into root: String) throws(WriteError) -> Int {
-        try makeDirectory(root)
+    /// The number of files written anew and the bytes of all files.
+    private func writeTree(_ files: [OutputFile], into root: String) throws(WriteError) -> (Int, Int) {
+        try Self.makeDirectory(root)
         var folders = Set<Substring>()
         for file in files {
             var path = file.path[...]
@@ -50,7 +54,7 @@ public struct StagedOutput: Sendable {
                 if !folders.insert(path).inserted { break }
             }
         }
-        for folder in folders.sorted(by: { $0.count < $1.count }) { try makeDirectory(root + "/" + folder) }
+        for folder in folders.sorted(by: { $0.count < $1.count }) { try Self.makeDirectory(root + "/" + folder) }
         let results = files.parallelMap { file -> Result<Int, WriteError> in
             do throws(WriteError) {
                 return .success(try writeFile(file, at: root + "/" + file.path))
@@ -60,7 +64,8 @@ public struct StagedOutput: Sendable {
         }
         var total = 0
         for result in results { total += try result.get() }
-        return total
+        let written = files.filter { if case .previous = $0.contents { return false } else { return true } }.count
+        return (written, total)
     }
 
     private func swapIn(_ staging: String) throws(WriteError) {
@@ -82,15 +87,25 @@ public struct StagedOutput: Sendable {
         guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw WriteError(path: path) }
     }
 
-    private static func writeFile(_ file: OutputFile, at path: String) throws(WriteError) -> Int {
+    private func writeFile(_ file: OutputFile, at path: String) throws(WriteError) -> Int {
         switch file.contents {
+        case .previous:
+            let existing = outputPath + "/" + file.path
+            var info = stat()
+            guard stat(existing, &info) == 0 else { throw WriteError(path: existing) }
+            if link(existing, path) != 0 {
+                // Another file system, or one without hard links: copy the bytes instead.
+                guard let data = FileManager.default.contents(atPath: existing) else { throw WriteError(path: existing) }
+                try Self.writeBytes([UInt8](data), at: path)
+            }
+            return Int(info.st_size)
         case .bytes(let bytes):
-            try writeBytes(bytes, at: path)
+            try Self.writeBytes(bytes, at: path)
             return bytes.count
         case .copy(let source):
             guard let data = FileManager.default.contents(atPath: source) else { throw WriteError(message: "cannot read \(source)") }
             let bytes = [UInt8](data)
-            try writeBytes(bytes, at: path)
+            try Self.writeBytes(bytes, at: path)
             return bytes.count
         }
     }

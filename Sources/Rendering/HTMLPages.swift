@@ -3,8 +3,9 @@ import OrderedCollections
 import SiteModel
 
 /// The HTML pages: home, a kind's paginated index, facet pages, listing pages, search and 404.
+/// Each is described as a `Page` (template and context); `SiteRenderer.render` decides which to render.
 extension SiteRenderer {
-    func renderHome() -> Page {
+    func homePage() -> Page {
         let context: Value = .object([
             "site": contexts.siteValue(currentKind: nil),
             "page": contexts.page(title: site.title, outputPath: "", description: site.description),
@@ -19,19 +20,17 @@ extension SiteRenderer {
                 return dailyValue(pick, in: collection)
             }),
         ])
-        return Page(
-            file: page(at: "", template: "home", context: context),
-            lastModified: catalogue.kinds.compactMap { $0.latestDate(of: $0.listings) }.max())
+        return page(at: "", template: "home", context: context, lastModified: catalogue.kinds.compactMap { $0.latestDate(of: $0.listings) }.max())
     }
 
-    func renderIndexPages(_ collection: KindCollection) -> [Page] {
+    func indexPages(_ collection: KindCollection) -> [Page] {
         listPages(
             collection.listings, in: collection, basePath: collection.outputPath, title: collection.schema.title,
             description: collection.schema.description, facet: .null)
     }
 
     /// The facet's own page listing its values, then one paginated list per value.
-    func renderFacetPages(_ facet: Facet, in collection: KindCollection) -> [Page] {
+    func facetPages(_ facet: Facet, in collection: KindCollection) -> [Page] {
         let schema = collection.schema
         let facetPath = facet.outputPath(kind: schema.name)
         let facetTitle = "\(schema.title) by \(facet.field.label.lowercased())"
@@ -44,8 +43,8 @@ extension SiteRenderer {
                 "values": .list(facet.values.map { contexts.facetValue($0, of: facet, in: collection) }),
             ]),
         ])
-        var pages = [Page(
-            file: page(at: facetPath, template: templates.name("facet", forKind: schema.name), context: context),
+        var pages = [page(
+            at: facetPath, template: templates.name("facet", forKind: schema.name), context: context,
             lastModified: collection.latestDate(of: collection.listings))]
         for value in facet.values {
             let title = "\(schema.title): \(facet.field.label) \(value.text)"
@@ -73,13 +72,13 @@ extension SiteRenderer {
                 "pagination": contexts.paginationValue(pagination),
                 "listings": .list(pagination.items.map { contexts.card($0, schema: schema) }),
             ])
-            return Page(
-                file: page(at: pagination.outputPath, template: templates.name("list", forKind: schema.name), context: context),
+            return page(
+                at: pagination.outputPath, template: templates.name("list", forKind: schema.name), context: context,
                 lastModified: collection.latestDate(of: pagination.items))
         }
     }
 
-    func renderListing(_ listing: Listing, in collection: KindCollection) -> Page {
+    func listingPage(_ listing: Listing, in collection: KindCollection) -> Page {
         let schema = collection.schema
         let title = contexts.title(of: listing, schema: schema)
         let context: Value = .object([
@@ -90,29 +89,27 @@ extension SiteRenderer {
             "display": .object(listing.display.mapValues(Value.string)),
             "fields": contexts.fieldRows(listing, schema: schema),
         ])
-        return Page(
-            file: page(at: listing.outputPath, template: templates.name("listing", forKind: schema.name), context: context),
+        return page(
+            at: listing.outputPath, template: templates.name("listing", forKind: schema.name), context: context,
             lastModified: collection.latestDate(of: [listing]))
     }
 
-    func renderSearchPage() -> Page {
+    func searchPage() -> Page {
         let context: Value = .object([
             "site": contexts.siteValue(currentKind: nil),
             "page": contexts.page(title: "Search", outputPath: "search/", description: "Search every listing on \(site.title)."),
             "index_url": .string(site.path(SiteRenderer.searchIndexPath)),
         ])
-        return Page(file: page(at: "search/", template: "search", context: context), lastModified: nil)
+        return page(at: "search/", template: "search", context: context, lastModified: nil)
     }
 
     /// Served for any missing URL, so every link in it is root-relative (they all are).
-    func renderNotFound() -> OutputFile {
+    func notFoundPage() -> Page {
         let context: Value = .object([
             "site": contexts.siteValue(currentKind: nil),
             "page": contexts.page(title: "Page not found", outputPath: "404.html", description: "There is no page at this address."),
         ])
-        var file = page(at: "", template: "404", context: context)
-        file.path = "404.html"
-        return file
+        return Page(path: "404.html", template: "404", context: context, lastModified: nil, inSitemap: false)
     }
 
     func dailyValue(_ pick: DailyPicks.Pick, in collection: KindCollection) -> Value {
@@ -124,11 +121,8 @@ extension SiteRenderer {
         ])
     }
 
-    /// Renders the page's own template, then the layout around it; pretty URLs get an `index.html`.
-    func page(at outputPath: String, template: String, context: Value) -> OutputFile {
-        let body = templates.render(context, with: template)
-        guard case .object(var fields) = context else { return OutputFile(path: outputPath + "index.html", text: body) }
-        fields["content"] = .html(body)
-        return OutputFile(path: outputPath + "index.html", text: templates.render(.object(fields), with: "layout"))
+    /// A page with a pretty URL: `outputPath` is a folder and the file is its `index.html`.
+    func page(at outputPath: String, template: String, context: Value, lastModified: CalendarDate?) -> Page {
+        Page(path: outputPath + "index.html", template: template, context: context, lastModified: lastModified, inSitemap: true)
     }
 }

@@ -1,5 +1,4 @@
 import CCrypto
-import Foundation
 import SiteModel
 
 /// `/api/manifest.json`: every other output file with its size and SHA-256, so an app downloads only
@@ -7,20 +6,17 @@ import SiteModel
 public enum Manifest {
     public static let path = "api/manifest.json"
 
-    public static func file(for files: [OutputFile], site: SiteConfig) -> OutputFile {
-        let entries: [Value] = files.sorted { $0.path < $1.path }.parallelMap { file in
-            let bytes = contents(of: file)
-            return .object(["path": .string(file.path), "size": .int(Int64(bytes.count)), "sha256": .string(sha256(bytes))])
+    /// The manifest of `digests` (every other output file, by path).
+    public static func file(for digests: [String: FileDigest], site: SiteConfig) -> OutputFile {
+        let entries: [Value] = digests.sorted { $0.key < $1.key }.map { path, digest in
+            .object(["path": .string(path), "size": .int(Int64(digest.size)), "sha256": .string(digest.sha256)])
         }
         let document: Value = .object(["$schema": .string(site.url("api/schema/manifest.json")), "files": .list(entries)])
         return OutputFile(path: path, contents: .bytes(JSONWriter.bytes(document)))
     }
 
-    static func contents(of file: OutputFile) -> [UInt8] {
-        switch file.contents {
-        case .bytes(let bytes): return bytes
-        case .copy(let source): return FileManager.default.contents(atPath: source).map { [UInt8]($0) } ?? []
-        }
+    public static func digest(_ bytes: [UInt8]) -> FileDigest {
+        FileDigest(size: bytes.count, sha256: sha256(bytes))
     }
 
     /// Lowercase hex, through OpenSSL's EVP interface.

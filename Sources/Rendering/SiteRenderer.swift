@@ -20,30 +20,66 @@ public struct SiteRenderer: Sendable {
 
     var site: SiteConfig { catalogue.site }
 
-    /// An HTML page with the date it last changed, for the sitemap.
+    /// An HTML page to render: its template and context, and the date it last changed, for the sitemap.
     struct Page: Sendable {
-        let file: OutputFile
+        let path: String
+        let template: String
+        let context: Value
         let lastModified: CalendarDate?
+        let inSitemap: Bool
     }
 
-    /// Every page and document. Listing pages are independent of each other and render across all cores.
-    public func render() -> [OutputFile] {
-        var pages: [Page] = [renderHome()]
+    /// An output file with, for pages, the key of what it was rendered from.
+    public struct RenderedFile: Sendable {
+        public var file: OutputFile
+        /// SHA-256 of the template set, the template's name and the context; nil for files that are not pages.
+        public var renderKey: String?
+
+        public init(file: OutputFile, renderKey: String?) {
+            self.file = file
+            self.renderKey = renderKey
+        }
+    }
+
+    /// Every page and document. A page whose render key matches `previousKeys[path]` is not rendered
+    /// again: it comes back as `.previous`, the file the last build wrote. Pages render across all cores.
+    public func render(previousKeys: [String: String] = [:]) -> [RenderedFile] {
+        var pages: [Page] = [homePage()]
         var files: [OutputFile] = []
         for collection in catalogue.kinds {
             if collection.schema.hasPages {
-                pages += renderIndexPages(collection)
-                pages += collection.facets.flatMap { renderFacetPages($0, in: collection) }
-                pages += collection.listings.parallelMap { renderListing($0, in: collection) }
+                pages += indexPages(collection)
+                pages += collection.facets.flatMap { facetPages($0, in: collection) }
+                pages += collection.listings.map { listingPage($0, in: collection) }
             }
             files += apiDocuments(collection)
             files += feeds(collection)
         }
-        if templates.names.contains("search") { pages.append(renderSearchPage()) }
+        if templates.names.contains("search") { pages.append(searchPage()) }
+        if templates.names.contains("404") { pages.append(notFoundPage()) }
         files.append(searchIndex())
         files += jsonSchemas()
-        files += sitemapAndRobots(pages)
-        if templates.names.contains("404") { files.append(renderNotFound()) }
-        return pages.map(\.file) + files
+        files += sitemapAndRobots(pages.filter(\.inSitemap))
+        let rendered = pages.parallelMap { page -> RenderedFile in
+            let key = renderKey(page)
+            if previousKeys[page.path] == key { return RenderedFile(file: OutputFile(path: page.path, contents: .previous), renderKey: key) }
+            return RenderedFile(file: OutputFile(path: page.path, text: render(page)), renderKey: key)
+        }
+        return rendered + files.map { RenderedFile(file: $0, renderKey: nil) }
+    }
+
+    /// Renders the page's own template, then the layout around it.
+    func render(_ page: Page) -> String {
+        let body = templates.render(page.context, with: page.template)
+        guard case .object(var fields) = page.context else { return body }
+        fields["content"] = .html(body)
+        return templates.render(.object(fields), with: "layout")
+    }
+
+    /// Rendering is a pure function of the templates and the context, so equal keys mean equal bytes.
+    private func renderKey(_ page: Page) -> String {
+        var bytes = Array((templates.fingerprint + "\n" + page.template + "\n").utf8)
+        JSONWriter.write(page.context, to: &bytes)
+        return Manifest.sha256(bytes)
     }
 }

@@ -8,8 +8,8 @@ extension SiteRenderer {
             <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
 
             """
-        for page in pages.sorted(by: { $0.file.path < $1.file.path }) {
-            let directory = page.file.path.hasSuffix("index.html") ? String(page.file.path.dropLast("index.html".count)) : page.file.path
+        for page in pages.sorted(by: { $0.path < $1.path }) {
+            let directory = page.path.hasSuffix("index.html") ? String(page.path.dropLast("index.html".count)) : page.path
             xml += "<url><loc>\(xmlEscaped(site.url(directory)))</loc>"
             xml += "<lastmod>\(page.lastModified ?? catalogue.buildDate)</lastmod></url>\n"
         }

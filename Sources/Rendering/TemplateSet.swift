@@ -7,6 +7,8 @@ import SiteModel
 public struct TemplateSet: Sendable {
     public let library: MustacheLibrary
     public let names: Set<String>
+    /// SHA-256 of every template's name and text: a change to any template changes every render key.
+    public let fingerprint: String
 
     /// Page types every site needs; a kind may override `list`, `listing` and `facet` with `<kind>/list` and so on.
     /// `search` and `404` are optional: their pages are written when the templates exist.
@@ -41,6 +43,9 @@ public struct TemplateSet: Sendable {
         guard problems.isEmpty else { throw BuildFailure(problems) }
         self.library = library
         self.names = Set(sources.keys)
+        var all: [UInt8] = []
+        for (name, source) in sources.sorted(by: { $0.key < $1.key }) { all += Array("\(name)\u{0}\(source.text)\u{0}".utf8) }
+        self.fingerprint = Manifest.sha256(all)
     }
 
     public func render(_ context: Value, with name: String) -> String {

@@ -4,6 +4,8 @@ public struct OutputFile: Sendable {
         case bytes([UInt8])
         /// A file copied as it is from an absolute source path (theme assets, media).
         case copy(from: String)
+        /// The same bytes as the file the previous build wrote at this path: kept, not rewritten.
+        case previous
     }
 
     public var path: String
@@ -16,5 +18,17 @@ public struct OutputFile: Sendable {
 
     public init(path: String, text: String) {
         self.init(path: path, contents: .bytes(Array(text.utf8)))
+    }
+}
+
+/// What an output file holds, as the manifest and the build cache record it.
+public struct FileDigest: Sendable, Hashable {
+    public var size: Int
+    /// Lowercase hex SHA-256.
+    public var sha256: String
+
+    public init(size: Int, sha256: String) {
+        self.size = size
+        self.sha256 = sha256
     }
 }

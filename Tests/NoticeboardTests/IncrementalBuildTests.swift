@@ -1,0 +1,122 @@
+import Foundation
+import Noticeboard
+import SiteModel
+import Testing
+
+/// Rebuilds after edits must equal a clean build of the same input, byte for byte, while rewriting
+/// only what changed.
+@Suite struct IncrementalBuildTests {
+    static let now = CalendarDate(year: 2026, month: 11, day: 23)!
+
+    func build(_ site: String, output: String? = nil) throws -> BuildReport {
+        try Noticeboard.build(BuildOptions(root: site, output: output, now: Self.now))
+    }
+
+    /// Modification times of every output file, by path.
+    func times(_ root: String) -> [String: Date] {
+        var times: [String: Date] = [:]
+        for path in TestSupport.tree(root).keys {
+            times[path] = (try? FileManager.default.attributesOfItem(atPath: root + "/" + path)[.modificationDate]) as? Date
+        }
+        return times
+    }
+
+    /// Builds the same input from scratch into a fresh folder and checks the incremental output equals it.
+    func expectSameAsCleanBuild(_ site: String, _ step: String) throws {
+        let clean = site + "/clean-" + UUID().uuidString
+        defer { TestSupport.removeTree(clean) }
+        let report = try build(site, output: clean)
+        #expect(report.written == report.files, "a clean build writes everything")
+        let incremental = TestSupport.tree(site + "/public"), fresh = TestSupport.tree(clean)
+        #expect(Set(incremental.keys) == Set(fresh.keys), "\(step): different files \(Set(incremental.keys).symmetricDifference(fresh.keys).sorted().prefix(5))")
+        let differing = fresh.keys.filter { incremental[$0] != fresh[$0] }.sorted()
+        #expect(differing.isEmpty, "\(step): different bytes in \(differing.prefix(5))")
+    }
+
+    @Test func editsAddsDeletesAndTemplateChangesMatchACleanBuild() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let first = try build(site)
+        #expect(first.written == first.files)
+
+        // Nothing changed: nothing is written and no file's time moves.
+        let before = times(site + "/public")
+        Thread.sleep(forTimeInterval: 0.02)
+        let again = try build(site)
+        #expect(again.written == 0 && again.files == first.files && again.listings == first.listings)
+        #expect(times(site + "/public") == before)
+
+        // Edit one listing: its page and the lists it is on change; an unrelated page keeps its time.
+        let joao = site + "/content/cleaners/joao-ferreira.yaml"
+        TestSupport.write(TestSupport.read(joao).replacingOccurrences(of: "hourly_rate: 18.00", with: "hourly_rate: 18.75"), to: joao)
+        let edited = try build(site)
+        #expect(edited.written > 0 && edited.written < 20, "wrote \(edited.written) files")
+        let afterEdit = times(site + "/public")
+        #expect(afterEdit["rentals/kayak/index.html"] == before["rentals/kayak/index.html"])
+        #expect(afterEdit["cleaners/joao-ferreira/index.html"] != before["cleaners/joao-ferreira/index.html"])
+        #expect(TestSupport.read(site + "/public/cleaners/joao-ferreira/index.html").contains("€18.75"))
+        try expectSameAsCleanBuild(site, "edit")
+
+        // Add a listing, then delete another: pages appear and disappear, and the lists follow.
+        TestSupport.write("""
+            title: Stand mixer
+            photos: [rentals/kayak.svg]
+            category: Party
+            price_per_day: 9.00
+            condition: Good
+            city: Cork
+            owner: mary-kelly
+            listed: 2026-11-21
+            description: Bakes for a crowd.
+            """, to: site + "/content/rentals/stand-mixer.yaml")
+        _ = try build(site)
+        #expect(FileManager.default.fileExists(atPath: site + "/public/rentals/stand-mixer/index.html"))
+        #expect(TestSupport.read(site + "/public/rentals/index.html").contains("/catalogue/rentals/stand-mixer/"))
+        try expectSameAsCleanBuild(site, "add")
+
+        try FileManager.default.removeItem(atPath: site + "/content/rentals/kayak.yaml")
+        _ = try build(site)
+        #expect(!FileManager.default.fileExists(atPath: site + "/public/rentals/kayak/index.html"))
+        #expect(!FileManager.default.fileExists(atPath: site + "/public/api/rentals/kayak.json"))
+        #expect(!TestSupport.read(site + "/public/rentals/index.html").contains("/catalogue/rentals/kayak/"))
+        try expectSameAsCleanBuild(site, "delete")
+
+        // A template change re-renders every page that uses it.
+        let layout = site + "/templates/layout.mustache"
+        TestSupport.write(TestSupport.read(layout).replacingOccurrences(of: "<footer class=\"site-footer\">", with: "<footer class=\"site-footer\" data-edited>"), to: layout)
+        let restyled = try build(site)
+        #expect(restyled.written >= restyled.pages)
+        #expect(TestSupport.read(site + "/public/rentals/stand-mixer/index.html").contains("data-edited"))
+        try expectSameAsCleanBuild(site, "template")
+
+        // A configuration change (the base URL) changes every page and document.
+        let config = site + "/content/site.yaml"
+        TestSupport.write(TestSupport.read(config).replacingOccurrences(of: "https://example.org/catalogue/", with: "https://example.net/"), to: config)
+        _ = try build(site)
+        #expect(TestSupport.read(site + "/public/api/cleaners.json").contains("https://example.net/cleaners/"))
+        try expectSameAsCleanBuild(site, "config")
+    }
+
+    @Test func aRemovedOutputFileIsWrittenAgain() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        _ = try build(site)
+        try FileManager.default.removeItem(atPath: site + "/public/cleaners/aoife-byrne/index.html")
+        let report = try build(site)
+        #expect(report.written > 0)
+        #expect(FileManager.default.fileExists(atPath: site + "/public/cleaners/aoife-byrne/index.html"))
+        try expectSameAsCleanBuild(site, "restore")
+    }
+
+    @Test func aFailedRebuildKeepsTheLastGoodSiteAndItsState() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        _ = try build(site)
+        let good = TestSupport.tree(site + "/public")
+        TestSupport.write("name: [broken\n", to: site + "/content/cleaners/broken.yaml")
+        #expect(throws: BuildFailure.self) { try build(site) }
+        #expect(TestSupport.tree(site + "/public") == good)
+        try FileManager.default.removeItem(atPath: site + "/content/cleaners/broken.yaml")
+        #expect(try build(site).written == 0)
+    }
+}
