@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // C libraries from Debian: libyaml-dev, libcmark-gfm-dev + libcmark-gfm-extensions-dev.
@@ -42,9 +43,13 @@ let package = Package(
                 "SiteModel", "SiteLoader", "LocatedYAML", "SchemaValidation", "Enrichment", "CatalogueIndex",
                 "Rendering", "OutputWriter",
             ]),
+        // The preview server stays out of the pipeline library, so the pipeline's tests do not wait for Hummingbird.
+        .target(
+            name: "NoticeboardServer",
+            dependencies: ["Noticeboard", "SiteLoader", "SiteModel", .product(name: "Hummingbird", package: "hummingbird")]),
         .executableTarget(
             name: "NoticeboardCLI",
-            dependencies: ["Noticeboard", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["Noticeboard", "NoticeboardServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(
             name: "NoticeboardTests",
             dependencies: ["Noticeboard", "SiteModel", "LocatedYAML", "SchemaValidation", "Enrichment", "Rendering", "OutputWriter", "SiteLoader", "CatalogueIndex"]),

@@ -10,6 +10,8 @@ public struct BuildOptions: Sendable {
     public var now: CalendarDate?
     /// Replaces the configuration's `base_url` (the preview server's own address).
     public var baseURL: String?
+    /// Told what the build is doing as each stage starts ("Rendering 23,525 pages"), for a progress line.
+    public var progress: (@Sendable (String) -> Void)?
 
     public init(root: String = ".", output: String? = nil, maxFileBytes: Int = 10 * 1024 * 1024, now: CalendarDate? = nil, baseURL: String? = nil) {
         self.root = root
@@ -17,6 +19,7 @@ public struct BuildOptions: Sendable {
         self.maxFileBytes = maxFileBytes
         self.now = now
         self.baseURL = baseURL
+        self.progress = nil
     }
 
     public var outputPath: String { output ?? (root == "." ? "public" : root + "/public") }

@@ -27,20 +27,8 @@ struct LoadedSite {
         }
 
         // Site configuration: nothing else can be read without its list of kinds.
-        var config: SiteConfig?
-        do throws(Diagnostic) {
-            guard files.exists(Self.configFile) else {
-                throw .error(at: SourceLocation(file: Self.configFile), "no site configuration here; is \(files.root) a Noticeboard site? (`noticeboard new` makes one)")
-            }
-            let (decoded, problems) = decodeSiteConfig(try parseYAML(try files.read(Self.configFile), file: Self.configFile), file: Self.configFile)
-            config = decoded
-            if let baseURL { config?.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/" }
-            diagnostics += problems
-        } catch {
-            diagnostics.append(error)
-        }
-        try stopIfErrors()
-        guard let config else { throw BuildFailure(diagnostics) }
+        var config = try Self.config(files)
+        if let baseURL { config.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/" }
 
         // Schemas, one per kind.
         var schemas: [KindSchema] = []
@@ -98,6 +86,22 @@ struct LoadedSite {
         self.listings = listings
         self.templates = templates!
         self.warnings = diagnostics.sorted()
+    }
+
+    /// `content/site.yaml`, checked.
+    static func config(_ files: SiteFiles) throws(BuildFailure) -> SiteConfig {
+        let root: YAMLNode?
+        do throws(Diagnostic) {
+            guard files.exists(configFile) else {
+                throw .error(at: SourceLocation(file: configFile), "no site configuration here; is \(files.root) a Noticeboard site?")
+            }
+            root = try parseYAML(try files.read(configFile), file: configFile)
+        } catch {
+            throw BuildFailure([error])
+        }
+        let (decoded, problems) = decodeSiteConfig(root, file: configFile)
+        guard let decoded, !problems.hasErrors else { throw BuildFailure(problems) }
+        return decoded
     }
 
     /// Two files of one kind may not share a slug (e.g. `Ana Murphy.yaml` and `ana-murphy.yaml`).

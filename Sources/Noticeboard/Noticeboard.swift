@@ -12,7 +12,12 @@ public enum Noticeboard {
     public static let version = "0.1.0"
 
     /// The folders whose files a build reads.
-    static let inputFolders = ["content", "templates"]
+    public static let inputFolders = ["content", "templates"]
+
+    /// The path part of the site's base URL (`/catalogue/`), from a checked configuration.
+    public static func basePath(_ options: BuildOptions) throws(BuildFailure) -> String {
+        try LoadedSite.config(SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes)).basePath
+    }
 
     /// Reads and checks the site, and renders it in memory, without writing anything.
     public static func check(_ options: BuildOptions) throws(BuildFailure) -> [Diagnostic] {
@@ -43,8 +48,11 @@ public enum Noticeboard {
                 warnings: previous.warnings, seconds: seconds())
         }
 
+        options.progress?("Reading \(inputs.stamps.count) files")
         let site = try LoadedSite(files: files, baseURL: options.baseURL)
+        options.progress?("Rendering \(site.listings.values.reduce(0) { $0 + $1.count }) listings")
         let (catalogue, rendered) = render(site, buildDate: buildDate, previousKeys: previous?.outputs.compactMapValues(\.renderKey) ?? [:])
+        options.progress?("Writing \(rendered.count) files")
         // Digest every file; one whose bytes the last build already wrote is kept rather than rewritten.
         var digested = rendered.parallelMap { item -> (OutputFile, BuildState.Output) in
             var file = item.file

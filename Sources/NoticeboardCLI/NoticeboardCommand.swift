@@ -1,15 +1,16 @@
 import ArgumentParser
 import Foundation
 import Noticeboard
+import NoticeboardServer
 import SiteModel
 
 @main
-struct NoticeboardCommand: ParsableCommand {
+struct NoticeboardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "noticeboard",
         abstract: "Builds a catalogue site and JSON feeds from listing files.",
         version: Noticeboard.version,
-        subcommands: [Build.self, Check.self],
+        subcommands: [Build.self, Check.self, Serve.self],
         defaultSubcommand: Build.self)
 }
 
@@ -36,9 +37,13 @@ struct Build: ParsableCommand {
     var now: BuildDate?
 
     func run() throws {
-        let options = BuildOptions(root: site.root, output: output, maxFileBytes: site.maxFileBytes, now: now?.date)
+        var options = BuildOptions(root: site.root, output: output, maxFileBytes: site.maxFileBytes, now: now?.date)
+        // Progress goes to a terminal only, on one line that the summary replaces.
+        let showProgress = !quiet && isatty(STDERR_FILENO) == 1
+        if showProgress { options.progress = { stage in FileHandle.standardError.write(Data("\r\u{1B}[K\(stage)…".utf8)) } }
         do {
             let report = try Noticeboard.build(options)
+            if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             printDiagnostics(report.warnings)
             if !quiet {
                 let megabytes = Double(report.bytes) / 1_048_576
@@ -48,7 +53,36 @@ struct Build: ParsableCommand {
                     megabytes, report.seconds))
             }
         } catch {
+            if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             fail(error)
+        }
+    }
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Build the site, serve it on this machine, rebuild on every change and reload open pages.")
+
+    @OptionGroup var site: SiteOptions
+
+    @Option(help: "The address to listen on; only this machine can reach the default.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on.")
+    var port = 4000
+
+    @Option(help: ArgumentHelp("Build as if today were this date (YYYY-MM-DD).", valueName: "date"))
+    var now: BuildDate?
+
+    func run() async throws {
+        let server = PreviewServer(root: site.root, host: host, port: port, now: now?.date, maxFileBytes: site.maxFileBytes)
+        do {
+            try await server.run { line in
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            }
+        } catch let failure as PreviewServer.Failure {
+            FileHandle.standardError.write(Data((failure.description + "\n").utf8))
+            Foundation.exit(1)
         }
     }
 }

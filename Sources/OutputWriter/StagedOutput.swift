@@ -25,8 +25,10 @@ public struct StagedOutput: Sendable {
             throw BuildFailure([.error("refusing to write '\(file.path)': output paths must stay inside \(outputPath)/")])
         }
         let url = URL(fileURLWithPath: outputPath)
-        let staging = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).staging-\(getpid())").path
+        let parent = url.deletingLastPathComponent()
+        let staging = parent.appendingPathComponent(".\(url.lastPathComponent).staging-\(getpid())").path
         try? FileManager.default.removeItem(atPath: staging)
+        try? FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         do throws(WriteError) {
             let (written, bytes) = try writeTree(files, into: staging)
             try swapIn(staging)

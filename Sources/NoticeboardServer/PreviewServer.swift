@@ -1,0 +1,129 @@
+import Foundation
+import Hummingbird
+import Noticeboard
+import NIOCore
+import SiteModel
+
+/// `noticeboard serve`: builds the site into the git-ignored cache, serves it on loopback under the
+/// base URL's sub-path with pretty URLs and the site's 404 page, rebuilds on change, and reloads open tabs.
+public struct PreviewServer: Sendable {
+    public let root: String
+    public let host: String
+    public let port: Int
+    public let now: CalendarDate?
+    public let maxFileBytes: Int
+
+    public init(root: String, host: String, port: Int, now: CalendarDate?, maxFileBytes: Int) {
+        self.root = root
+        self.host = host
+        self.port = port
+        self.now = now
+        self.maxFileBytes = maxFileBytes
+    }
+
+    public enum Failure: Error, CustomStringConvertible {
+        case portInUse(host: String, port: Int)
+        case noSite(BuildFailure)
+
+        public var description: String {
+            switch self {
+            case .portInUse(let host, let port): return "error: port \(port) on \(host) is already in use; choose another with --port"
+            case .noSite(let failure): return failure.description
+            }
+        }
+    }
+
+    /// Ctrl-C and SIGTERM end the process at once.
+    private static func stopOnSignals(log: @escaping @Sendable (String) -> Void) {
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler {
+                log("Stopped.")
+                exit(0)
+            }
+            source.resume()
+            signalSources.append(source)
+        }
+    }
+
+    /// Kept alive for the life of the process.
+    private nonisolated(unsafe) static var signalSources: [any DispatchSourceSignal] = []
+
+    /// Tries the address before the first build, so a taken port is reported at once; the server's own
+    /// bind error is still caught in case another program takes the port in between.
+    static func canListen(host: String, port: Int) -> Bool {
+        var hints = addrinfo(ai_flags: AI_PASSIVE, ai_family: AF_UNSPEC, ai_socktype: Int32(SOCK_STREAM.rawValue), ai_protocol: 0, ai_addrlen: 0, ai_addr: nil, ai_canonname: nil, ai_next: nil)
+        var result: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &result) == 0, let address = result else { return true }
+        defer { freeaddrinfo(result) }
+        let descriptor = socket(address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
+        guard descriptor >= 0 else { return true }
+        defer { close(descriptor) }
+        var reuse: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        return bind(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0
+    }
+
+    /// Where serve builds to: never `public/`, which stays as `build` left it.
+    var outputPath: String { (root == "." ? "" : root + "/") + ".noticeboard-cache/serve" }
+
+    /// The address pages are served under, which replaces `base_url` so every link stays on the preview.
+    func baseURL(basePath: String) -> String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)\(basePath)" }
+
+    public func run(log: @escaping @Sendable (String) -> Void) async throws {
+        // The sub-path comes from the site's own configuration; read it once with a check.
+        let basePath: String
+        do throws(BuildFailure) {
+            basePath = try Noticeboard.basePath(BuildOptions(root: root, maxFileBytes: maxFileBytes))
+        } catch {
+            throw Failure.noSite(error)
+        }
+        guard Self.canListen(host: host, port: port) else { throw Failure.portInUse(host: host, port: port) }
+        let options = BuildOptions(root: root, output: outputPath, maxFileBytes: maxFileBytes, now: now, baseURL: baseURL(basePath: basePath))
+        let events = ReloadEvents()
+        let watcher = SiteWatcher(options: options, events: events)
+        let report: @Sendable (Result<BuildReport, BuildFailure>) -> Void = { result in
+            switch result {
+            case .success(let report):
+                log(String(format: "Built %d pages (%d files written) in %.2f s", report.pages, report.written, report.seconds))
+            case .failure(let failure):
+                log(failure.description + "\nThe last good build is still being served.")
+            }
+        }
+        Self.stopOnSignals(log: log)
+        await watcher.rebuild(report)
+
+        let router = Router()
+        let site = ServedSite(outputPath: outputPath, basePath: basePath)
+        router.get(RouterPath(LiveReload.eventsPath)) { _, _ -> Response in
+            let stream = await events.subscribe()
+            let body = ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: ": connected\n\n"))
+                for await event in stream { try await writer.write(ByteBuffer(string: event.wireFormat)) }
+                try await writer.finish(nil)
+            }
+            return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
+        }
+        router.get("/") { request, _ -> Response in site.response(for: request.uri.path) }
+        router.get("**") { request, _ -> Response in site.response(for: request.uri.path) }
+        let app = Application(
+            router: router, configuration: .init(address: .hostname(host, port: port), serverName: "noticeboard"),
+            onServerRunning: { _ in log("Serving \(baseURL(basePath: basePath)) (Ctrl-C to stop)") })
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await watcher.run(onRebuild: report) }
+            group.addTask {
+                do {
+                    // No graceful shutdown: open event streams never end by themselves, so it would wait
+                    // forever. Ctrl-C stops at once (below); a rebuild cut short leaves the last good build.
+                    try await app.runService(gracefulShutdownSignals: [])
+                } catch let error as IOError where error.errnoCode == EADDRINUSE {
+                    throw Failure.portInUse(host: host, port: port)
+                }
+            }
+            // When the server stops (Ctrl-C, or it could not start), stop watching too.
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// Answers requests from the built folder: pretty URLs, the site's `404.html`, the base URL's sub-path,
+/// content types by extension, and the live-reload script added to HTML.
+struct ServedSite: Sendable {
+    let outputPath: String
+    /// `/catalogue/`, or `/`.
+    let basePath: String
+
+    func response(for path: String) -> Response {
+        if path == "/" && basePath != "/" { return redirect(to: basePath) }
+        guard path.hasPrefix(basePath) || path + "/" == basePath else { return notFound() }
+        if path + "/" == basePath { return redirect(to: basePath) }
+        let relative = String(path.dropFirst(basePath.count)).removingPercentEncoding ?? ""
+        let segments = relative.split(separator: "/", omittingEmptySubsequences: true)
+        if segments.contains(where: { $0 == ".." || $0 == "." || $0.hasPrefix(".") }) { return notFound() }
+        var file = outputPath + "/" + segments.joined(separator: "/")
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else { return notFound() }
+        if isDirectory.boolValue {
+            // `/cleaners/ana` → `/cleaners/ana/`, as static hosts do, so relative links resolve.
+            guard path.hasSuffix("/") else { return redirect(to: path + "/") }
+            file += "/index.html"
+        }
+        guard let data = FileManager.default.contents(atPath: file) else { return notFound() }
+        return serve([UInt8](data), path: file, status: .ok)
+    }
+
+    private func notFound() -> Response {
+        guard let data = FileManager.default.contents(atPath: outputPath + "/404.html") else {
+            return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "Not found\n")))
+        }
+        return serve([UInt8](data), path: "404.html", status: .notFound)
+    }
+
+    private func redirect(to location: String) -> Response {
+        Response(status: .movedPermanently, headers: [.location: location])
+    }
+
+    private func serve(_ bytes: [UInt8], path: String, status: HTTPResponse.Status) -> Response {
+        let fileExtension = path.split(separator: ".").last.map(String.init) ?? ""
+        let isHTML = fileExtension == "html"
+        let body = isHTML ? LiveReload.inject(into: bytes) : bytes
+        var headers: HTTPFields = [.contentType: Self.contentType(fileExtension), .cacheControl: "no-cache"]
+        headers[.contentLength] = String(body.count)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// Hummingbird's table, plus the types this site writes that it does not know.
+    static func contentType(_ fileExtension: String) -> String {
+        switch fileExtension {
+        case "html": return "text/html; charset=utf-8"
+        case "json": return "application/json"
+        case "geojson": return "application/geo+json"
+        case "atom": return "application/atom+xml"
+        case "xml": return "application/xml"
+        case "txt": return "text/plain; charset=utf-8"
+        case "css": return "text/css; charset=utf-8"
+        case "js": return "text/javascript; charset=utf-8"
+        default: return MediaType.getMediaType(forExtension: fileExtension)?.description ?? "application/octet-stream"
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+
+/// Starts `noticeboard serve` on a free loopback port and talks to it over HTTP, as a browser would.
+@Suite(.serialized) struct ServeTests {
+    /// A port nobody listens on now, chosen by the kernel.
+    static func freePort() -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    struct Fetched {
+        let status: Int
+        let contentType: String
+        let body: String
+    }
+
+    /// GET with curl, which the test set-up installs: status, content type and body.
+    static func fetch(_ url: String) throws -> Fetched {
+        let result = try TestSupport.run("curl", ["-s", "-o", "-", "-w", "\n%{http_code} %{content_type}", url])
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let status = lines.last?.split(separator: " ", maxSplits: 1) ?? []
+        return Fetched(
+            status: Int(status.first ?? "") ?? 0, contentType: status.count > 1 ? String(status[1]) : "",
+            body: lines.dropLast().joined(separator: "\n"))
+    }
+
+    /// Waits up to `seconds` for `condition`, checking every 100 ms.
+    static func eventually(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return try condition()
+    }
+
+    @Test func servesPagesRebuildsOnChangeAndSendsReload() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let port = Self.freePort()
+        let base = "http://127.0.0.1:\(port)"
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: TestSupport.executable)
+        server.arguments = ["serve", "--port", String(port), "--now", "2026-11-23"]
+        server.currentDirectoryURL = URL(fileURLWithPath: site)
+        let log = site + "/serve.log"
+        FileManager.default.createFile(atPath: log, contents: nil)
+        server.standardOutput = FileHandle(forWritingAtPath: log)
+        server.standardError = FileHandle(forWritingAtPath: log)
+        try server.run()
+        defer { server.terminate(); server.waitUntilExit() }
+        #expect(try Self.eventually(60) { TestSupport.read(log).contains("Serving \(base)/catalogue/") }, "\(TestSupport.read(log))")
+
+        // Pretty URLs under the base URL's sub-path, with content types and the live-reload script.
+        let page = try Self.fetch("\(base)/catalogue/cleaners/aoife-byrne/")
+        #expect(page.status == 200 && page.contentType == "text/html; charset=utf-8")
+        #expect(page.body.contains("<h1>Aoife Byrne</h1>") && page.body.contains("/__noticeboard/events"))
+        #expect(page.body.contains("<link rel=\"canonical\" href=\"\(base)/catalogue/cleaners/aoife-byrne/\">"))
+        #expect(try Self.fetch("\(base)/catalogue/api/cleaners.json").contentType == "application/json")
+        #expect(try Self.fetch("\(base)/catalogue/assets/style.css").contentType == "text/css; charset=utf-8")
+        #expect(try Self.fetch("\(base)/catalogue/cleaners").status == 301)
+        let missing = try Self.fetch("\(base)/catalogue/no-such-page/")
+        #expect(missing.status == 404 && missing.body.contains("<h1>Page not found</h1>"))
+        #expect(try Self.fetch("\(base)/catalogue/../content/site.yaml").status == 404)
+
+        // Listen for events, edit a listing, and see the reload event and the new page.
+        let eventsLog = site + "/events.log"
+        FileManager.default.createFile(atPath: eventsLog, contents: nil)
+        let events = Process()
+        events.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        events.arguments = ["curl", "-sN", "\(base)/__noticeboard/events"]
+        events.standardOutput = FileHandle(forWritingAtPath: eventsLog)
+        try events.run()
+        defer { events.terminate() }
+        #expect(try Self.eventually(10) { TestSupport.read(eventsLog).contains(": connected") })
+        let aoife = site + "/content/cleaners/aoife-byrne.yaml"
+        TestSupport.write(TestSupport.read(aoife).replacingOccurrences(of: "name: Aoife Byrne", with: "name: Aoife Byrne-Nolan"), to: aoife)
+        #expect(try Self.eventually(20) { TestSupport.read(eventsLog).contains("event: reload") }, "\(TestSupport.read(log))")
+        #expect(try Self.fetch("\(base)/catalogue/cleaners/aoife-byrne/").body.contains("<h1>Aoife Byrne-Nolan</h1>"))
+
+        // A broken edit keeps the last good build served and sends the located error to the page.
+        TestSupport.write("name: [unclosed\n", to: site + "/content/cleaners/broken.yaml")
+        #expect(try Self.eventually(20) { TestSupport.read(eventsLog).contains("event: failure\ndata: content/cleaners/broken.yaml:2:1: error:") })
+        #expect(try Self.fetch("\(base)/catalogue/cleaners/aoife-byrne/").body.contains("<h1>Aoife Byrne-Nolan</h1>"))
+
+        // `build` never writes the script, and serve never touched public/.
+        #expect(!FileManager.default.fileExists(atPath: site + "/public"))
+        try FileManager.default.removeItem(atPath: site + "/content/cleaners/broken.yaml")
+        #expect(try TestSupport.runCLI(["build", "--now", "2026-11-23"], in: site).status == 0)
+        #expect(!TestSupport.tree(site + "/public").values.contains { $0.range(of: Data("__noticeboard".utf8)) != nil })
+    }
+
+    @Test func aTakenPortIsAClearError() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
+        listen(descriptor, 1)
+        var bound = sockaddr_in()
+        var boundLength = length
+        _ = withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &boundLength) } }
+        let port = Int(UInt16(bigEndian: bound.sin_port))
+        let result = try TestSupport.runCLI(["serve", "--port", String(port)], in: site)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("error: port \(port) on 127.0.0.1 is already in use; choose another with --port"))
+    }
+}
