@@ -13,19 +13,29 @@ extension Array where Element: Sendable {
     }
 }
 
-/// Storage each concurrent iteration writes only its own index of, so no lock is needed.
+/// Storage each concurrent iteration writes only its own index of, so no lock is needed. It is allocated
+/// once: an Array's `withUnsafeMutableBufferPointer` may move the array's storage while it runs, so
+/// concurrent calls on one array would race.
 private final class ResultSlots<Result>: @unchecked Sendable {
-    private var slots: [Result?]
+    private let slots: UnsafeMutablePointer<Result?>
+    private let count: Int
 
     init(count: Int) {
-        slots = Array(repeating: nil, count: count)
+        self.count = count
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: nil, count: count)
+    }
+
+    deinit {
+        slots.deinitialize(count: count)
+        slots.deallocate()
     }
 
     func store(_ result: Result, at index: Int) {
-        slots.withUnsafeMutableBufferPointer { $0[index] = result }
+        slots[index] = result
     }
 
     func values() -> [Result] {
-        slots.map { $0! }
+        (0..<count).map { slots[$0]! }
     }
 }
