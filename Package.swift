@@ -41,7 +41,7 @@ let package = Package(
             name: "Noticeboard",
             dependencies: [
                 "SiteModel", "SiteLoader", "LocatedYAML", "SchemaValidation", "Enrichment", "CatalogueIndex",
-                "Rendering", "OutputWriter",
+                "Rendering", "OutputWriter", .product(name: "OrderedCollections", package: "swift-collections"),
             ]),
         // The preview server stays out of the pipeline library, so the pipeline's tests do not wait for Hummingbird.
         .target(
@@ -49,7 +49,9 @@ let package = Package(
             dependencies: ["Noticeboard", "SiteLoader", "SiteModel", .product(name: "Hummingbird", package: "hummingbird")]),
         .executableTarget(
             name: "NoticeboardCLI",
-            dependencies: ["Noticeboard", "NoticeboardServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["Noticeboard", "NoticeboardServer", "OutputWriter", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            // `noticeboard new` copies this starter site.
+            resources: [.copy("Scaffold")]),
         .testTarget(
             name: "NoticeboardTests",
             dependencies: ["Noticeboard", "SiteModel", "LocatedYAML", "SchemaValidation", "Enrichment", "Rendering", "OutputWriter", "SiteLoader", "CatalogueIndex"]),

@@ -11,13 +11,21 @@ public struct Catalogue: Sendable {
     public let kinds: [KindCollection]
     /// The most recent listings across kinds that declare a date field, newest first.
     public let newest: [Listing]
+    /// Free pages; those in the navigation first, in their order, then the rest by title.
+    public let pages: [FreePage]
 
     public static let newestCount = 8
 
-    public init(site: SiteConfig, schemas: [KindSchema], listings: [String: [Listing]], buildDate: CalendarDate, formatter: DisplayFormatter) {
+    public init(
+        site: SiteConfig, schemas: [KindSchema], listings: [String: [Listing]], pages: [FreePage] = [], buildDate: CalendarDate,
+        formatter: DisplayFormatter
+    ) {
         self.site = site
+        self.pages = pages.sorted { a, b in
+            (a.navigationOrder ?? Int.max, a.title, a.slug) < (b.navigationOrder ?? Int.max, b.title, b.slug)
+        }
         self.buildDate = buildDate
-        let derived = deriveFields(schemas: schemas, listings: listings, formatter: formatter)
+        let derived = deriveFields(schemas: schemas, listings: listings, buildDate: buildDate, formatter: formatter)
         kinds = schemas.map { schema in
             let sorted = sortListings(derived[schema.name] ?? [], by: schema)
             let entries = entryListings(of: sorted, schema: schema)

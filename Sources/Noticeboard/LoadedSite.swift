@@ -13,6 +13,8 @@ struct LoadedSite {
     let schemas: [KindSchema]
     /// By kind name, in file order.
     let listings: [String: [Listing]]
+    /// Free Markdown pages from `content/pages/`, in file order.
+    let pages: [FreePage]
     let templates: TemplateSet
     let warnings: [Diagnostic]
 
@@ -68,6 +70,8 @@ struct LoadedSite {
             diagnostics += problems
             if let listing { listings[listing.kind, default: []].append(listing) }
         }
+        let (pages, pageProblems) = Self.loadPages(files, kinds: config.kinds)
+        diagnostics += pageProblems
         diagnostics += Self.duplicateSlugs(in: listings)
         diagnostics += Self.reservedSlugs(in: listings, schemas: schemas)
         diagnostics += Self.danglingReferences(in: listings)
@@ -76,6 +80,9 @@ struct LoadedSite {
         var templates: TemplateSet?
         do throws(BuildFailure) {
             templates = try Self.loadTemplates(files)
+            if !pages.isEmpty, templates?.names.contains("page") == false {
+                diagnostics.append(.error(at: SourceLocation(file: "templates/page.mustache"), "missing template: the site has pages in content/pages/, which need templates/page.mustache"))
+            }
         } catch {
             diagnostics += error.diagnostics
         }
@@ -84,6 +91,7 @@ struct LoadedSite {
         self.config = config
         self.schemas = schemas
         self.listings = listings
+        self.pages = pages
         self.templates = templates!
         self.warnings = diagnostics.sorted()
     }
@@ -102,6 +110,29 @@ struct LoadedSite {
         let (decoded, problems) = decodeSiteConfig(root, file: configFile)
         guard let decoded, !problems.hasErrors else { throw BuildFailure(problems) }
         return decoded
+    }
+
+    /// Output folders a page may not take, besides the kinds' own.
+    static let reservedPageSlugs: Set<String> = ["api", "assets", "media", "feeds", "search", "404"]
+
+    private static func loadPages(_ files: SiteFiles, kinds: [String]) -> ([FreePage], [Diagnostic]) {
+        var pages: [FreePage] = []
+        var problems: [Diagnostic] = []
+        for file in files.files(under: "content/pages", extensions: ["md", "markdown"]) {
+            let slug = Slug.from(fileName: String(file.split(separator: "/").last ?? ""))
+            if slug.isEmpty || kinds.contains(slug) || reservedPageSlugs.contains(slug) || pages.contains(where: { $0.slug == slug }) {
+                problems.append(.error(at: SourceLocation(file: file), "the page would be published at /\(slug)/, which is taken; rename the file"))
+                continue
+            }
+            do throws(Diagnostic) {
+                let (page, found) = decodePage(try files.read(file), file: file, slug: slug)
+                problems += found
+                if let page { pages.append(page) }
+            } catch {
+                problems.append(error)
+            }
+        }
+        return (pages, problems)
     }
 
     /// Two files of one kind may not share a slug (e.g. `Ana Murphy.yaml` and `ana-murphy.yaml`).

@@ -96,7 +96,13 @@ public enum Noticeboard {
             let enricher = ListingEnricher(site: site.config, schema: schema, markdown: markdown, formatter: formatter, titles: titles)
             enriched[schema.name] = (site.listings[schema.name] ?? []).parallelMap(enricher.enrich)
         }
-        let catalogue = Catalogue(site: site.config, schemas: site.schemas, listings: enriched, buildDate: buildDate, formatter: formatter)
+        let pages = site.pages.map { page in
+            var page = page
+            page.html = markdown.html(page.markdown)
+            return page
+        }
+        let catalogue = Catalogue(
+            site: site.config, schemas: site.schemas, listings: enriched, pages: pages, buildDate: buildDate, formatter: formatter)
         var files = SiteRenderer(catalogue: catalogue, templates: site.templates).render(previousKeys: previousKeys)
         files += staticFiles(site, listings: enriched.values.joined()).map { SiteRenderer.RenderedFile(file: $0, renderKey: nil) }
         return (catalogue, files)

@@ -10,7 +10,7 @@ struct NoticeboardCommand: AsyncParsableCommand {
         commandName: "noticeboard",
         abstract: "Builds a catalogue site and JSON feeds from listing files.",
         version: Noticeboard.version,
-        subcommands: [Build.self, Check.self, Serve.self],
+        subcommands: [Build.self, Check.self, Serve.self, New.self, Schema.self],
         defaultSubcommand: Build.self)
 }
 
@@ -20,6 +20,9 @@ struct SiteOptions: ParsableArguments {
 
     @Option(name: .long, help: ArgumentHelp("Refuse input files larger than this many bytes.", valueName: "bytes"))
     var maxFileBytes: Int = 10 * 1024 * 1024
+
+    @Option(help: ArgumentHelp("Build as if today were this date (YYYY-MM-DD), for reproducible output.", valueName: "date"))
+    var now: BuildDate?
 }
 
 struct Build: ParsableCommand {
@@ -33,11 +36,8 @@ struct Build: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing but problems.")
     var quiet = false
 
-    @Option(help: ArgumentHelp("Build as if today were this date (YYYY-MM-DD), for reproducible output.", valueName: "date"))
-    var now: BuildDate?
-
     func run() throws {
-        var options = BuildOptions(root: site.root, output: output, maxFileBytes: site.maxFileBytes, now: now?.date)
+        var options = BuildOptions(root: site.root, output: output, maxFileBytes: site.maxFileBytes, now: site.now?.date)
         // Progress goes to a terminal only, on one line that the summary replaces.
         let showProgress = !quiet && isatty(STDERR_FILENO) == 1
         if showProgress { options.progress = { stage in FileHandle.standardError.write(Data("\r\u{1B}[K\(stage)…".utf8)) } }
@@ -71,11 +71,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The port to listen on.")
     var port = 4000
 
-    @Option(help: ArgumentHelp("Build as if today were this date (YYYY-MM-DD).", valueName: "date"))
-    var now: BuildDate?
-
     func run() async throws {
-        let server = PreviewServer(root: site.root, host: host, port: port, now: now?.date, maxFileBytes: site.maxFileBytes)
+        let server = PreviewServer(root: site.root, host: host, port: port, now: site.now?.date, maxFileBytes: site.maxFileBytes)
         do {
             try await server.run { line in
                 FileHandle.standardOutput.write(Data((line + "\n").utf8))
@@ -94,7 +91,7 @@ struct Check: ParsableCommand {
 
     func run() throws {
         do {
-            printDiagnostics(try Noticeboard.check(BuildOptions(root: site.root, maxFileBytes: site.maxFileBytes)))
+            printDiagnostics(try Noticeboard.check(BuildOptions(root: site.root, maxFileBytes: site.maxFileBytes, now: site.now?.date)))
             print("No problems found.")
         } catch {
             fail(error)
@@ -122,4 +119,53 @@ private func fail(_ failure: BuildFailure) -> Never {
     let errors = failure.diagnostics.filter { $0.severity == .error }.count
     FileHandle.standardError.write(Data("\(errors) error\(errors == 1 ? "" : "s"); nothing was written.\n".utf8))
     Foundation.exit(1)
+}
+
+struct New: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Make a small working site to start from.")
+
+    @Argument(help: "The folder to create; it must not exist or be empty.")
+    var folder: String
+
+    func run() throws {
+        let manager = FileManager.default
+        if let existing = try? manager.contentsOfDirectory(atPath: folder), !existing.isEmpty {
+            FileHandle.standardError.write(Data("error: \(folder) is not empty; noticeboard new only writes into a new or empty folder\n".utf8))
+            Foundation.exit(1)
+        }
+        guard let scaffold = Bundle.module.url(forResource: "Scaffold", withExtension: nil) else {
+            FileHandle.standardError.write(Data("error: the starter site is missing from this installation\n".utf8))
+            Foundation.exit(1)
+        }
+        try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for item in try manager.contentsOfDirectory(atPath: scaffold.path) {
+            try manager.copyItem(atPath: scaffold.path + "/" + item, toPath: folder + "/" + item)
+        }
+        print("Made a new site in \(folder)/. Next:\n  cd \(folder)\n  noticeboard serve     # preview at http://127.0.0.1:4000/\n  noticeboard build     # write the site to public/")
+    }
+}
+
+struct Schema: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a JSON Schema per kind for the listing files, for editors that check YAML as you type.")
+
+    @OptionGroup var site: SiteOptions
+
+    @Option(name: .shortAndLong, help: "Where to write <kind>.schema.json (default: <root>/content/schemas/json).")
+    var output: String?
+
+    func run() throws {
+        let folder = output ?? (site.root == "." ? "" : site.root + "/") + "content/schemas/json"
+        do {
+            let files = try Noticeboard.editorSchemas(BuildOptions(root: site.root, maxFileBytes: site.maxFileBytes))
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for file in files {
+                guard case .bytes(let bytes) = file.contents else { continue }
+                try Data(bytes).write(to: URL(fileURLWithPath: folder + "/" + file.path))
+            }
+            print("Wrote \(files.count) schemas to \(folder)/")
+        } catch let failure as BuildFailure {
+            fail(failure)
+        }
+    }
 }

@@ -94,6 +94,15 @@ extension SiteRenderer {
             lastModified: collection.latestDate(of: [listing]))
     }
 
+    func freePage(_ freePage: FreePage) -> Page {
+        let context: Value = .object([
+            "site": contexts.siteValue(currentKind: nil, currentPage: freePage.slug),
+            "page": contexts.page(title: freePage.title, outputPath: freePage.outputPath, description: freePage.description),
+            "body_html": .html(freePage.html),
+        ])
+        return page(at: freePage.outputPath, template: "page", context: context, lastModified: nil)
+    }
+
     func searchPage() -> Page {
         let context: Value = .object([
             "site": contexts.siteValue(currentKind: nil),

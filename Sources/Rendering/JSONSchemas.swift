@@ -65,7 +65,12 @@ extension SiteRenderer {
         for derived in schema.derived {
             switch derived.operation {
             case .count: properties[derived.name] = .object(["type": .string("integer"), "minimum": .int(0)])
-            case .list: properties[derived.name] = .object(["type": .string("array"), "items": ref("\(derived.from).listing.json")])
+            case .daysSince: properties[derived.name] = .object(["type": .string("integer")])
+            case .list: properties[derived.name] = .object(["type": .string("array"), "items": ref("\(derived.from ?? "").listing.json")])
+            case .sumBy: properties[derived.name] = .object(["type": .string("array"), "items": closedObject(["group": string, "total": .object(["type": .string("number")])])])
+            case .atLeast: properties[derived.name] = .object(["type": .string("boolean")])
+            // A looked-up field keeps its own type, checked by the schema of the kind it comes from.
+            case .lookup: properties[derived.name] = .object([:])
             default: properties[derived.name] = .object(["type": .string("number")])
             }
         }

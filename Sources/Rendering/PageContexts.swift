@@ -8,7 +8,8 @@ struct PageContexts: Sendable {
 
     var site: SiteConfig { catalogue.site }
 
-    func siteValue(currentKind: String?) -> Value {
+    /// `currentKind` or `currentPage` marks the navigation entry of the page being rendered.
+    func siteValue(currentKind: String?, currentPage: String? = nil) -> Value {
         .object([
             "title": .string(site.title),
             "description": .string(site.description),
@@ -20,6 +21,12 @@ struct PageContexts: Sendable {
                     "title": .string(collection.schema.title),
                     "path": .string(site.path(collection.outputPath)),
                     "current": .bool(collection.schema.name == currentKind),
+                ])
+            } + catalogue.pages.filter { $0.navigationOrder != nil }.map { page in
+                .object([
+                    "title": .string(page.title),
+                    "path": .string(site.path(page.outputPath)),
+                    "current": .bool(page.slug == currentPage),
                 ])
             }),
         ])

@@ -55,6 +55,7 @@ public struct SiteRenderer: Sendable {
             files += apiDocuments(collection)
             files += feeds(collection)
         }
+        pages += catalogue.pages.map(freePage)
         if templates.names.contains("search") { pages.append(searchPage()) }
         if templates.names.contains("404") { pages.append(notFoundPage()) }
         files.append(searchIndex())

@@ -179,7 +179,9 @@ private func decodeFields(_ node: YAMLNode, knownKinds: [String], topLevel: Bool
     return fields
 }
 
-private let fieldSettings = ["type", "label", "required", "default", "private", "values", "of", "fields", "to", "minimum", "maximum", "format", "scale"]
+private let fieldSettings = [
+    "type", "label", "required", "default", "private", "values", "of", "fields", "to", "minimum", "maximum", "format", "scale", "placeholders",
+]
 
 private func decodeField(name: String, _ node: YAMLNode, knownKinds: [String], problems: inout Problems) -> FieldSchema? {
     // `name: string` is short for `name: {type: string}`.
@@ -262,6 +264,12 @@ private func decodeField(name: String, _ node: YAMLNode, knownKinds: [String], p
             field.format = format
         } else {
             problems.error(formatNode, "unknown format '\(formatName)'; use one of \(quotedList(DisplayFormat.allCases.map(\.rawValue)))")
+        }
+    }
+    if let names = settings.stringList("placeholders", problems: &problems), let node = settings.value("placeholders") {
+        switch type {
+        case .string, .markdown: field.placeholders = names.map(\.0)
+        default: problems.error(node, "'placeholders' applies only to string and markdown fields, and '\(name)' is a \(typeName) field")
         }
     }
     if let defaultNode = settings.value("default") {

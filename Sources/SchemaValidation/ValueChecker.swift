@@ -99,6 +99,11 @@ struct ValueChecker {
         switch field.type {
         case .string, .markdown:
             if field.required && text.allSatisfy(\.isWhitespace) { problems.error(node, "'\(name)' must not be empty") }
+            if let allowed = field.placeholders {
+                for match in text.matches(of: /\{\{\s*([^}]*?)\s*\}\}/) where !allowed.contains(String(match.1)) {
+                    problems.error(node, "'\(name)' uses the placeholder {{\(match.1)}}; the app fills in only \(allowed.map { "{{\($0)}}" }.joined(separator: ", "))")
+                }
+            }
             return .string(text)
         case .int:
             guard style == .plain, let number = Int64(text) else { return fail(style == .plain ? "" : " (numbers are written without quotes)") }

@@ -78,10 +78,12 @@ public struct KindSchema: Sendable {
     }
 }
 
-/// A field whose value is computed at build time from the listings of another kind that refer to
-/// this one: e.g. a cleaner's `rating` is the average `stars` of the reviews whose `cleaner` is that cleaner.
+/// A field whose value is computed at build time. Gathering operations read the listings of another kind
+/// that refer to this one (a cleaner's `rating` is the average `stars` of the reviews whose `cleaner` is that
+/// cleaner); the others read the listing's own fields, the build date, or a listing it refers to.
 public struct DerivedField: Sendable {
     public enum Operation: Sendable, Hashable {
+        // Over the listings of `from` whose reference field `via` points at this listing:
         case count
         case average(field: String, scale: Int)
         case sum(field: String)
@@ -89,15 +91,35 @@ public struct DerivedField: Sendable {
         case maximum(field: String)
         /// The referring listings themselves, in the given order (their kind's order when empty).
         case list(sort: [SortKey])
+        /// `field` summed per value of `group`, largest total first: `[{group, total}]`.
+        case sumBy(group: String, field: String)
+        // On the listing itself:
+        /// Whole days from a date field to the build date.
+        case daysSince(field: String)
+        /// `numerator / denominator`, rounded to `scale` fraction digits; left out when dividing by zero.
+        case ratio(numerator: String, denominator: String, scale: Int)
+        /// True when a number field is at least `threshold`.
+        case atLeast(field: String, threshold: Double)
+        /// A field of the listing that this listing's reference field `via` points at.
+        case lookup(field: String)
+
+        /// Gathering operations read another kind's listings through its reference field `via`.
+        public var gathers: Bool {
+            switch self {
+            case .count, .average, .sum, .minimum, .maximum, .list, .sumBy: return true
+            case .daysSince, .ratio, .atLeast, .lookup: return false
+            }
+        }
     }
 
     public var name: String
     public var label: String
     public var operation: Operation
-    /// The kind whose listings are gathered.
-    public var from: String
-    /// Their reference field that must point at this listing.
-    public var via: String
+    /// For gathering operations: the kind whose listings are gathered.
+    public var from: String?
+    /// For gathering operations: their reference field that must point at this listing.
+    /// For `lookup`: this kind's reference field.
+    public var via: String?
     public var format: DisplayFormat?
     /// Upper bound shown by the rating format ("out of 5").
     public var maximum: Double?
@@ -105,7 +127,7 @@ public struct DerivedField: Sendable {
     public var location: SourceLocation
 
     public init(
-        name: String, label: String, operation: Operation, from: String, via: String, format: DisplayFormat? = nil,
+        name: String, label: String, operation: Operation, from: String?, via: String?, format: DisplayFormat? = nil,
         maximum: Double? = nil, location: SourceLocation
     ) {
         self.location = location
@@ -169,6 +191,8 @@ public struct FieldSchema: Sendable {
     public var minimum: Double?
     public var maximum: Double?
     public var format: DisplayFormat?
+    /// For text an app fills in (`Hi {{contact}}`): the only `{{names}}` the text may use.
+    public var placeholders: [String]?
 
     public init(
         name: String, type: FieldType, label: String, required: Bool = false, defaultValue: Value? = nil,
@@ -183,6 +207,7 @@ public struct FieldSchema: Sendable {
         self.minimum = minimum
         self.maximum = maximum
         self.format = format
+        self.placeholders = nil
     }
 }
 

@@ -160,7 +160,7 @@ import Testing
         }
         #expect((map["features"] as? [Any])?.count == withCoordinates.count && withCoordinates.count > 5)
         let search = try json(files, "api/search.json")
-        let listingsWithPages = 14 + 14 + 5 + 3  // cleaners, rentals, owners, quote collections; reviews have no pages
+        let listingsWithPages = 14 + 14 + 5 + 3 + 2 + 1  // cleaners, rentals, owners, quote collections, houses, alert sets
         #expect((search["items"] as? [Any])?.count == listingsWithPages)
     }
 

@@ -1,0 +1,40 @@
+import LocatedYAML
+import SiteModel
+
+/// Reads a free page: YAML front matter between `---` lines, then Markdown.
+///
+///     ---
+///     title: About us
+///     description: Who runs this board.
+///     nav: 1
+///     ---
+///     We are…
+public func decodePage(_ bytes: [UInt8], file: String, slug: String) -> (FreePage?, [Diagnostic]) {
+    var problems = Problems(file: file)
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+        return (nil, [.error(at: SourceLocation(file: file), "page is not valid UTF-8")])
+    }
+    let normalized = text.replacingOccurrences(of: "\r\n", with: "\n")
+    let lines = normalized.split(separator: "\n", omittingEmptySubsequences: false)
+    guard lines.first == "---", let closing = lines.dropFirst().firstIndex(of: "---") else {
+        return (nil, [.error(at: SourceLocation(file: file), "a page starts with front matter between two '---' lines, holding at least its title")])
+    }
+    // Parsing the front matter with its opening line keeps line numbers those of the file.
+    let frontMatter = lines[..<closing].joined(separator: "\n") + "\n"
+    let root: YAMLNode?
+    do throws(Diagnostic) {
+        root = try parseYAML(Array(frontMatter.utf8), file: file)
+    } catch {
+        return (nil, [error])
+    }
+    guard let root, let settings = MappingReader(root, what: "a page's front matter", problems: &problems) else {
+        return (nil, problems.list.isEmpty ? [.error(at: SourceLocation(file: file), "front matter needs at least a title")] : problems.list)
+    }
+    settings.reportUnknownKeys(known: ["title", "description", "nav"], what: "a page's front matter", problems: &problems)
+    let title = settings.requiredString("title", problems: &problems)
+    let nav = settings.int("nav", in: 0...1000, problems: &problems)
+    let description = settings.string("description", problems: &problems) ?? ""
+    guard let title, !problems.hasErrors else { return (nil, problems.list) }
+    let body = lines[(closing + 1)...].joined(separator: "\n")
+    return (FreePage(slug: slug, file: file, title: title, description: description, navigationOrder: nav, markdown: body), problems.list)
+}
