@@ -1,5 +1,6 @@
 import CCmarkGFM
 import Foundation
+import Synchronization
 
 /// Renders Markdown fields with cmark-gfm and GitHub's extensions (table, strikethrough, autolink, tagfilter,
 /// tasklist). Raw HTML and `javascript:`-style URLs are dropped by cmark's safe mode unless the site opts in.
@@ -23,7 +24,16 @@ public struct MarkdownRenderer: Sendable {
         }
     }()
 
+    /// cmark-gfm keeps the characters that start an extension's inlines (':' and 'w' for autolinks, '~' for
+    /// strikethrough) in one global table, adds them while a parser runs and removes them when it is done, so
+    /// two documents parsed at once can lose each other's autolinks. One document is rendered at a time.
+    private static let cmarkLock = Mutex(())
+
     public func html(_ markdown: String) -> String {
+        Self.cmarkLock.withLock { _ in render(markdown) }
+    }
+
+    private func render(_ markdown: String) -> String {
         guard let parser = cmark_parser_new(options) else { fatalError("cmark-gfm could not allocate a parser") }
         defer { cmark_parser_free(parser) }
         for syntax in Self.extensions { cmark_parser_attach_syntax_extension(parser, syntax) }

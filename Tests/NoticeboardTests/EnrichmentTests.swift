@@ -51,6 +51,14 @@ import Testing
         #expect(unsafe.contains("&lt;script>"))
     }
 
+    /// Listings are enriched across all cores; cmark-gfm's shared state must not make the output vary.
+    @Test func markdownRenderedConcurrentlyIsTheSameAsAlone() {
+        let renderer = MarkdownRenderer(allowRawHTML: false)
+        let alone = renderer.html(Self.sample)
+        let together = Array(repeating: Self.sample, count: 2000).parallelMap(renderer.html)
+        #expect(together.allSatisfy { $0 == alone })
+    }
+
     @Test func slugsComeFromFileNames() {
         #expect(Slug.from(fileName: "ana-murphy.yaml") == "ana-murphy")
         #expect(Slug.from(fileName: "Siobhán Ó Súilleabháin.yaml") == "siobhan-o-suilleabhain")
