@@ -3,17 +3,23 @@ import Testing
 
 /// Starts `noticeboard serve` on a free loopback port and talks to it over HTTP, as a browser would.
 @Suite(.serialized) struct ServeTests {
-    /// A port nobody listens on now, chosen by the kernel.
-    static func freePort() -> Int {
+    /// A loopback socket bound to a port the kernel chose: its descriptor (the caller closes it) and port.
+    static func boundSocket() -> (descriptor: Int32, port: Int) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
+    /// A port nobody listens on now.
+    static func freePort() -> Int {
+        let (descriptor, port) = boundSocket()
+        close(descriptor)
+        return port
     }
 
     struct Fetched {
@@ -101,18 +107,9 @@ import Testing
     @Test func aTakenPortIsAClearError() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (descriptor, port) = Self.boundSocket()
         defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
         listen(descriptor, 1)
-        var bound = sockaddr_in()
-        var boundLength = length
-        _ = withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &boundLength) } }
-        let port = Int(UInt16(bigEndian: bound.sin_port))
         let result = try TestSupport.runCLI(["serve", "--port", String(port)], in: site)
         #expect(result.status == 1)
         #expect(result.stderr.contains("error: port \(port) on 127.0.0.1 is already in use; choose another with --port"))
