@@ -48,9 +48,12 @@ def console_errors(driver):
 
 
 def transferred(driver):
-    """(URL, bytes over the wire) of the page itself and of every file it has loaded so far."""
+    """(URL, bytes over the wire) of the page itself and of every file it has loaded so far. The site icon is
+    left out: Chromium fetches it on its own schedule and caches it apart, so it is listed only now and then."""
     return driver.execute_script("""
+        var icon = document.querySelector('link[rel~="icon"]');
         return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))
+            .filter(function (entry) { return !icon || entry.name !== icon.href; })
             .map(function (entry) { return [entry.name, entry.transferSize]; });""")
 
 
