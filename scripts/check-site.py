@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Checks the example site as the people who open it, and their tools, would (make check-site).
+
+Usage: scripts/check-site.py NOTICEBOARD_BIN [--sabotage]
+
+Builds content/ and templates/ into site-check/public (as of 2026-11-23), serves it with nginx on loopback
+under /catalogue/, and checks:
+- every HTML page and stylesheet with the W3C Nu HTML Checker: no errors; sitemap.xml against the
+  sitemaps.org XSD (../shared/schemas/sitemap.xsd, skipped when absent); every Atom feed with feedparser;
+- in headless Chromium, the home page, a cleaner's page, a facet value page and the search page: no console
+  errors, no serious or critical axe-core violations, nothing wider than a 390 px phone; screenshots at
+  1280 px and 390 px in site-check/screenshots/; the search page's filters, and its use by keyboard alone;
+- what the home and search pages transfer with everything they load; the search page under 100 kB before
+  its index (api/search.json).
+Prints PASS or FAIL per check, the figures, and "check-site: N passed, N failed"; exits 1 on any failure.
+
+--sabotage runs the same checks on a copy of the site with the faults in site_check/sabotage.py put in on
+purpose, into site-check/sabotage/; it passes only when every check meant to catch a fault failed.
+"""
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from urllib.parse import urljoin
+
+from site_check import browser, documents, sabotage, search_page
+from site_check.report import Report
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SUB_PATH = "/catalogue/"
+NOW = "2026-11-23"
+SITEMAP_XSD = os.path.join(ROOT, "..", "shared", "schemas", "sitemap.xsd")
+SEARCH_BUDGET = 100_000  # bytes the search page may transfer before its index
+SERIOUS = ("serious", "critical")
+
+
+def build(noticeboard, root, public):
+    shutil.rmtree(public, ignore_errors=True)
+    os.makedirs(os.path.dirname(public), exist_ok=True)
+    subprocess.run([noticeboard, "build", "--root", root, "--output", public, "--now", NOW, "--quiet"], check=True)
+
+
+@contextlib.contextmanager
+def served(public):
+    """The site's address while nginx serves `public` on loopback under SUB_PATH."""
+    with tempfile.TemporaryDirectory() as work:
+        address = subprocess.run([os.path.join(ROOT, "scripts", "serve-site.sh"), public, SUB_PATH, work],
+                                 check=True, capture_output=True, text=True).stdout.strip()
+        try:
+            yield address
+        finally:
+            with open(os.path.join(work, "nginx.pid"), encoding="ascii") as pid:
+                subprocess.run(["kill", pid.read().strip()], check=True)
+
+
+@contextlib.contextmanager
+def chromium():
+    driver = browser.start_chromium()
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def pages(public):
+    """(name, address below the site) of each page opened in the browser."""
+    with open(os.path.join(public, "api/cleaners.json"), encoding="utf-8") as handle:
+        cleaner = json.load(handle)["items"][0]
+    return [("home", ""), ("cleaner", cleaner["path"]), ("facet", f"cleaners/county/{search_page.COUNTY.lower()}/"),
+            # With a query, so that the index, the facet selects and results are on the page.
+            ("search", f"search/?q={search_page.WORD}&kind=cleaners")]
+
+
+def weigh(name, sizes, report):
+    total = sum(size for _, size in sizes)
+    report.figure(f"{name} page weight", f"{total} bytes in {len(sizes)} files: "
+                  + ", ".join(f"{url.split(SUB_PATH, 1)[-1] or '/'} {size}" for url, size in sizes))
+    if name == "search":
+        before_index = sum(size for url, size in sizes if not url.endswith("api/search.json"))
+        report.figure("search page weight before its index", f"{before_index} bytes")
+        report.check(f"search: the page weighs under {SEARCH_BUDGET} bytes before its index",
+                     before_index < SEARCH_BUDGET, f"{before_index} bytes")
+
+
+def visit(driver, site, name, path, screenshots, report):
+    browser.load(driver, urljoin(site, path))
+    if name == "search":
+        search_page.wait_for_index(driver)
+    sizes = browser.transferred(driver)
+    errors = browser.console_errors(driver)
+    report.check(f"{name}: no console errors", not errors, errors)
+    violations = browser.accessibility_violations(driver)
+    report.figure(f"axe-core on {name}", ", ".join(f"{v['id']} ({v['impact']}, {len(v['nodes'])} elements)"
+                                                   for v in violations) or "no violations")
+    serious = [f"{v['id']}: {v['help']} ({[node['target'] for node in v['nodes']]})"
+               for v in violations if v["impact"] in SERIOUS]
+    report.check(f"{name}: no serious or critical accessibility violations", not serious, serious)
+    for label, metrics in (("desktop", browser.DESKTOP), ("mobile", browser.MOBILE)):
+        overflow = browser.screenshot(driver, os.path.join(screenshots, f"{name}-{label}.png"), metrics)
+        report.check(f"{name}: nothing wider than the {metrics['width']} px {label} viewport", overflow <= 0,
+                     f"{overflow} px too wide")
+    return sizes
+
+
+def check(public, screenshots, report):
+    documents.nu_checker(public, report)
+    documents.sitemap(public, SITEMAP_XSD, report)
+    documents.atom_feeds(public, report)
+    with served(public) as site, chromium() as driver:
+        for name, path in pages(public):
+            sizes = visit(driver, site, name, path, screenshots, report)
+            if name in ("home", "search"):
+                weigh(name, sizes, report)
+        search_page.check_filters(driver, site, public, report)
+        search_page.check_keyboard(driver, site, report)
+        errors = browser.console_errors(driver)
+        report.check("search, filtered and used by keyboard: no console errors", not errors, errors)
+
+
+def main():
+    noticeboard = os.path.abspath(sys.argv[1])
+    out = os.path.join(ROOT, "site-check")
+    report = Report()
+    if "--sabotage" in sys.argv[2:]:
+        out = os.path.join(out, "sabotage")
+        shutil.rmtree(out, ignore_errors=True)
+        print("Checking a copy of the site with faults put in on purpose: the FAILs below are expected.")
+        sabotage.sabotaged_copy(ROOT, os.path.join(out, "site"))
+        build(noticeboard, os.path.join(out, "site"), os.path.join(out, "public"))
+        check(os.path.join(out, "public"), os.path.join(out, "screenshots"), report)
+        report.print_figures()
+        print("\nThe faults put in on purpose, and whether the checks caught them:")
+        outcomes = list(sabotage.caught(report))
+        for fault, was_caught in outcomes:
+            print(f"{'CAUGHT' if was_caught else 'MISSED'} {fault}")
+        caught = sum(1 for _, was_caught in outcomes if was_caught)
+        print(f"sabotage: {caught} passed, {len(outcomes) - caught} failed")
+        return 0 if caught == len(outcomes) else 1
+    build(noticeboard, ROOT, os.path.join(out, "public"))
+    check(os.path.join(out, "public"), os.path.join(out, "screenshots"), report)
+    report.print_figures()
+    report.print_summary()
+    return 1 if report.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

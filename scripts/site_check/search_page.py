@@ -1,0 +1,152 @@
+"""The search page used as a visitor uses it: words typed, a kind and a facet chosen, the keyboard alone.
+What it should find is worked out from the site's own JSON (api/cleaners.json), not from the search index."""
+import json
+import os
+import unicodedata
+
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
+
+from site_check.browser import load, wait_for
+
+WORD = "oven"
+COUNTY = "Kerry"
+# How many TAB presses may pass before the keyboard reaches the search box, then a result.
+MAX_TABS = 30
+
+
+def fold(text):
+    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c)).lower()
+
+
+def result_titles(driver):
+    return {link.text for link in driver.find_elements(By.CSS_SELECTOR, "#search-results a")}
+
+
+def wait_for_index(driver):
+    """Waits until the page has loaded its index (or given up on it)."""
+    status = driver.find_element(By.ID, "search-status")
+    try:
+        wait_for(driver, lambda: not status.text.startswith("Loading"))
+    except TimeoutException:
+        pass  # the checks then fail with what the page shows
+
+
+def open_search(driver, site):
+    load(driver, site + "search/")
+    wait_for_index(driver)
+
+
+def choose(select, text, report):
+    """Picks an option with the arrow keys, as a keyboard user does: Chromium then fires the input event the
+    page listens to, which choosing through WebDriver's option click does not."""
+    options = [option.text for option in Select(select).options]
+    if text in options:
+        select.send_keys(Keys.HOME + Keys.ARROW_DOWN * options.index(text))
+    chosen = Select(select).first_selected_option.text
+    report.check(f"search: '{text}' can be chosen in #{select.get_attribute('id')}", chosen == text,
+                 f"got '{chosen}' of {options}")
+    return chosen == text
+
+
+def settles_on(driver, expected, among=None):
+    """Whether the results (those of them `among` these titles, when given) become exactly `expected` (a set
+    of titles) within the wait."""
+    try:
+        wait_for(driver, lambda: (result_titles(driver) & among if among else result_titles(driver)) == expected,
+                 seconds=10)
+        return True
+    except TimeoutException:
+        return False
+
+
+def own_text(cleaner):
+    """The folded text of a cleaner's own fields, as the search index holds it: not links, not the derived
+    reviews (objects), not the rendered HTML."""
+    pieces = []
+    for key, value in cleaner.items():
+        if key in ("slug", "url", "path", "photo") or key.endswith("_html"):
+            continue
+        items = value if isinstance(value, list) else [value]
+        pieces += [item for item in items if isinstance(item, str)]
+    return fold(" ".join(pieces))
+
+
+def check_filters(driver, site, public, report):
+    with open(os.path.join(public, "api/cleaners.json"), encoding="utf-8") as handle:
+        cleaners = json.load(handle)["items"]
+    names = {c["name"] for c in cleaners}
+    by_word = {c["name"] for c in cleaners if WORD in own_text(c)}
+    in_county = {c["name"] for c in cleaners if c["county"] == COUNTY}
+    # A county where the word finds someone, so that words and facet together have something to find.
+    word_county = min(c["county"] for c in cleaners if c["name"] in by_word) if by_word else None
+    both = {c["name"] for c in cleaners if c["name"] in by_word and c["county"] == word_county}
+
+    open_search(driver, site)
+    words = driver.find_element(By.ID, "search-words")
+    words.send_keys(WORD)
+    report.check(f"search: '{WORD}' lists exactly the cleaners who mention it", bool(by_word) and settles_on(
+        driver, by_word, among=names), f"expected {sorted(by_word)}, shown {sorted(result_titles(driver))}")
+
+    words.clear()
+    if not choose(driver.find_element(By.ID, "search-kind"), "Cleaners", report):
+        return
+    labels = driver.find_elements(By.XPATH, "//div[@id='search-facets']//label[text()='County']")
+    report.check("search: choosing Cleaners shows a County select", bool(labels),
+                 driver.find_element(By.ID, "search-facets").text)
+    if not labels:
+        return
+    county_select = driver.find_element(By.ID, labels[0].get_attribute("for"))
+    if not choose(county_select, COUNTY, report):
+        return
+    report.check(f"search: kind Cleaners, County {COUNTY} lists exactly the {COUNTY} cleaners",
+                 bool(in_county) and settles_on(driver, in_county),
+                 f"expected {sorted(in_county)}, shown {sorted(result_titles(driver))}")
+
+    if word_county and not choose(county_select, word_county, report):
+        return
+    words.send_keys(WORD)
+    report.check(f"search: '{WORD}' with County {word_county} lists the cleaners there who mention it",
+                 bool(both) and settles_on(driver, both), f"expected {sorted(both)}, shown {sorted(result_titles(driver))}")
+    report.check("search: the query is kept in the address", "kind=cleaners" in driver.current_url
+                 and f"q={WORD}" in driver.current_url, driver.current_url)
+
+
+def tab_until(driver, matches):
+    """Presses TAB until the focused element matches; returns what was focused on the way."""
+    visited = []
+    for _ in range(MAX_TABS):
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+        focused = driver.switch_to.active_element
+        visited.append(focused.get_attribute("id") or focused.text.split("\n")[0][:40] or focused.tag_name)
+        if matches(focused):
+            return focused, visited
+    return None, visited
+
+
+def check_keyboard(driver, site, report):
+    """From the top of the page: TAB to the search box, type, TAB to a result, Enter opens it."""
+    open_search(driver, site)
+    box, visited = tab_until(driver, lambda element: element.get_attribute("id") == "search-words")
+    report.check("keyboard: the first TAB reaches the skip link", visited[:1] == ["Skip to content"], visited[:1])
+    report.check("keyboard: TAB reaches the search box", box is not None, f"focused in turn: {visited}")
+    if box is None:
+        return
+    ActionChains(driver).send_keys(WORD).perform()
+    in_results = "return document.getElementById('search-results').contains(arguments[0])"
+    link, visited = tab_until(driver, lambda element: driver.execute_script(in_results, element))
+    report.check("keyboard: TAB goes on from the search box to a result", link is not None,
+                 f"focused in turn: {visited}")
+    if link is None:
+        return
+    title = link.text
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    try:
+        wait_for(driver, lambda: driver.find_element(By.TAG_NAME, "h1").text == title, seconds=10)
+        opened = True
+    except TimeoutException:
+        opened = False
+    report.check("keyboard: Enter on a result opens its page", opened, f"wanted '{title}' at {driver.current_url}")
