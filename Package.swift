@@ -2,7 +2,7 @@
 import PackageDescription
 
 // One module per pipeline stage, data flowing one way:
-// SiteLoader → LocatedYAML → SchemaValidation → Enrichment → CatalogueIndex → Rendering → OutputWriter.
+// SiteLoader → LocatedYAML → SchemaValidation → ImageProcessing → Enrichment → CatalogueIndex → Rendering → OutputWriter.
 // `Noticeboard` strings the stages together; the `noticeboard` executable is a thin CLI over it.
 let package = Package(
     name: "Noticeboard",
@@ -22,7 +22,11 @@ let package = Package(
         .systemLibrary(
             name: "CCmarkGFM", pkgConfig: "libcmark-gfm",
             providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
-        // OpenSSL's libcrypto (libssl-dev), for the manifest's SHA-256 digests.
+        // libvips (libvips-dev), for the variants of listing photos.
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        // libwebpmux (libwebp-dev, which libvips-dev brings): WebP chunks, to drop the metadata libvips 8.14 keeps.
+        .systemLibrary(name: "CWebPMux", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
+        // OpenSSL's libcrypto (libssl-dev), for the manifest's SHA-256 digests and the image cache's keys.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // renameat2(RENAME_EXCHANGE) is hidden behind _GNU_SOURCE, which Swift's Glibc module does not set.
         .target(name: "CRenameExchange"),
@@ -31,6 +35,7 @@ let package = Package(
         .target(name: "LocatedYAML", dependencies: ["CYAML", "SiteModel"]),
         .target(name: "SiteLoader", dependencies: ["SiteModel"]),
         .target(name: "SchemaValidation", dependencies: ["SiteModel", "LocatedYAML"]),
+        .target(name: "ImageProcessing", dependencies: ["SiteModel", "SiteLoader", "CVips", "CWebPMux", "CCrypto"]),
         .target(name: "Enrichment", dependencies: ["SiteModel", "CCmarkGFM"]),
         .target(name: "CatalogueIndex", dependencies: ["SiteModel", "Enrichment"]),
         .target(
@@ -40,7 +45,7 @@ let package = Package(
         .target(
             name: "Noticeboard",
             dependencies: [
-                "SiteModel", "SiteLoader", "LocatedYAML", "SchemaValidation", "Enrichment", "CatalogueIndex",
+                "SiteModel", "SiteLoader", "LocatedYAML", "SchemaValidation", "ImageProcessing", "Enrichment", "CatalogueIndex",
                 "Rendering", "OutputWriter", .product(name: "OrderedCollections", package: "swift-collections"),
             ]),
         // The preview server stays out of the pipeline library, so the pipeline's tests do not wait for Hummingbird.
@@ -54,6 +59,9 @@ let package = Package(
             resources: [.copy("Scaffold")]),
         .testTarget(
             name: "NoticeboardTests",
-            dependencies: ["Noticeboard", "SiteModel", "LocatedYAML", "SchemaValidation", "Enrichment", "Rendering", "OutputWriter", "SiteLoader", "CatalogueIndex"]),
+            dependencies: [
+                "Noticeboard", "SiteModel", "LocatedYAML", "SchemaValidation", "ImageProcessing", "Enrichment", "Rendering", "OutputWriter",
+                "SiteLoader", "CatalogueIndex",
+            ]),
     ]
 )

@@ -45,3 +45,19 @@ public struct Reference: Sendable, Hashable {
         self.location = location
     }
 }
+
+/// An image field's value: a file below `content/media/`, kept with the field's location so a bad image is
+/// reported where the listing names it.
+public struct MediaUse: Sendable, Hashable {
+    /// Below `content/media/`: `rentals/kayak.jpg`.
+    public var path: String
+    /// The field as messages name it: `photo` or `photos[2]`.
+    public var field: String
+    public var location: SourceLocation
+
+    public init(path: String, field: String, location: SourceLocation) {
+        self.path = path
+        self.field = field
+        self.location = location
+    }
+}

@@ -51,6 +51,29 @@ enum TestSupport {
         return files
     }
 
+    /// A valid 50,000 × 50,000 one-bit grey PNG: 2.5 gigapixels in about 300 kB, made once with Python's zlib.
+    static func pngBomb() throws -> [UInt8] { try madePNGBomb.get() }
+
+    private static let madePNGBomb = Result { () throws -> [UInt8] in
+        let folder = temporaryFolder()
+        defer { removeTree(folder) }
+        let path = folder + "/bomb.png"
+        let script = #"""
+            import struct, sys, zlib
+            def chunk(kind, data):
+                return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+            side = 50000
+            row, packer = bytes(1 + side // 8), zlib.compressobj(9)
+            pixels = b"".join(packer.compress(row) for _ in range(side)) + packer.flush()
+            header = struct.pack(">IIBBBBB", side, side, 1, 0, 0, 0, 0)
+            with open(sys.argv[1], "wb") as out:
+                out.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b""))
+            """#
+        let result = try run("python3", ["-c", script, path])
+        guard result.status == 0, let data = FileManager.default.contents(atPath: path) else { throw CocoaError(.fileWriteUnknown) }
+        return [UInt8](data)
+    }
+
     /// The `noticeboard` executable that `make test` built before running the tests.
     static var executable: String {
         ProcessInfo.processInfo.environment["NOTICEBOARD_BIN"] ?? repository + "/.build/debug/noticeboard"

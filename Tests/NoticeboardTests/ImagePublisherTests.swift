@@ -1,0 +1,152 @@
+import Foundation
+import ImageProcessing
+import SiteLoader
+import SiteModel
+import Testing
+
+/// The image stage on its own: small sites in temporary folders, one image named by one field.
+@Suite struct ImagePublisherTests {
+    static let photos = TestSupport.fixtures + "/photos/content/media/things/"
+    static let listing = SourceLocation(file: "content/things/x.yaml", line: 3, column: 8)
+
+    /// Publishes `content/media/things/<name>` holding `bytes`, as named by a field `photo` at `listing`.
+    func publish(_ name: String, _ bytes: [UInt8], settings: ImageSettings = .standard) -> (ImagePublisher.Outcome, String) {
+        let site = TestSupport.temporaryFolder()
+        try! FileManager.default.createDirectory(atPath: site + "/content/media/things", withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: site + "/content/media/things/" + name, contents: Data(bytes))
+        let publisher = ImagePublisher(files: SiteFiles(root: site), settings: settings)
+        return (publisher.publish([MediaUse(path: "things/" + name, field: "photo", location: Self.listing)]), site)
+    }
+
+    func fixture(_ name: String) -> [UInt8] {
+        [UInt8](FileManager.default.contents(atPath: Self.photos + name)!)
+    }
+
+    /// The one error of an image that cannot be published, without the located prefix.
+    func problem(_ name: String, _ bytes: [UInt8], settings: ImageSettings = .standard) -> String {
+        let (outcome, site) = publish(name, bytes, settings: settings)
+        defer { TestSupport.removeTree(site) }
+        #expect(outcome.images.isEmpty)
+        #expect(outcome.problems.count == 1)
+        let prefix = "content/things/x.yaml:3:8: error: 'photo' names content/media/things/\(name), which "
+        let text = outcome.problems.first?.description ?? ""
+        #expect(text.hasPrefix(prefix), "\(text)")
+        return String(text.dropFirst(prefix.count))
+    }
+
+    @Test func variantsAtEachWidthInTheSourceFormatAndWebPNeverScaledUp() throws {
+        let (outcome, site) = publish("lamp.jpg", fixture("lamp.jpg"))
+        defer { TestSupport.removeTree(site) }
+        #expect(outcome.problems.isEmpty && outcome.processed == 1)
+        let image = try #require(outcome.images["things/lamp.jpg"])
+        // 1000 px wide: 320 and 640, then its own width, never 1280.
+        #expect(image.variants.map { "\($0.format.rawValue) \($0.width)x\($0.height)" } == [
+            "jpeg 320x240", "jpeg 640x480", "jpeg 1000x750", "webp 320x240", "webp 640x480", "webp 1000x750",
+        ])
+        #expect(image.fallback.outputPath.hasPrefix("media/things/lamp-1000w.") && image.fallback.outputPath.hasSuffix(".jpg"))
+        for variant in image.variants {
+            let bytes = try #require(FileManager.default.contents(atPath: variant.file))
+            #expect(bytes.starts(with: variant.format == .jpeg ? [0xFF, 0xD8, 0xFF] : Array("RIFF".utf8)))
+        }
+
+        // Configured widths, in any order; each narrower than the source is made.
+        let (custom, other) = publish("lamp.jpg", fixture("lamp.jpg"), settings: ImageSettings(widths: [900, 200], quality: 60, maxMegapixels: 100))
+        defer { TestSupport.removeTree(other) }
+        #expect(custom.images["things/lamp.jpg"]?.variants(in: .jpeg).map(\.width) == [200, 900])
+    }
+
+    @Test func pngKeepsItsFormatAndAlphaWebPSourcesStayWebP() throws {
+        let (png, first) = publish("logo.png", fixture("logo.png"))
+        defer { TestSupport.removeTree(first) }
+        #expect(png.images["things/logo.png"]?.variants.map { "\($0.format.rawValue) \($0.width)" } == ["png 320", "png 500", "webp 320", "webp 500"])
+        let (webp, second) = publish("poster.webp", fixture("poster.webp"))
+        defer { TestSupport.removeTree(second) }
+        #expect(webp.images["things/poster.webp"]?.variants.map { "\($0.format.rawValue) \($0.width)" } == ["webp 320", "webp 640", "webp 700"])
+    }
+
+    @Test func badImagesAreReportedWhereTheFieldNamesThem() throws {
+        let jpeg = fixture("lamp.jpg")
+        #expect(problem("broken.jpg", Array(jpeg.prefix(jpeg.count / 3))).hasPrefix("is damaged and cannot be decoded ("))
+        #expect(problem("notes.jpg", Array("shopping list: milk, eggs\n".utf8))
+            == "is not an image Noticeboard can read: its bytes are not JPEG, PNG, WebP or SVG")
+        #expect(problem("lamp.png", jpeg) == "holds JPEG data but its name says PNG; rename it to end in .jpg")
+        #expect(problem("lamp.svg", jpeg) == "holds JPEG data but its name says SVG; rename it to end in .jpg")
+        #expect(problem("lamp.jpeg.txt", jpeg) == "holds JPEG data but its name has another extension; rename it to end in .jpg")
+        #expect(problem("spinner.gif", fixture("spinner.gif"))
+            == "is a GIF image; Noticeboard publishes JPEG, PNG, WebP and SVG, so convert it to one of those")
+        #expect(problem("empty.png", []) == "is not an image Noticeboard can read: its bytes are not JPEG, PNG, WebP or SVG")
+        // The limit is read from the header, whatever the pixels.
+        #expect(problem("lamp.jpg", jpeg, settings: ImageSettings(widths: [320], quality: 80, maxMegapixels: 0))
+            == "is 1000 × 750 pixels (0.8 megapixels), over the limit of 0 megapixels, and was refused before decoding;"
+            + " make it smaller, or raise images.max_megapixels in content/site.yaml")
+    }
+
+    /// A real 50,000 × 50,000 PNG (2.5 gigapixels, 300 kB compressed) is refused from its header: the stage
+    /// returns at once, having allocated nothing near the 2.5 GB the pixels would take.
+    @Test func decompressionBombIsRefusedFromItsHeader() throws {
+        let bomb = try TestSupport.pngBomb()
+        let start = Date()
+        #expect(problem("bomb.png", bomb)
+            == "is 50000 × 50000 pixels (2500.0 megapixels), over the limit of 100 megapixels, and was refused before decoding;"
+            + " make it smaller, or raise images.max_megapixels in content/site.yaml")
+        #expect(Date().timeIntervalSince(start) < 5)
+    }
+
+    @Test func svgsWithCodeOrOutsideReferencesAreRefusedWithTheirLine() throws {
+        let open = #"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10">"#
+        let cases: [(String, String)] = [
+            ("<script>alert(1)</script>", "a <script> element"),
+            (#"<rect width="5" height="5" onclick="alert(1)"/>"#, "an event handler attribute onclick"),
+            (#"<foreignObject width="5" height="5"><p xmlns="http://www.w3.org/1999/xhtml">hi</p></foreignObject>"#, "a <foreignObject> element"),
+            (#"<image href="https://tracker.example/pixel.png" width="5" height="5"/>"#, "a link to https://tracker.example/pixel.png in href"),
+            (#"<use xlink:href="other.svg#icon"/>"#, "a link to other.svg#icon in xlink:href"),
+            (#"<a href="javascript:alert(1)"><text>x</text></a>"#, "a link to javascript:alert(1) in href"),
+            (#"<image href="data:image/jpeg;base64,/9j/4AAQ" width="5" height="5"/>"#, "a link to data:image/jpeg;base64,/9j/4AAQ in href"),
+            (#"<rect width="5" height="5" fill="url(https://example.net/paint.svg#p)"/>"#, "a CSS url(https://example.net/paint.svg#p) outside the file"),
+            ("<style>\n@import url(#x);\n</style>", "a CSS @import"),
+            (#"<set attributeName="href" to="javascript:alert(1)"/>"#, "an animation of href"),
+            (#"<animate attributeName="onbegin" values="alert(1)"/>"#, "an animation of onbegin"),
+            (#"<iframe src="https://example.net/"/>"#, "a <iframe> element"),
+        ]
+        for (body, what) in cases {
+            let svg = open + "\n<g>\n" + body + "\n</g>\n</svg>\n"
+            #expect(problem("bad.svg", Array(svg.utf8)) == "is an SVG with \(what) at line 3 of that file; SVG images may not hold scripts,"
+                + " event handlers, foreignObject or references to other files", "\(body)")
+        }
+        let doctype = "<?xml version=\"1.0\"?>\n<!DOCTYPE svg [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n\(open)<text>&x;</text></svg>"
+        #expect(problem("entity.svg", Array(doctype.utf8)).hasPrefix("is an SVG with a document type declaration at line 2 of that file;"))
+        let stylesheet = "<?xml-stylesheet href=\"https://example.net/s.css\"?>\n\(open)</svg>"
+        #expect(problem("styled.svg", Array(stylesheet.utf8)).hasPrefix("is an SVG with an <?xml-stylesheet?> instruction at line 1 of that file;"))
+        #expect(problem("broken.svg", Array("\(open)\n<g>\n</svg>".utf8)).hasPrefix("is not well-formed SVG: "))
+        #expect(problem("page.svg", Array("<html><body/></html>".utf8)) == "is not well-formed SVG: the root element is not <svg> at line 1 of that file")
+    }
+
+    @Test func aSafeSVGIsPublishedAsItIsWithItsSize() throws {
+        let (outcome, site) = publish("badge.svg", fixture("badge.svg"))
+        defer { TestSupport.removeTree(site) }
+        #expect(outcome.problems.isEmpty)
+        let image = try #require(outcome.images["things/badge.svg"])
+        #expect(image.variants.map { "\($0.outputPath) \($0.width)x\($0.height) \($0.format.rawValue)" } == ["media/things/badge.svg 120x80 svg"])
+        #expect(image.variants[0].file == site + "/content/media/things/badge.svg")
+    }
+
+    @Test func theCacheServesAnUnchangedImageWithoutDecodingIt() throws {
+        let (first, site) = publish("lamp.jpg", fixture("lamp.jpg"))
+        defer { TestSupport.removeTree(site) }
+        #expect(first.processed == 1)
+        let publisher = ImagePublisher(files: SiteFiles(root: site), settings: .standard)
+        let use = MediaUse(path: "things/lamp.jpg", field: "photo", location: Self.listing)
+        let again = publisher.publish([use, use])
+        #expect(again.processed == 0 && again.images == first.images && again.cacheKeys == first.cacheKeys)
+        // Other settings are another entry; so are other bytes.
+        let smaller = ImagePublisher(files: SiteFiles(root: site), settings: ImageSettings(widths: [200], quality: 80, maxMegapixels: 100)).publish([use])
+        #expect(smaller.processed == 1 && smaller.cacheKeys.isDisjoint(with: first.cacheKeys))
+        FileManager.default.createFile(atPath: site + "/content/media/things/lamp.jpg", contents: Data(fixture("print.jpg")))
+        let changed = publisher.publish([use])
+        #expect(changed.processed == 1 && changed.images["things/lamp.jpg"]?.fallback.width == 400)
+        // A damaged entry is made again rather than trusted.
+        let key = try #require(changed.cacheKeys.first)
+        try FileManager.default.removeItem(atPath: site + "/.noticeboard-cache/images/\(key)/400.jpg")
+        #expect(publisher.publish([use]).processed == 1)
+    }
+}
