@@ -10,13 +10,19 @@ public struct ListingEnricher: Sendable {
     public let formatter: DisplayFormatter
     /// The title of every listing, by kind then slug, so references can show names.
     public let titles: [String: [String: String]]
+    /// What the image stage published, by path below `content/media/`.
+    public let images: [String: PublishedImage]
 
-    public init(site: SiteConfig, schema: KindSchema, markdown: MarkdownRenderer, formatter: DisplayFormatter, titles: [String: [String: String]]) {
+    public init(
+        site: SiteConfig, schema: KindSchema, markdown: MarkdownRenderer, formatter: DisplayFormatter, titles: [String: [String: String]],
+        images: [String: PublishedImage]
+    ) {
         self.site = site
         self.schema = schema
         self.markdown = markdown
         self.formatter = formatter
         self.titles = titles
+        self.images = images
     }
 
     public func enrich(_ listing: Listing) -> Listing {
@@ -49,8 +55,8 @@ public struct ListingEnricher: Sendable {
     private func transform(_ value: Value, as type: FieldType) -> Value {
         switch (type, value) {
         case (.image, .string(let path)):
-            let relative = "media/" + path
-            return .object(["path": .string(path), "src": .string(site.path(relative)), "url": .string(site.url(relative))])
+            // The build stops before enrichment when an image a listing names could not be published.
+            return images[path].map(imageValue) ?? .null
         case (.reference(let kind), .string(let slug)):
             let page = "\(kind)/\(slug)/"
             return .object([
@@ -68,5 +74,35 @@ public struct ListingEnricher: Sendable {
         default:
             return value
         }
+    }
+
+    /// An image as templates and apps see it: the widest variant in the source's format as `src` with its
+    /// `width` and `height`, `srcset` strings for `<img>` and a WebP `<source>`, and every variant.
+    private func imageValue(_ image: PublishedImage) -> Value {
+        let fallback = image.fallback
+        var fields: OrderedDictionary<String, Value> = [
+            "path": .string(image.path),
+            "src": .string(site.path(fallback.outputPath)),
+            "url": .string(site.url(fallback.outputPath)),
+            "width": .int(Int64(fallback.width)),
+            "height": .int(Int64(fallback.height)),
+            "format": .string(fallback.format.rawValue),
+        ]
+        if image.format != .svg { fields["srcset"] = .string(srcset(image.variants(in: image.format))) }
+        if image.format != .svg && image.format != .webp { fields["webp_srcset"] = .string(srcset(image.variants(in: .webp))) }
+        fields["variants"] = .list(image.variants.map { variant in
+            .object([
+                "url": .string(site.url(variant.outputPath)),
+                "width": .int(Int64(variant.width)),
+                "height": .int(Int64(variant.height)),
+                "format": .string(variant.format.rawValue),
+            ])
+        })
+        return .object(fields)
+    }
+
+    /// `/media/kayak-320w.1f2e3d4c.jpg 320w, /media/kayak-640w.1f2e3d4c.jpg 640w`
+    private func srcset(_ variants: [ImageVariant]) -> String {
+        variants.map { "\(site.path($0.outputPath)) \($0.width)w" }.joined(separator: ", ")
     }
 }

@@ -33,6 +33,8 @@ public struct BuildReport: Sendable {
     /// Files written anew; the others were kept as the last build left them.
     public var written: Int
     public var bytes: Int
+    /// Images decoded and encoded; the others' variants came from the image cache.
+    public var imagesProcessed: Int
     public var warnings: [Diagnostic]
     public var seconds: Double
 }

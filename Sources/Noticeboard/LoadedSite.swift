@@ -1,4 +1,5 @@
 import Foundation
+import ImageProcessing
 import LocatedYAML
 import Rendering
 import SchemaValidation
@@ -16,6 +17,8 @@ struct LoadedSite {
     /// Free Markdown pages from `content/pages/`, in file order.
     let pages: [FreePage]
     let templates: TemplateSet
+    /// The images that public fields name, published (variants made or taken from the cache).
+    let images: ImagePublisher.Outcome
     let warnings: [Diagnostic]
 
     static let configFile = "content/site.yaml"
@@ -76,6 +79,10 @@ struct LoadedSite {
         diagnostics += Self.reservedSlugs(in: listings, schemas: schemas)
         diagnostics += Self.danglingReferences(in: listings)
 
+        // Images: checked and processed across all cores, or taken from the cache; reported where fields name them.
+        let images = ImagePublisher(files: files, settings: config.images).publish(listings.values.joined().flatMap(\.media))
+        diagnostics += images.problems
+
         // Templates are checked in the same run, so one build reports content and template errors together.
         var templates: TemplateSet?
         do throws(BuildFailure) {
@@ -93,6 +100,7 @@ struct LoadedSite {
         self.listings = listings
         self.pages = pages
         self.templates = templates!
+        self.images = images
         self.warnings = diagnostics.sorted()
     }
 

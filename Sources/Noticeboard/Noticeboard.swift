@@ -2,6 +2,7 @@ import CatalogueIndex
 import Dispatch
 import Enrichment
 import Foundation
+import ImageProcessing
 import OutputWriter
 import Rendering
 import SiteLoader
@@ -45,7 +46,7 @@ public enum Noticeboard {
             return BuildReport(
                 listings: previous.listings, pages: previous.outputs.keys.filter { $0.hasSuffix(".html") }.count,
                 files: previous.outputs.count, written: 0, bytes: previous.outputs.values.reduce(0) { $0 + $1.digest.size },
-                warnings: previous.warnings, seconds: seconds())
+                imagesProcessed: 0, warnings: previous.warnings, seconds: seconds())
         }
 
         options.progress?("Reading \(inputs.stamps.count) files")
@@ -77,9 +78,11 @@ public enum Noticeboard {
             settings: settings, inputs: inputs, outputs: Dictionary(uniqueKeysWithValues: digested.map { ($0.0.path, $0.1) }),
             listings: catalogue.listingCount, warnings: site.warnings)
         state.save(statePath)
+        ImagePublisher(files: files, settings: site.config.images).pruneCache(keeping: site.images.cacheKeys)
         return BuildReport(
             listings: catalogue.listingCount, pages: outputFiles.filter { $0.path.hasSuffix(".html") }.count, files: summary.files,
-            written: summary.written, bytes: summary.bytes, warnings: site.warnings, seconds: seconds())
+            written: summary.written, bytes: summary.bytes, imagesProcessed: site.images.processed, warnings: site.warnings,
+            seconds: seconds())
     }
 
     static func render(_ site: LoadedSite, buildDate: CalendarDate, previousKeys: [String: String]) -> (Catalogue, [SiteRenderer.RenderedFile]) {
@@ -93,7 +96,8 @@ public enum Noticeboard {
         }
         var enriched: [String: [Listing]] = [:]
         for schema in site.schemas {
-            let enricher = ListingEnricher(site: site.config, schema: schema, markdown: markdown, formatter: formatter, titles: titles)
+            let enricher = ListingEnricher(
+                site: site.config, schema: schema, markdown: markdown, formatter: formatter, titles: titles, images: site.images.images)
             enriched[schema.name] = (site.listings[schema.name] ?? []).parallelMap(enricher.enrich)
         }
         let pages = site.pages.map { page in
@@ -104,19 +108,22 @@ public enum Noticeboard {
         let catalogue = Catalogue(
             site: site.config, schemas: site.schemas, listings: enriched, pages: pages, buildDate: buildDate, formatter: formatter)
         var files = SiteRenderer(catalogue: catalogue, templates: site.templates).render(previousKeys: previousKeys)
-        files += staticFiles(site, listings: enriched.values.joined()).map { SiteRenderer.RenderedFile(file: $0, renderKey: nil) }
+        files += staticFiles(site).map { SiteRenderer.RenderedFile(file: $0, renderKey: nil) }
         return (catalogue, files)
     }
 
-    /// Theme assets, and the media files that public fields name (nothing else from `content/media/`).
-    private static func staticFiles(_ site: LoadedSite, listings: some Sequence<Listing>) -> [OutputFile] {
+    /// Theme assets, and the published images of the media files that public fields name: variants from the
+    /// image cache, checked SVGs as they are (nothing else from `content/media/`).
+    private static func staticFiles(_ site: LoadedSite) -> [OutputFile] {
         var files = site.files.files(under: "templates/assets").map { file in
             OutputFile(path: String(file.dropFirst("templates/".count)), contents: .copy(from: site.files.absolute(file)))
         }
-        let media = Set(listings.flatMap(\.media)).sorted()
-        files += media.map { path in
-            OutputFile(path: "media/" + path, contents: .copy(from: site.files.absolute("content/media/" + path)))
+        // Two source files with the same bytes and name (kayak.jpg, kayak.jpeg) share their variants.
+        var variants: [String: ImageVariant] = [:]
+        for image in site.images.images.values {
+            for variant in image.variants { variants[variant.outputPath] = variant }
         }
+        files += variants.values.sorted { $0.outputPath < $1.outputPath }.map { OutputFile(path: $0.outputPath, contents: .copy(from: $0.file)) }
         return files
     }
 

@@ -47,10 +47,11 @@ struct Build: ParsableCommand {
             printDiagnostics(report.warnings)
             if !quiet {
                 let megabytes = Double(report.bytes) / 1_048_576
+                let images = report.imagesProcessed == 0 ? "" : ", \(report.imagesProcessed) image\(report.imagesProcessed == 1 ? "" : "s") processed"
                 print(String(
-                    format: "Built %d listings into %@/: %d pages, %d files (%d written, %d unchanged), %.1f MB in %.2f s",
+                    format: "Built %d listings into %@/: %d pages, %d files (%d written, %d unchanged%@), %.1f MB in %.2f s",
                     report.listings, options.outputPath, report.pages, report.files, report.written, report.files - report.written,
-                    megabytes, report.seconds))
+                    images, megabytes, report.seconds))
             }
         } catch {
             if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }

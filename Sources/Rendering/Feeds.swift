@@ -52,10 +52,29 @@ extension SiteRenderer {
                 ]
                 let tags = schema.facets.flatMap { facet in collection.facets.first { $0.field.name == facet }?.values.filter { value in value.listings.contains { $0.slug == listing.slug } }.map(\.text) ?? [] }
                 if !tags.isEmpty { item["tags"] = .list(tags.map(Value.string)) }
+                // JSON Feed's `image` is one URL; the extension lists every image with its variants, as the API does.
+                let images = images(of: listing, schema: schema)
+                if let main = images.first {
+                    item["image"] = main["url"] ?? .null
+                    item["_noticeboard"] = .object(["images": .list(images)])
+                }
                 return .object(item)
             }),
         ])
         return OutputFile(path: path, contents: .bytes(JSONWriter.bytes(document)))
+    }
+
+    /// The listing's images in field order, lists and nested objects included, as its JSON holds them.
+    private func images(of listing: Listing, schema: KindSchema) -> [Value] {
+        func collect(_ value: Value, _ type: FieldType) -> [Value] {
+            switch (type, value) {
+            case (.image, .object): return [value]
+            case (.list(let item), .list(let values)): return values.flatMap { collect($0, item.type) }
+            case (.object(let fields), .object(let values)): return fields.flatMap { field in values[field.name].map { collect($0, field.type) } ?? [] }
+            default: return []
+            }
+        }
+        return schema.fields.flatMap { field in listing.fields[field.name].map { collect($0, field.type) } ?? [] }
     }
 
     private func atomFeed(_ collection: KindCollection, _ entries: [(CalendarDate, Listing)]) -> OutputFile {

@@ -12,7 +12,7 @@ extension SiteRenderer {
             "is_home": .bool(true),
             "kinds": .list(catalogue.kinds.filter(\.schema.hasPages).map(contexts.kindValue)),
             "newest": .list(catalogue.newest.compactMap { listing in
-                catalogue.collection(listing.kind).map { contexts.card(listing, schema: $0.schema) }
+                catalogue.collection(listing.kind).map { contexts.card(listing, schema: $0.schema, firstScreen: false) }
             }),
             "daily": .list(catalogue.kinds.compactMap { collection in
                 guard collection.schema.daily != nil, let pick = DailyPicks(collection: collection, from: catalogue.buildDate, days: 1).picks.first
@@ -70,7 +70,9 @@ extension SiteRenderer {
                 "facet": facet,
                 "total": .int(Int64(listings.count)),
                 "pagination": contexts.paginationValue(pagination),
-                "listings": .list(pagination.items.map { contexts.card($0, schema: schema) }),
+                "listings": .list(pagination.items.enumerated().map { index, listing in
+                    contexts.card(listing, schema: schema, firstScreen: index < PageContexts.firstScreenCards)
+                }),
             ])
             return page(
                 at: pagination.outputPath, template: templates.name("list", forKind: schema.name), context: context,
@@ -126,7 +128,7 @@ extension SiteRenderer {
             "date": .date(pick.date),
             "kind_title": .string(collection.schema.title),
             "entry": pick.entry,
-            "listing": contexts.card(pick.listing, schema: collection.schema),
+            "listing": contexts.card(pick.listing, schema: collection.schema, firstScreen: true),
         ])
     }
 

@@ -123,8 +123,27 @@ extension SiteRenderer {
 
     private var commonDefinitions: Value {
         .object([
-            "image": closedObject(["path": string, "src": string, "url": uri]),
+            "image": imageSchema,
             "reference": closedObject(["kind": string, "slug": string, "title": string, "path": string, "url": uri]),
+        ])
+    }
+
+    /// An image field's value: the fallback file, `srcset` strings (not for SVG), and every published variant.
+    private var imageSchema: Value {
+        let pixels: Value = .object(["type": .string("integer"), "minimum": .int(1)])
+        let format: Value = .object(["enum": strings(ImageFormat.allCases.map(\.rawValue))])
+        return .object([
+            "type": .string("object"),
+            "required": strings(["path", "src", "url", "width", "height", "format", "variants"]),
+            "additionalProperties": .bool(false),
+            "properties": .object([
+                "path": string, "src": string, "url": uri, "width": pixels, "height": pixels, "format": format,
+                "srcset": string, "webp_srcset": string,
+                "variants": .object([
+                    "type": .string("array"), "minItems": .int(1),
+                    "items": closedObject(["url": uri, "width": pixels, "height": pixels, "format": format]),
+                ]),
+            ]),
         ])
     }
 
@@ -168,9 +187,12 @@ extension SiteRenderer {
                         "id": string, "url": uri, "title": string, "content_html": string,
                         "date_published": .object(["type": .string("string"), "format": .string("date-time")]),
                         "tags": .object(["type": .string("array"), "items": string]),
+                        "image": uri,
+                        "_noticeboard": closedObject(["images": .object(["type": .string("array"), "items": ref("#/$defs/image")])]),
                     ]),
                 ])]),
             ]),
+            "$defs": commonDefinitions,
         ])
     }
 

@@ -102,12 +102,18 @@ struct PageContexts: Sendable {
         ])
     }
 
-    /// A listing as lists show it: its title and link, its fields and their display text.
-    func card(_ listing: Listing, schema: KindSchema) -> Value {
+    /// The cards at the top of a list page that a phone shows before any scrolling: templates load their
+    /// pictures at once and the others' lazily.
+    static let firstScreenCards = 4
+
+    /// A listing as lists show it: its title and link, its fields and their display text, and whether the
+    /// page shows it on its first screen.
+    func card(_ listing: Listing, schema: KindSchema, firstScreen: Bool) -> Value {
         .object([
             "title": .string(title(of: listing, schema: schema)),
             "path": listing.fields["path"] ?? .null,
             "kind_singular": .string(schema.singular),
+            "first_screen": .bool(firstScreen),
             "listing": .object(listing.fields),
             "display": .object(listing.display.mapValues(Value.string)),
         ])

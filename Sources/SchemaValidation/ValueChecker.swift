@@ -5,7 +5,7 @@ import SiteModel
 /// What a listing points at: other listings, and files below `content/media/`.
 struct Findings {
     var references: [Reference] = []
-    var media: [String] = []
+    var media: [MediaUse] = []
 }
 
 /// Checks a YAML node against a field's type and turns it into a typed value.
@@ -137,7 +137,7 @@ struct ValueChecker {
                 problems.error(node, "'\(name)' names content/media/\(text), which does not exist")
                 return nil
             }
-            found.media.append(text)
+            found.media.append(MediaUse(path: text, field: name, location: SourceLocation(file: problems.file, line: node.line, column: node.column)))
             return .string(text)
         case .enumeration(let allowed):
             guard allowed.contains(text) else {

@@ -10,13 +10,13 @@ public struct Listing: Sendable {
     /// References to other listings, kept with their locations so a dangling one can be reported.
     public var references: [Reference]
     /// Files below `content/media/` that the listing's image fields name (never those of private fields).
-    public var media: [String]
+    public var media: [MediaUse]
     /// Human-readable text for formatted fields (currency, rating), filled in by enrichment.
     public var display: OrderedDictionary<String, String>
 
     public init(
         kind: String, slug: String, file: String, fields: OrderedDictionary<String, Value>,
-        references: [Reference] = [], media: [String] = [], display: OrderedDictionary<String, String> = [:]
+        references: [Reference] = [], media: [MediaUse] = [], display: OrderedDictionary<String, String> = [:]
     ) {
         self.kind = kind
         self.slug = slug

@@ -12,10 +12,12 @@ public struct SiteConfig: Sendable {
     public var allowRawHTML: Bool
     /// Kind names in navigation order.
     public var kinds: [String]
+    /// Variant widths, quality and size limit for the images listings name.
+    public var images: ImageSettings
 
     public init(
         title: String, description: String, baseURL: String, language: String, currency: String, pageSize: Int,
-        allowRawHTML: Bool, kinds: [String]
+        allowRawHTML: Bool, kinds: [String], images: ImageSettings = .standard
     ) {
         self.title = title
         self.description = description
@@ -25,6 +27,7 @@ public struct SiteConfig: Sendable {
         self.pageSize = pageSize
         self.allowRawHTML = allowRawHTML
         self.kinds = kinds
+        self.images = images
     }
 
     /// The path part of the base URL, e.g. `/catalogue/`; every root-relative link starts with it.

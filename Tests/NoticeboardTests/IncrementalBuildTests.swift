@@ -60,7 +60,7 @@ import Testing
         // Add a listing, then delete another: pages appear and disappear, and the lists follow.
         TestSupport.write("""
             title: Stand mixer
-            photos: [rentals/kayak.svg]
+            photos: [rentals/kayak.jpg]
             category: Party
             price_per_day: 9.00
             condition: Good
@@ -95,6 +95,48 @@ import Testing
         _ = try build(site)
         #expect(TestSupport.read(site + "/public/api/cleaners.json").contains("https://example.net/cleaners/"))
         try expectSameAsCleanBuild(site, "config")
+    }
+
+    /// Images take part in incremental builds: unchanged ones are never decoded again, a changed one gets new
+    /// variants and re-renders the pages and documents that show it, and nothing else.
+    @Test func imagesAreProcessedOnlyWhenTheyChange() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        try FileManager.default.removeItem(atPath: site + "/.noticeboard-cache")
+        let cold = try build(site)
+        #expect(cold.imagesProcessed == 31)  // 5 photos and 26 SVGs, each checked
+
+        // A listing edit re-renders pages, and takes every image from the cache.
+        let kayak = site + "/content/rentals/kayak.yaml"
+        TestSupport.write(TestSupport.read(kayak).replacingOccurrences(of: "price_per_day: 45.00", with: "price_per_day: 40.00"), to: kayak)
+        let edited = try build(site)
+        #expect(edited.imagesProcessed == 0 && edited.written > 0)
+        let before = times(site + "/public")
+        let oldVariants = Set(before.keys.filter { $0.hasPrefix("media/rentals/kayak-") && !$0.hasSuffix(".svg") })
+        #expect(oldVariants.count == 6)
+
+        // A new photo: one image processed, new variant URLs, the old variants gone; its listing's page and
+        // JSON change, a page that does not show it keeps its time.
+        Thread.sleep(forTimeInterval: 0.02)
+        try FileManager.default.removeItem(atPath: site + "/content/media/rentals/kayak.jpg")
+        try FileManager.default.copyItem(atPath: TestSupport.fixtures + "/photos/content/media/things/lamp.jpg", toPath: site + "/content/media/rentals/kayak.jpg")
+        let changed = try build(site)
+        #expect(changed.imagesProcessed == 1)
+        let after = times(site + "/public")
+        let newVariants = Set(after.keys.filter { $0.hasPrefix("media/rentals/kayak-") && !$0.hasSuffix(".svg") })
+        #expect(newVariants.count == 6 && newVariants.isDisjoint(with: oldVariants))
+        #expect(after["rentals/kayak/index.html"] != before["rentals/kayak/index.html"])
+        #expect(after["api/rentals/kayak.json"] != before["api/rentals/kayak.json"])
+        #expect(after["cleaners/aoife-byrne/index.html"] == before["cleaners/aoife-byrne/index.html"])
+        for path in before.keys where path.hasPrefix("media/cleaners/aoife-byrne-") { #expect(after[path] == before[path], "\(path)") }
+        try expectSameAsCleanBuild(site, "image")
+
+        // Without the cache, every image is made again, to the same bytes.
+        let published = TestSupport.tree(site + "/public")
+        try FileManager.default.removeItem(atPath: site + "/.noticeboard-cache")
+        let again = try build(site)
+        #expect(again.imagesProcessed == 31)
+        #expect(TestSupport.tree(site + "/public") == published)
     }
 
     @Test func aRemovedOutputFileIsWrittenAgain() throws {

@@ -61,7 +61,8 @@ import Testing
         #expect(fields["eco"] == .bool(false))
         #expect(fields["address"] == .object(["town": .string("Cork")]))
         #expect(listing?.references.map(\.slug) == ["mary-kelly"])
-        #expect(listing?.media == ["cleaners/ana.png"])
+        #expect(listing?.media.map(\.path) == ["cleaners/ana.png"])
+        #expect(listing?.media.map { "\($0.location.line):\($0.location.column) \($0.field)" } == ["6:8 photo"])
     }
 
     @Test func everyProblemIsReportedWithItsLocation() throws {

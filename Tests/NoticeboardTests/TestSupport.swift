@@ -1,4 +1,5 @@
 import Foundation
+import Noticeboard
 import Testing
 
 /// Paths and helpers shared by the tests: the repository, fixtures, temporary sites and the CLI.
@@ -20,16 +21,30 @@ enum TestSupport {
     }
 
     /// A site in a temporary folder: the example site's templates, and `content/` from the named fixture
-    /// (or from the repository's example site when `fixture` is nil).
+    /// (or from the repository's example site when `fixture` is nil, with its photos' variants already in the
+    /// image cache, as a second build finds them: the image tests start from fixtures, cold).
     static func makeSite(fixture: String? = nil) -> String {
         let site = temporaryFolder()
         let content = fixture.map { fixtures + "/" + $0 + "/content" } ?? repository + "/content"
         try! FileManager.default.copyItem(atPath: content, toPath: site + "/content")
+        if fixture == nil {
+            try! FileManager.default.createDirectory(atPath: site + "/.noticeboard-cache", withIntermediateDirectories: true)
+            try! FileManager.default.copyItem(atPath: exampleImageCache, toPath: site + "/.noticeboard-cache/images")
+        }
         let fixtureTemplates = fixture.map { fixtures + "/" + $0 + "/templates" }
         let templates = fixtureTemplates.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil } ?? repository + "/templates"
         try! FileManager.default.copyItem(atPath: templates, toPath: site + "/templates")
         return site
     }
+
+    /// The example site's image cache, made once per test run by checking a copy of the site.
+    private static let exampleImageCache: String = {
+        let site = temporaryFolder()
+        try! FileManager.default.copyItem(atPath: repository + "/content", toPath: site + "/content")
+        try! FileManager.default.copyItem(atPath: repository + "/templates", toPath: site + "/templates")
+        _ = try! Noticeboard.check(BuildOptions(root: site))
+        return site + "/.noticeboard-cache/images"
+    }()
 
     static func write(_ text: String, to path: String) {
         try! FileManager.default.createDirectory(
