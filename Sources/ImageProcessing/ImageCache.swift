@@ -77,7 +77,12 @@ struct ImageCache: Sendable {
         return entry
     }
 
-    /// Removes the entries not in `keeping` that are more than an hour old: a build running at the same
+    /// Notes that a build used the entry (its folder's modification time), so pruning keeps it.
+    func markUsed(_ key: String) {
+        utimes(path(key), nil)
+    }
+
+    /// Removes the entries not in `keeping` that no build has used for an hour: a build running at the same
     /// time from other content (the preview server's) may still need a recent one.
     func prune(keeping keys: Set<String>) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }

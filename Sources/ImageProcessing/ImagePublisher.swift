@@ -54,12 +54,13 @@ public struct ImagePublisher: Sendable {
         return outcome
     }
 
-    /// Removes cache entries that neither this build nor a recent one used.
+    /// Removes the cache entries that no build has used for an hour.
     public func pruneCache(keeping keys: Set<String>) {
         cache.prune(keeping: keys)
     }
 
     /// Everything that decides the bytes of the variants, besides the source: a change makes new entries.
+    /// The leading version counts changes to this stage's processing and to the SVG rule.
     var settingsKey: String {
         "noticeboard-images 1 libvips \(Vips.version) widths \(settings.widths.map(String.init).joined(separator: ",")) quality \(settings.quality)"
     }
@@ -84,6 +85,7 @@ public struct ImagePublisher: Sendable {
             if source.format != .svg, source.width * source.height > settings.maxPixels {
                 return .failure(.tooLarge(width: source.width, height: source.height, limitMegapixels: settings.maxMegapixels))
             }
+            cache.markUsed(key)
             return .success(Published(image: image(path, key: key, entry: cached), cacheKey: key, processed: false))
         }
         switch bytes.withUnsafeBytes({ make($0, bytes: bytes, fileName: path) }) {

@@ -148,5 +148,12 @@ import Testing
         let key = try #require(changed.cacheKeys.first)
         try FileManager.default.removeItem(atPath: site + "/.noticeboard-cache/images/\(key)/400.jpg")
         #expect(publisher.publish([use]).processed == 1)
+
+        // Pruning removes entries unused for an hour, not the ones in use or recently made.
+        let entries = site + "/.noticeboard-cache/images/"
+        let old = try #require(first.cacheKeys.first)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7200)], ofItemAtPath: entries + old)
+        publisher.pruneCache(keeping: [key])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: entries).sorted() == ([key] + smaller.cacheKeys).sorted())
     }
 }
