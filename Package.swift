@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import Foundation
 import PackageDescription
 
 // One module per pipeline stage, data flowing one way:
@@ -65,3 +66,12 @@ let package = Package(
             ]),
     ]
 )
+
+// The libFuzzer target over parse-and-validate. Only scripts/fuzz.sh builds it (it sets NOTICEBOARD_FUZZ=1 and
+// uses its own scratch folder): libFuzzer supplies its main, so it cannot link in an ordinary build.
+if ProcessInfo.processInfo.environment["NOTICEBOARD_FUZZ"] != nil {
+    package.targets.append(
+        .executableTarget(
+            name: "FuzzParseValidate", dependencies: ["LocatedYAML", "SchemaValidation", "SiteModel"],
+            path: "Fuzz/FuzzParseValidate"))
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Fuzzes the parse-and-validate stage with libFuzzer for SECONDS (default 60), on one core.
+# Not part of CI. Usage: scripts/fuzz.sh SECONDS
+# Seeds are every YAML file of the example site and the test fixtures; the corpus libFuzzer grows is kept in
+# .build-fuzz/corpus between runs. A crash or hang is saved in .build-fuzz/findings/: reproduce it with
+# `.build-fuzz/release/FuzzParseValidate FILE`, fix it, and add it as a case under Tests/Fixtures/bad/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-60}"
+scratch=.build-fuzz
+
+# lld, because gold fails on the sanitized objects with an internal error.
+NOTICEBOARD_FUZZ=1 swift build -c release --scratch-path "$scratch" --product FuzzParseValidate \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
+
+mkdir -p "$scratch/corpus" "$scratch/seeds" "$scratch/findings"
+find content Tests/Fixtures -type f \( -name '*.yaml' -o -name '*.yml' \) -size -64k | while read -r file; do
+    cp "$file" "$scratch/seeds/$(printf '%s' "$file" | tr '/ ' '__')"
+done
+
+# -timeout: an input that takes over 5 s is reported as a hang. -rss_limit_mb: more than 2 GiB is a finding too.
+export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+exec "$scratch/release/FuzzParseValidate" "$scratch/corpus" "$scratch/seeds" \
+    -dict=Fuzz/yaml.dict -max_len=8192 -timeout=5 -rss_limit_mb=2048 \
+    -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$scratch/findings/"
