@@ -174,29 +174,41 @@ private struct Composer {
         if parser.error == YAML_READER_ERROR {
             let offset = Int(parser.problem_offset)
             let (line, column) = lineAndColumn(ofByte: offset)
-            let byte = parser.problem_value >= 0 && parser.problem_value <= 0xFF ? " 0x" + String(parser.problem_value, radix: 16, uppercase: true) : ""
-            return .error(at: location(line, column), "invalid UTF-8 at byte offset \(offset): \(problem)\(byte)")
+            return .error(at: location(line, column), plainReaderMessage(problem: problem, value: parser.problem_value, offset: offset))
         }
-        let mark = parser.problem_mark
-        let line = Int(mark.line) + 1
-        let column = Int(mark.column) + 1
-        let index = Int(mark.index)
-        if problem.hasPrefix("found character that cannot start any token"), index < bytes.count, bytes[index] == 0x09 {
-            return .error(at: location(line, column), "YAML syntax error: a tab cannot indent YAML; use spaces")
+        let line = Int(parser.problem_mark.line) + 1
+        let column = Int(parser.problem_mark.column) + 1
+        let error = LibYAMLError(
+            problem: problem, context: parser.context.map { String(cString: $0) },
+            contextLine: Int(parser.context_mark.line) + 1, contextColumn: Int(parser.context_mark.column) + 1,
+            byte: byteOffset(line: line, column: column).flatMap { $0 < bytes.count ? bytes[$0] : nil })
+        return .error(at: location(line, column), plainSyntaxMessage(error))
+    }
+
+    /// Where a UTF-8 file's 1-based line and column (in characters, after any byte order mark) start.
+    private func byteOffset(line: Int, column: Int) -> Int? {
+        var offset = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var currentLine = 1
+        while currentLine < line {
+            guard let newline = bytes[offset...].firstIndex(of: 0x0A) else { return nil }
+            offset = newline + 1
+            currentLine += 1
         }
-        var message = "YAML syntax error: \(problem)"
-        if let context = parser.context.map({ String(cString: $0) }) {
-            let contextMark = parser.context_mark
-            message += " (\(context) at line \(contextMark.line + 1), column \(contextMark.column + 1))"
+        var characters = 1
+        while offset < bytes.count, characters < column {
+            offset += 1
+            if offset < bytes.count, bytes[offset] & 0xC0 != 0x80 { characters += 1 }
         }
-        return .error(at: location(line, column), message)
+        return offset
     }
 
     /// 1-based line and column (in characters) of a byte offset, for errors libyaml gives only an offset for.
+    /// A byte order mark is not counted: editors do not show it.
     private func lineAndColumn(ofByte offset: Int) -> (Int, Int) {
         var line = 1
         var column = 1
-        for byte in bytes.prefix(offset) {
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        for byte in bytes[start..<max(start, min(offset, bytes.count))] {
             if byte == 0x0A {
                 line += 1
                 column = 1

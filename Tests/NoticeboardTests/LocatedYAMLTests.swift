@@ -43,7 +43,7 @@ import Testing
     @Test func syntaxErrorsNameLineAndColumn() {
         let found = error("name: Ana\nbio: [unclosed\nrate: 3\n")
         #expect(found?.location == SourceLocation(file: "x.yaml", line: 3, column: 5))
-        #expect(found?.message == "YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence at line 2, column 6)")
+        #expect(found?.message == "YAML syntax error: the list opened with '[' at line 2, column 6 is not closed with ']', or a ',' is missing between its items")
     }
 
     @Test func tabIndentationGetsItsOwnMessage() {
@@ -75,8 +75,23 @@ import Testing
             _ = try parseYAML(bytes, file: "x.yaml")
             Issue.record("invalid UTF-8 was accepted")
         } catch {
-            #expect(error.message.hasPrefix("invalid UTF-8 at byte offset 17"))
+            #expect(error.message == "the file is not valid UTF-8 text: byte 0xFF at byte offset 17 (invalid leading UTF-8 octet); save it as UTF-8")
             #expect(error.location?.line == 2)
+        }
+    }
+
+    @Test func controlCharactersAreNamedWithTheirOffset() {
+        #expect(error("name: A\u{1}na\n")?.description == "x.yaml:1:8: error: the file holds the control character 0x1 at byte offset 7, which YAML does not allow; remove it")
+    }
+
+    /// A tab is found by line and column, which count characters, not bytes; the byte order mark is not counted.
+    @Test func tabAfterMultiByteCharactersAndAByteOrderMarkIsStillATab() {
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("name: Zoë\nlist:\n\t- a\n".utf8)
+        do throws(Diagnostic) {
+            _ = try parseYAML(bytes, file: "x.yaml")
+            Issue.record("tab indentation was accepted")
+        } catch {
+            #expect(error.description == "x.yaml:3:1: error: YAML syntax error: a tab cannot indent YAML; use spaces")
         }
     }
 

@@ -1,0 +1,81 @@
+/// What libyaml reported about a file it could not parse, in its own words.
+struct LibYAMLError {
+    /// libyaml's problem text, e.g. "did not find expected ',' or ']'".
+    var problem: String
+    /// What libyaml was reading, e.g. "while parsing a flow sequence", and where that started.
+    var context: String?
+    var contextLine: Int
+    var contextColumn: Int
+    /// The byte at the place of the error, when the file has one there.
+    var byte: UInt8?
+}
+
+/// libyaml's syntax errors in words for people who edit listing files by hand, saying what to change.
+/// Problems not named here keep libyaml's text.
+func plainSyntaxMessage(_ error: LibYAMLError) -> String {
+    let problem = error.problem
+    let context = error.context ?? ""
+    let opened = "line \(error.contextLine), column \(error.contextColumn)"
+    let message: String
+    let atTab = problem == "found character that cannot start any token" && error.byte == 0x09
+    switch problem {
+    case _ where problem.hasPrefix("found a tab character") || atTab:
+        message = "a tab cannot indent YAML; use spaces"
+    case "did not find expected ',' or ']'":
+        message = "the list opened with '[' at \(opened) is not closed with ']', or a ',' is missing between its items"
+    case "did not find expected ',' or '}'":
+        message = "the mapping opened with '{' at \(opened) is not closed with '}', or a ',' is missing between its entries"
+    case "mapping values are not allowed in this context":
+        message = "unexpected ':'; put a value that contains ': ' in quotes, or check the indentation of this line"
+    case "could not find expected ':'":
+        message = "the field name at \(opened) must be followed by ':' and its value"
+    case "found unexpected end of stream" where context.hasSuffix("quoted scalar"):
+        message = "the quoted text that starts at \(opened) is never closed; add the closing quote"
+    case "found unknown escape character":
+        message = "unknown escape after '\\' in double-quoted text; write '\\\\' for a backslash, or use single quotes"
+    case "did not find expected hexdecimal number":
+        message = "'\\x', '\\u' or '\\U' in double-quoted text must be followed by hexadecimal digits; write '\\\\' for a backslash, or use single quotes"
+    case "found character that cannot start any token":
+        let shown = error.byte.map { "'\(Character(Unicode.Scalar($0)))'" } ?? "this character"
+        message = "a value cannot start with \(shown); put the value in quotes"
+    case "did not find expected key":
+        message = "expected a new 'field: value' line here; check this line's indentation, and put a value that holds quotes, brackets or ': ' inside quotes"
+    case "did not find expected '-' indicator":
+        message = "expected another '- ' item of the list that starts at \(opened); check this line's indentation"
+    case "block sequence entries are not allowed in this context":
+        message = "a '- ' list item cannot start here; start the list on the next line, indented, or write it as [a, b]"
+    case "did not find expected node content":
+        message = "a value is missing here"
+    case "found undefined tag handle", "did not find the expected '>'":
+        message = "listing files do not use YAML tags (text starting with '!'); remove the tag or put the value in quotes"
+    case "did not find expected alphabetic or numeric character" where context.hasSuffix("anchor") || context.hasSuffix("alias"):
+        message = "'&' and '*' must be followed by a name; put a value that starts with '&' or '*' in quotes"
+    case "found incompatible YAML document":
+        message = "the %YAML line asks for a YAML version other than 1.x; remove it"
+    case "found duplicate %YAML directive":
+        message = "the %YAML line is repeated; remove one"
+    case "found unknown directive name":
+        message = "a line starting with '%' is a YAML directive, and only %YAML and %TAG exist; put text that starts with '%' in quotes"
+    case "found an indentation indicator equal to 0":
+        message = "the indentation digit after '|' or '>' must be 1 to 9"
+    case "did not find expected comment or line break" where context.hasSuffix("block scalar"):
+        message = "after '|' or '>' only '-', '+' or a digit may follow on the same line; the text itself starts on the next line"
+    case "did not find expected <document start>":
+        message = "unexpected text after the end of the file's content; check this line's indentation and brackets"
+    case "found unexpected document indicator":
+        message = "a line starting with '---' or '...' cannot be inside quoted text; indent it"
+    default:
+        message = problem + (error.context.map { " (\($0) at \(opened))" } ?? "")
+    }
+    return "YAML syntax error: " + message
+}
+
+/// libyaml's reader refuses bytes that are not UTF-8 (or UTF-16) text, and control characters.
+func plainReaderMessage(problem: String, value: Int32, offset: Int) -> String {
+    let hex = value >= 0 ? "0x" + String(value, radix: 16, uppercase: true) : nil
+    if problem == "control characters are not allowed" {
+        return "the file holds the control character \(hex ?? "") at byte offset \(offset), which YAML does not allow; remove it"
+    }
+    let byte = hex.map { "byte \($0) " } ?? ""
+    return "the file is not valid UTF-8 text: \(byte)at byte offset \(offset) (\(problem)); save it as UTF-8"
+}
