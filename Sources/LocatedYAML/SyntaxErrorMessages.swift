@@ -1,3 +1,5 @@
+import SiteModel
+
 /// What libyaml reported about a file it could not parse, in its own words.
 struct LibYAMLError {
     /// libyaml's problem text, e.g. "did not find expected ',' or ']'".
@@ -47,7 +49,7 @@ func plainSyntaxMessage(_ error: LibYAMLError) -> String {
     case "did not find expected node content":
         message = "a value is missing here"
     case "found undefined tag handle", "did not find the expected '>'":
-        message = "listing files do not use YAML tags (text starting with '!'); remove the tag or put the value in quotes"
+        message = "listing files do not use YAML tags (words that start with '!'); remove it, or put a value that starts with '!' in quotes"
     case "did not find expected alphabetic or numeric character" where context.hasSuffix("anchor") || context.hasSuffix("alias"):
         message = "'&' and '*' must be followed by a name; put a value that starts with '&' or '*' in quotes"
     case "found incompatible YAML document":
@@ -70,12 +72,11 @@ func plainSyntaxMessage(_ error: LibYAMLError) -> String {
     return "YAML syntax error: " + message
 }
 
-/// libyaml's reader refuses bytes that are not UTF-8 (or UTF-16) text, and control characters.
+/// libyaml's reader refuses control characters, and UTF-16 that does not decode (UTF-8 is checked before it).
 func plainReaderMessage(problem: String, value: Int32, offset: Int) -> String {
-    let hex = value >= 0 ? "0x" + String(value, radix: 16, uppercase: true) : nil
-    if problem == "control characters are not allowed" {
-        return "the file holds the control character \(hex ?? "") at byte offset \(offset), which YAML does not allow; remove it"
+    guard problem == "control characters are not allowed" else {
+        return "the file cannot be read as text at byte offset \(offset) (\(problem)); save it with UTF-8 encoding"
     }
-    let byte = hex.map { "byte \($0) " } ?? ""
-    return "the file is not valid UTF-8 text: \(byte)at byte offset \(offset) (\(problem)); save it as UTF-8"
+    let character = (0...0xFF).contains(value) ? TextPosition.hex(UInt8(value)) + " " : ""
+    return "the file holds the control character \(character)at byte offset \(offset), which YAML does not allow; remove it"
 }

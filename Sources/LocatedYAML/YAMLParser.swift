@@ -28,17 +28,38 @@ private struct Composer {
     let limits: YAMLLimits
     let bytes: [UInt8]
 
-    /// A collection still being read; `weight` counts its nodes with aliases expanded.
-    private enum Frame {
-        case sequence(items: [YAMLNode], line: Int, column: Int, anchor: String?, weight: Int)
-        case mapping(pairs: [YAMLPair], pendingKey: YAMLNode?, line: Int, column: Int, anchor: String?, weight: Int)
+    /// A collection still being read. It is changed in place on the stack: taking it off to append would copy
+    /// its items each time, which is quadratic in the length of a list.
+    private struct Frame {
+        let isMapping: Bool
+        let line: Int
+        let column: Int
+        let anchor: String?
+        /// Its nodes, counting each alias as a copy of what it names.
+        var weight = 1
+        var items: [YAMLNode] = []
+        var pairs: [YAMLPair] = []
+        /// Where each key of a mapping was first seen, to refuse duplicates without a search.
+        var keyPlaces: [String: (line: Int, column: Int)] = [:]
+        var pendingKey: YAMLNode?
+
+        init(isMapping: Bool, line: Int, column: Int, anchor: String?) {
+            self.isMapping = isMapping
+            self.line = line
+            self.column = column
+            self.anchor = anchor
+        }
+
+        var node: YAMLNode {
+            YAMLNode(isMapping ? .mapping(pairs) : .sequence(items), line: line, column: column)
+        }
     }
 
     private var stack: [Frame] = []
     private var anchors: [String: (node: YAMLNode, weight: Int)] = [:]
     private var root: YAMLNode?
-    private var rootWeight = 0
     private var documents = 0
+    private var aliasUsed = false
 
     init(file: String, limits: YAMLLimits, bytes: [UInt8]) {
         self.file = file
@@ -48,6 +69,13 @@ private struct Composer {
 
     mutating func run() throws(Diagnostic) -> YAMLNode? {
         if bytes.isEmpty { return nil }  // libyaml wants a non-null input pointer
+        // libyaml reads UTF-16 too when the file starts with its byte order mark; anything else must be UTF-8.
+        // Checked here because libyaml names the byte after a broken sequence, not the byte that starts it.
+        let isUTF16 = bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
+        if !isUTF16, let (offset, byte) = TextPosition.firstInvalidUTF8(in: bytes) {
+            let (line, column) = TextPosition.lineAndColumn(ofByte: offset, in: bytes)
+            throw .error(at: location(line, column), TextPosition.notUTF8Message(offset: offset, byte: byte))
+        }
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else {
             throw .error(at: SourceLocation(file: file), "could not start the YAML parser (out of memory)")
@@ -76,6 +104,7 @@ private struct Composer {
             }
         case YAML_SCALAR_EVENT:
             let scalar = event.data.scalar
+            try refuseTag(scalar.tag, line, column)
             let text = String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
             let style: ScalarStyle
             switch scalar.style {
@@ -91,29 +120,36 @@ private struct Composer {
             guard let anchored = anchors[name] else {
                 throw .error(at: location(line, column), "alias '*\(name)' names no anchor defined before it")
             }
+            aliasUsed = true
             var node = anchored.node
             node.line = line
             node.column = column
             try complete(node, weight: anchored.weight, anchor: nil)
         case YAML_SEQUENCE_START_EVENT:
-            try push(.sequence(items: [], line: line, column: column, anchor: Composer.string(event.data.sequence_start.anchor), weight: 1), line, column)
+            try refuseTag(event.data.sequence_start.tag, line, column)
+            try push(Frame(isMapping: false, line: line, column: column, anchor: Composer.string(event.data.sequence_start.anchor)))
         case YAML_MAPPING_START_EVENT:
-            try push(.mapping(pairs: [], pendingKey: nil, line: line, column: column, anchor: Composer.string(event.data.mapping_start.anchor), weight: 1), line, column)
+            try refuseTag(event.data.mapping_start.tag, line, column)
+            try push(Frame(isMapping: true, line: line, column: column, anchor: Composer.string(event.data.mapping_start.anchor)))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-            switch stack.removeLast() {
-            case .sequence(let items, let line, let column, let anchor, let weight):
-                try complete(YAMLNode(.sequence(items), line: line, column: column), weight: weight, anchor: anchor)
-            case .mapping(let pairs, _, let line, let column, let anchor, let weight):
-                try complete(YAMLNode(.mapping(pairs), line: line, column: column), weight: weight, anchor: anchor)
-            }
+            let frame = stack.removeLast()
+            try complete(frame.node, weight: frame.weight, anchor: frame.anchor)
         default:
             break  // stream start, document end
         }
     }
 
-    private mutating func push(_ frame: Frame, _ line: Int, _ column: Int) throws(Diagnostic) {
+    /// Tags (`!!int`, `!custom`) would make a value mean something other than what it looks like; none is needed.
+    private func refuseTag(_ tag: UnsafeMutablePointer<UInt8>?, _ line: Int, _ column: Int) throws(Diagnostic) {
+        guard let tag = Composer.string(tag) else { return }
+        throw .error(
+            at: location(line, column),
+            "listing files do not use YAML tags ('\(tag)'); remove it, or put a value that starts with '!' in quotes")
+    }
+
+    private mutating func push(_ frame: Frame) throws(Diagnostic) {
         guard stack.count < limits.maxDepth else {
-            throw .error(at: location(line, column), "lists and mappings nest deeper than \(limits.maxDepth) levels")
+            throw .error(at: location(frame.line, frame.column), "lists and mappings nest deeper than \(limits.maxDepth) levels")
         }
         stack.append(frame)
     }
@@ -121,40 +157,39 @@ private struct Composer {
     /// Attaches a finished node to the collection being read, or makes it the document's root.
     private mutating func complete(_ node: YAMLNode, weight: Int, anchor: String?) throws(Diagnostic) {
         if let anchor { anchors[anchor] = (node, weight) }
-        guard let top = stack.popLast() else {
+        guard !stack.isEmpty else {
             root = node
-            rootWeight = weight
             return
         }
-        switch top {
-        case .sequence(var items, let line, let column, let frameAnchor, let total):
-            items.append(node)
-            stack.append(.sequence(items: items, line: line, column: column, anchor: frameAnchor, weight: try add(total, weight, node)))
-        case .mapping(var pairs, let pendingKey, let line, let column, let frameAnchor, let total):
-            let newTotal = try add(total, weight, node)
-            if let key = pendingKey {
-                pairs.append(YAMLPair(key: key, value: node))
-                stack.append(.mapping(pairs: pairs, pendingKey: nil, line: line, column: column, anchor: frameAnchor, weight: newTotal))
-            } else {
-                guard let name = node.scalar else {
-                    throw .error(at: location(node.line, node.column), "mapping keys must be plain text, not \(node.summary)")
-                }
-                if let first = pairs.first(where: { $0.name == name }) {
-                    throw .error(
-                        at: location(node.line, node.column),
-                        "duplicate key '\(name)' (first at line \(first.key.line), column \(first.key.column))")
-                }
-                stack.append(.mapping(pairs: pairs, pendingKey: node, line: line, column: column, anchor: frameAnchor, weight: newTotal))
+        let top = stack.count - 1
+        stack[top].weight = try add(stack[top].weight, weight, node)
+        if !stack[top].isMapping {
+            stack[top].items.append(node)
+        } else if let key = stack[top].pendingKey {
+            stack[top].pairs.append(YAMLPair(key: key, value: node))
+            stack[top].pendingKey = nil
+        } else {
+            guard let name = node.scalar else {
+                throw .error(at: location(node.line, node.column), "mapping keys must be plain text, not \(node.summary)")
             }
+            if let first = stack[top].keyPlaces.updateValue((node.line, node.column), forKey: name) {
+                throw .error(
+                    at: location(node.line, node.column),
+                    "duplicate key '\(name)' (first at line \(first.line), column \(first.column))")
+            }
+            stack[top].pendingKey = node
         }
     }
 
     private func add(_ total: Int, _ weight: Int, _ node: YAMLNode) throws(Diagnostic) -> Int {
         let sum = total + weight
         guard sum <= limits.maxExpandedNodes else {
+            let limit = limits.maxExpandedNodes
             throw .error(
                 at: location(node.line, node.column),
-                "aliases expand this document past \(limits.maxExpandedNodes) nodes; refusing it (a 'billion laughs' alias bomb?)")
+                aliasUsed
+                    ? "aliases (*name) repeat the file's anchors (&name) past \(limit) values; refusing it unexpanded (a 'billion laughs' alias bomb?)"
+                    : "the file holds more than \(limit) values; split it into smaller files")
         }
         return sum
     }
@@ -173,7 +208,7 @@ private struct Composer {
         let problem = parser.problem.map { String(cString: $0) } ?? "unknown problem"
         if parser.error == YAML_READER_ERROR {
             let offset = Int(parser.problem_offset)
-            let (line, column) = lineAndColumn(ofByte: offset)
+            let (line, column) = TextPosition.lineAndColumn(ofByte: offset, in: bytes)
             return .error(at: location(line, column), plainReaderMessage(problem: problem, value: parser.problem_value, offset: offset))
         }
         let line = Int(parser.problem_mark.line) + 1
@@ -202,20 +237,4 @@ private struct Composer {
         return offset
     }
 
-    /// 1-based line and column (in characters) of a byte offset, for errors libyaml gives only an offset for.
-    /// A byte order mark is not counted: editors do not show it.
-    private func lineAndColumn(ofByte offset: Int) -> (Int, Int) {
-        var line = 1
-        var column = 1
-        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        for byte in bytes[start..<max(start, min(offset, bytes.count))] {
-            if byte == 0x0A {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
-        }
-        return (line, column)
-    }
 }

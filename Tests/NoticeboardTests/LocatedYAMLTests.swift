@@ -75,13 +75,13 @@ import Testing
             _ = try parseYAML(bytes, file: "x.yaml")
             Issue.record("invalid UTF-8 was accepted")
         } catch {
-            #expect(error.message == "the file is not valid UTF-8 text: byte 0xFF at byte offset 17 (invalid leading UTF-8 octet); save it as UTF-8")
+            #expect(error.message == "the file is not UTF-8 text: byte 0xFF at byte offset 17 is not valid UTF-8; save the file with UTF-8 encoding")
             #expect(error.location?.line == 2)
         }
     }
 
     @Test func controlCharactersAreNamedWithTheirOffset() {
-        #expect(error("name: A\u{1}na\n")?.description == "x.yaml:1:8: error: the file holds the control character 0x1 at byte offset 7, which YAML does not allow; remove it")
+        #expect(error("name: A\u{1}na\n")?.description == "x.yaml:1:8: error: the file holds the control character 0x01 at byte offset 7, which YAML does not allow; remove it")
     }
 
     /// A tab is found by line and column, which count characters, not bytes; the byte order mark is not counted.
