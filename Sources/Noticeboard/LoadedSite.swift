@@ -109,7 +109,7 @@ struct LoadedSite {
         let root: YAMLNode?
         do throws(Diagnostic) {
             guard files.exists(configFile) else {
-                throw .error(at: SourceLocation(file: configFile), "no site configuration here; is \(files.root) a Noticeboard site?")
+                throw .error(at: SourceLocation(file: configFile), "no site configuration: a Noticeboard site has content/site.yaml; is '\(files.root)' the site's folder? (--root names it; `noticeboard new` makes a site)")
             }
             root = try parseYAML(try files.read(configFile), file: configFile)
         } catch {
@@ -152,7 +152,7 @@ struct LoadedSite {
                 if let first = firstFile[listing.slug] {
                     problems.append(.error(
                         at: SourceLocation(file: listing.file),
-                        "slug '\(listing.slug)' is already taken by \(first); file names must give different slugs"))
+                        "\(first) already gives the slug '\(listing.slug)' (the listing's web address); rename one of the two files"))
                 } else {
                     firstFile[listing.slug] = listing.file
                 }
@@ -193,9 +193,11 @@ struct LoadedSite {
             let name = String(file.dropFirst("templates/".count).dropLast(".mustache".count))
             do throws(Diagnostic) {
                 let bytes = try files.read(file)
-                guard let text = String(validating: bytes, as: UTF8.self) else {
-                    throw .error(at: SourceLocation(file: file), "template is not valid UTF-8")
+                if let (offset, byte) = TextPosition.firstInvalidUTF8(in: bytes) {
+                    let (line, column) = TextPosition.lineAndColumn(ofByte: offset, in: bytes)
+                    throw .error(at: SourceLocation(file: file, line: line, column: column), TextPosition.notUTF8Message(offset: offset, byte: byte))
                 }
+                let text = String(decoding: bytes, as: UTF8.self)
                 sources[name] = (file, text)
             } catch {
                 problems.append(error)

@@ -21,10 +21,15 @@ public func decodeKindSchema(_ root: YAMLNode?, kind: String, file: String, know
     } else {
         problems.error(root, "missing required setting 'fields'")
     }
+    // Names declared under `fields`, even those whose declaration has an error (reported already).
+    var declared: [String] = []
+    if case .mapping(let pairs)? = settings.value("fields")?.content { declared = pairs.map(\.name) }
     func topField(_ key: String, what: String, accepts: (FieldType) -> Bool) -> String? {
         guard let name = settings.string(key, problems: &problems), let node = settings.value(key) else { return nil }
         guard let field = fields.first(where: { $0.name == name }) else {
-            problems.error(node, "'\(key)' names '\(name)', which is not a field of this kind\(suggestion(for: name, among: fields.map(\.name)))")
+            if !declared.contains(name), settings.value("fields") != nil {
+                problems.error(node, "'\(key)' names '\(name)', which is not a field of this kind\(suggestion(for: name, among: declared))")
+            }
             return nil
         }
         if !accepts(field.type) { problems.error(node, "'\(key)' must name \(what); '\(name)' is a \(field.type.name) field") }
@@ -48,7 +53,10 @@ public func decodeKindSchema(_ root: YAMLNode?, kind: String, file: String, know
     if let derivedNode = settings.value("derived") {
         derived = decodeDerivedFields(derivedNode, fields: fields, knownKinds: knownKinds, problems: &problems)
     }
-    let sort = decodeSortKeys(settings, key: "sort", sortable: sortableNames(fields) + derived.filter(\.isSortable).map(\.name), problems: &problems)
+    // A field whose declaration failed is not reported again where it is named.
+    let failed = Set(declared).subtracting(fields.map(\.name))
+    let sort = decodeSortKeys(
+        settings, key: "sort", sortable: sortableNames(fields) + derived.filter(\.isSortable).map(\.name), failed: failed, problems: &problems)
     // A collection kind's facets and entry order may also name fields of its entries.
     var entryFields: [FieldSchema] = []
     if let entriesField, case .list(let item)? = fields.first(where: { $0.name == entriesField })?.type, case .object(let itemFields) = item.type {
@@ -58,6 +66,7 @@ public func decodeKindSchema(_ root: YAMLNode?, kind: String, file: String, know
     var facets: [String] = []
     for (name, node) in settings.stringList("facets", problems: &problems) ?? [] {
         guard let field = fields.first(where: { $0.name == name }) ?? entryFields.first(where: { $0.name == name }) else {
+            if failed.contains(name) { continue }
             problems.error(node, "facet '\(name)' is not a field of this kind\(suggestion(for: name, among: (fields + entryFields).map(\.name)))")
             continue
         }
@@ -127,12 +136,13 @@ func sortableNames(_ fields: [FieldSchema]) -> [String] {
 }
 
 /// `sort: [-listed, title]`: names from `sortable`, each optionally prefixed with `-` for descending.
-func decodeSortKeys(_ settings: MappingReader, key: String, sortable: [String], problems: inout Problems) -> [SortKey] {
+func decodeSortKeys(_ settings: MappingReader, key: String, sortable: [String], failed: Set<String> = [], problems: inout Problems) -> [SortKey] {
     var keys: [SortKey] = []
     for (text, node) in settings.stringList(key, problems: &problems) ?? [] {
         let descending = text.hasPrefix("-")
         let name = descending ? String(text.dropFirst()) : text
         guard sortable.contains(name) else {
+            if failed.contains(name) { continue }
             problems.error(node, "cannot sort by '\(name)'; sortable fields are \(quotedList(sortable))")
             continue
         }
@@ -226,7 +236,10 @@ private func decodeField(name: String, _ node: YAMLNode, knownKinds: [String], p
         }
         type = .object(decodeFields(fieldsNode, knownKinds: knownKinds, topLevel: false, problems: &problems))
     case "reference":
-        guard let target = settings.requiredString("to", problems: &problems), let targetNode = settings.value("to") else { return nil }
+        guard let target = settings.string("to", problems: &problems), let targetNode = settings.value("to") else {
+            if settings.value("to") == nil { problems.error(node, "reference field '\(name)' needs 'to', the kind it points at") }
+            return nil
+        }
         guard knownKinds.contains(target) else {
             problems.error(targetNode, "reference field '\(name)' points to '\(target)', which is not a kind of this site\(suggestion(for: target, among: knownKinds))")
             return nil
@@ -236,7 +249,8 @@ private func decodeField(name: String, _ node: YAMLNode, knownKinds: [String], p
         type = .decimal(scale: settings.int("scale", in: 0...9, problems: &problems) ?? 2)
     default:
         guard let simple = simpleType(typeName) else {
-            problems.error(typeNode, "unknown field type '\(typeName)'\(suggestion(for: typeName, among: allTypeNames))")
+            let hint = suggestion(for: typeName, among: allTypeNames)
+            problems.error(typeNode, "unknown field type '\(typeName)'\(hint.isEmpty ? "; the types are " + allTypeNames.joined(separator: ", ") : hint)")
             return nil
         }
         type = simple

@@ -147,7 +147,7 @@ struct ValueChecker {
             return .string(text)
         case .reference(let kind):
             guard Slug.isValid(text) else {
-                problems.error(node, "'\(name)' must be the slug of a \(kind) listing (its file name without .yaml), not '\(text)'")
+                problems.error(node, "'\(name)' must be the slug of a listing in content/\(kind)/ (its file name without .yaml), not '\(text)'")
                 return nil
             }
             if case .record = references {
@@ -201,7 +201,7 @@ private func expectation(_ type: FieldType) -> String {
     case .phone: return "a phone number (digits, spaces, dashes or brackets, optional leading +, 7 to 15 digits)"
     case .image: return "an image path below content/media/"
     case .enumeration: return "one of its allowed values"
-    case .reference(let kind): return "the slug of a \(kind) listing"
+    case .reference(let kind): return "the slug of a listing in content/\(kind)/"
     case .list: return "a list"
     case .object: return "a mapping"
     }

@@ -41,7 +41,9 @@ public struct SiteFiles: Sendable {
         }
         let size = Int(info.st_size)
         guard size <= maxFileBytes else {
-            throw .error(at: location, "file is \(size) bytes, over the limit of \(maxFileBytes) bytes")
+            throw .error(
+                at: location,
+                "the file is \(size) bytes, over the limit of \(maxFileBytes) bytes for one input file; split it up, or raise the limit with --max-file-bytes")
         }
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in

@@ -146,7 +146,7 @@ import Testing
             Issue.record("duplicate slug accepted")
         } catch {
             #expect(error.diagnostics.map(\.description) == [
-                "content/owners/mary-kelly.yaml:1:1: error: slug 'mary-kelly' is already taken by content/owners/Mary Kelly.yaml; file names must give different slugs",
+                "content/owners/mary-kelly.yaml:1:1: error: content/owners/Mary Kelly.yaml already gives the slug 'mary-kelly' (the listing's web address); rename one of the two files",
             ])
         }
     }

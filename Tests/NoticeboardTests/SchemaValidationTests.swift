@@ -143,7 +143,7 @@ import Testing
         let (schema, problems) = decodeKindSchema(node, kind: "things", file: "s.yaml", knownKinds: ["things"])
         #expect(schema == nil)
         #expect(problems.map(\.description) == [
-            "s.yaml:1:14: error: 'title_field' names 'nmae', which is not a field of this kind",
+            "s.yaml:1:14: error: 'title_field' names 'nmae', which is not a field of this kind; did you mean 'name'?",
             "s.yaml:3:16: error: unknown field type 'strng'; did you mean 'string'?",
             "s.yaml:4:9: error: list field 'tags' needs 'of', the type of its items",
             "s.yaml:5:32: error: reference field 'owner' points to 'nobody', which is not a kind of this site",
