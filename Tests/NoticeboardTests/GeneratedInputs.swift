@@ -1,0 +1,69 @@
+import Foundation
+
+/// Inputs of the bad-input corpus that are made when the test runs rather than committed: bytes that
+/// editors and git would change (a byte order mark, CRLF, invalid UTF-8), a 100 MB file, and removed files.
+/// Each is keyed by its case's folder name below `Tests/Fixtures/bad/`, and gets the case's site root.
+enum GeneratedInputs {
+    static let setups: [String: @Sendable (String) throws -> Void] = [
+        "invalid-utf8": { site in
+            // A Latin-1 "é" (0xE9) where UTF-8 needs two bytes.
+            try write(Array("name: Caf".utf8) + [0xE9] + Array("\ncount: 1\n".utf8), to: site + "/content/things/cafe.yaml")
+        },
+        "control-character": { site in
+            try write(Array("name: Bell\nnotes: ring\u{7}ring\n".utf8), to: site + "/content/things/bell.yaml")
+        },
+        "byte-order-mark": { site in
+            // The mark is not counted in columns: the bad enum value is at line 3, column 7 as editors show it.
+            try write([0xEF, 0xBB, 0xBF] + Array("name: Marked\ncount: 3\nsize: huge\n".utf8), to: site + "/content/things/marked.yaml")
+        },
+        "crlf-line-endings": { site in
+            try write(Array("name: Windows\r\ncount: 3\r\nsize: huge\r\n".utf8), to: site + "/content/things/windows.yaml")
+        },
+        "file-over-size-limit": { site in
+            try writeHundredMegabyteListing(to: site + "/content/things/huge.yaml")
+        },
+        "utf16-file": { site in
+            // Windows editors may save "Unicode" text as UTF-16 with a byte order mark; YAML allows it.
+            try write([0xFF, 0xFE] + "name: Wide\ncount: 3\nsize: huge\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }, to: site + "/content/things/wide.yaml")
+        },
+        "very-long-list-and-mapping": { site in
+            // 3 MB: a list of 300,000 items and a mapping of 100,000 keys must be read in linear time.
+            var text = "name: Long\ntags:\n"
+            for index in 0..<300_000 { text += "  - tag \(index)\n" }
+            text += "extra:\n"
+            for index in 0..<100_000 { text += "  key\(index): \(index)\n" }
+            try write(Array(text.utf8), to: site + "/content/things/long.yaml")
+        },
+        "site-config-missing": { site in
+            try FileManager.default.removeItem(atPath: site + "/content/site.yaml")
+        },
+        "template-missing": { site in
+            try FileManager.default.removeItem(atPath: site + "/templates/list.mustache")
+        },
+        "template-invalid-utf8": { site in
+            try write(Array("<p>Caf".utf8) + [0xE9] + Array(" {{site.title}}</p>\n".utf8), to: site + "/templates/home.mustache")
+        },
+    ]
+
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// A well-formed listing of exactly 100 MiB: a name, then a block of notes.
+    static func writeHundredMegabyteListing(to path: String) throws {
+        let size = 100 * 1024 * 1024
+        let head = Array("name: Huge\nnotes: |\n".utf8)
+        var body: [UInt8] = []
+        while body.count < 1024 * 1024 { body += Array("  All work and no play makes a very long listing file.\n".utf8) }
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        try handle.write(contentsOf: head)
+        var written = head.count
+        while written < size {
+            let part = body.prefix(size - written)
+            try handle.write(contentsOf: part)
+            written += part.count
+        }
+    }
+}
