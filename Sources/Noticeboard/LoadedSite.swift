@@ -31,6 +31,10 @@ struct LoadedSite {
             if diagnostics.hasErrors { throw BuildFailure(diagnostics) }
         }
 
+        // A symbolic link out of content/ or templates/ could publish any file on the machine: stop first.
+        diagnostics += files.linkProblems(under: "content") + files.linkProblems(under: "templates")
+        try stopIfErrors()
+
         // Site configuration: nothing else can be read without its list of kinds.
         var config = try Self.config(files)
         if let baseURL { config.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/" }

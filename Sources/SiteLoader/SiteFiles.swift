@@ -27,9 +27,13 @@ public struct SiteFiles: Sendable {
         return stat(absolute(relative), &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    /// Reads a whole file, refusing it past `maxFileBytes` without reading it.
+    /// Reads a whole file, refusing it past `maxFileBytes` without reading it, and refusing a path that
+    /// symbolic links lead out of its top folder (`content/` or `templates/`).
     public func read(_ relative: String) throws(Diagnostic) -> [UInt8] {
         let location = SourceLocation(file: relative)
+        if let resolved = Self.realPath(absolute(relative)), let area = area(of: relative), !Self.isInside(resolved, area.real) {
+            throw .error(at: location, Self.outsideMessage(linkText: linkText(relative), area: area.name))
+        }
         let descriptor = open(absolute(relative), O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw .error(at: location, "cannot read file: \(String(cString: strerror(errno)))")
@@ -65,19 +69,93 @@ public struct SiteFiles: Sendable {
 
     /// Files below a folder, relative to the site root, sorted; hidden names are skipped.
     /// `extensions` keeps only names ending in one of them (without the dot).
+    /// Symbolic links are followed while they stay inside the folder's top folder (`content/`, `templates/`);
+    /// the others are left out, and `linkProblems(under:)` reports them.
     public func files(under folder: String, extensions: Set<String>? = nil) -> [String] {
-        guard let names = FileManager.default.subpaths(atPath: absolute(folder)) else { return [] }
-        var found: [String] = []
-        for name in names {
-            if name.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
-            if let extensions {
-                guard let dot = name.lastIndex(of: "."), extensions.contains(String(name[name.index(after: dot)...]).lowercased())
-                else { continue }
-            }
-            let relative = folder + "/" + name
-            if isDirectory(relative) { continue }
-            found.append(relative)
+        walk(folder).files.filter { name in
+            guard let extensions else { return true }
+            guard let dot = name.lastIndex(of: "."), !name[dot...].contains("/") else { return false }
+            return extensions.contains(String(name[name.index(after: dot)...]).lowercased())
         }
-        return found.sorted()
+    }
+
+    /// A located error for every symbolic link below a folder that leads outside its top folder, points at
+    /// nothing, or loops back to a folder that holds it.
+    public func linkProblems(under folder: String) -> [Diagnostic] {
+        walk(folder).problems
+    }
+
+    private func walk(_ folder: String) -> (files: [String], problems: [Diagnostic]) {
+        guard let area = area(of: folder), let start = Self.realPath(absolute(folder)), Self.isInside(start, area.real) else {
+            return ([], [])
+        }
+        var files: [String] = []
+        var problems: [Diagnostic] = []
+        // Real paths of the folders being walked, so a link back to one of them is not followed forever.
+        var walking: Set<String> = []
+        func visit(_ relative: String, real: String) {
+            walking.insert(real)
+            defer { walking.remove(real) }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: absolute(relative))) ?? []
+            for name in names where !name.hasPrefix(".") {
+                let path = relative + "/" + name
+                var info = stat()
+                guard lstat(absolute(path), &info) == 0 else { continue }
+                if (info.st_mode & S_IFMT) == S_IFLNK {
+                    let text = linkText(path) ?? ""
+                    let location = SourceLocation(file: path)
+                    guard let resolved = Self.realPath(absolute(path)) else {
+                        problems.append(.error(at: location, "this symbolic link points to '\(text)', which does not exist"))
+                        continue
+                    }
+                    guard Self.isInside(resolved, area.real) else {
+                        problems.append(.error(at: location, Self.outsideMessage(linkText: text, area: area.name)))
+                        continue
+                    }
+                    guard isDirectory(path) else {
+                        files.append(path)
+                        continue
+                    }
+                    guard !walking.contains(resolved) else {
+                        problems.append(.error(at: location, "this symbolic link points back to a folder that holds it ('\(text)'), so its files would never end"))
+                        continue
+                    }
+                    visit(path, real: resolved)
+                } else if (info.st_mode & S_IFMT) == S_IFDIR {
+                    visit(path, real: real + "/" + name)
+                } else {
+                    files.append(path)
+                }
+            }
+        }
+        visit(folder, real: start)
+        return (files.sorted(), problems)
+    }
+
+    /// The top folder a path is below (`content`), by name and real path.
+    private func area(of relative: String) -> (name: String, real: String)? {
+        guard let name = relative.split(separator: "/").first.map(String.init), let real = Self.realPath(absolute(name)) else { return nil }
+        return (name, real)
+    }
+
+    private func linkText(_ relative: String) -> String? {
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: absolute(relative)) else { return nil }
+        return target
+    }
+
+    private static func outsideMessage(linkText: String?, area: String) -> String {
+        let what = linkText.map { "this is a symbolic link to '\($0)', which is" } ?? "symbolic links lead this path"
+        return "\(what) outside \(area)/; links may only point to files inside \(area)/"
+    }
+
+    private static func isInside(_ path: String, _ folder: String) -> Bool {
+        path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+    }
+
+    /// The path with every symbolic link, `.` and `..` resolved; nil when it names nothing.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }

@@ -34,6 +34,37 @@ enum GeneratedInputs {
             for index in 0..<100_000 { text += "  key\(index): \(index)\n" }
             try write(Array(text.utf8), to: site + "/content/things/long.yaml")
         },
+        "symlink-listing-outside": { site in
+            try link(site + "/content/things/passwords.yaml", to: "/etc/passwd")
+        },
+        "symlink-folder-outside": { site in
+            try link(site + "/content/things/more", to: "../../..")
+        },
+        "symlink-media-outside": { site in
+            // Named by a listing, it would be copied into public/media/.
+            try link(site + "/content/media/things/leak.svg", to: "/etc/hostname")
+        },
+        "symlink-template-outside": { site in
+            try link(site + "/templates/partials/secrets.mustache", to: "/etc/passwd")
+        },
+        "symlink-site-config-outside": { site in
+            try FileManager.default.moveItem(atPath: site + "/content/site.yaml", toPath: site + "/site.yaml")
+            try link(site + "/content/site.yaml", to: "../site.yaml")
+        },
+        "symlink-dangling": { site in
+            try link(site + "/content/things/gone.yaml", to: "nowhere.yaml")
+        },
+        "symlink-loop": { site in
+            try link(site + "/content/things/again", to: "..")
+        },
+        "symlinks-inside-content": { site in
+            // Links that stay inside content/ work: a listing, a folder of listings and an image.
+            try FileManager.default.createDirectory(atPath: site + "/content/shared/lamps", withIntermediateDirectories: true)
+            try write(Array("name: Shared lamp\nphoto: things/alias.svg\n".utf8), to: site + "/content/shared/lamps/shared-lamp.yaml")
+            try link(site + "/content/things/shared", to: "../shared/lamps")
+            try link(site + "/content/things/linked-lamp.yaml", to: "../shared/lamps/shared-lamp.yaml")
+            try link(site + "/content/media/things/alias.svg", to: "lamp.svg")
+        },
         "site-config-missing": { site in
             try FileManager.default.removeItem(atPath: site + "/content/site.yaml")
         },
@@ -44,6 +75,10 @@ enum GeneratedInputs {
             try write(Array("<p>Caf".utf8) + [0xE9] + Array(" {{site.title}}</p>\n".utf8), to: site + "/templates/home.mustache")
         },
     ]
+
+    static func link(_ path: String, to target: String) throws {
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
+    }
 
     static func write(_ bytes: [UInt8], to path: String) throws {
         try Data(bytes).write(to: URL(fileURLWithPath: path))

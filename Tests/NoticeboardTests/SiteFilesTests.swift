@@ -1,0 +1,60 @@
+import Foundation
+import SiteLoader
+import SiteModel
+import Testing
+
+/// Listing and reading a site's files, with symbolic links in and out of `content/`.
+@Suite struct SiteFilesTests {
+    /// content/ with a listing, a link to it, a linked folder inside content/, and links that leave it.
+    func makeSite() throws -> String {
+        let site = TestSupport.temporaryFolder()
+        TestSupport.write("name: A\n", to: site + "/content/things/a.yaml")
+        TestSupport.write("name: B\n", to: site + "/content/shared/b.yaml")
+        TestSupport.write("secret\n", to: site + "/outside.yaml")
+        let links = FileManager.default
+        try links.createSymbolicLink(atPath: site + "/content/things/a-again.yaml", withDestinationPath: "a.yaml")
+        try links.createSymbolicLink(atPath: site + "/content/things/shared", withDestinationPath: "../shared")
+        try links.createSymbolicLink(atPath: site + "/content/things/secret.yaml", withDestinationPath: "../../outside.yaml")
+        try links.createSymbolicLink(atPath: site + "/content/things/root", withDestinationPath: "/")
+        return site
+    }
+
+    @Test func linksInsideAreFollowedAndLinksOutsideAreLeftOut() throws {
+        let site = try makeSite()
+        defer { TestSupport.removeTree(site) }
+        let files = SiteFiles(root: site)
+        #expect(files.files(under: "content/things", extensions: ["yaml"]) == [
+            "content/things/a-again.yaml", "content/things/a.yaml", "content/things/shared/b.yaml",
+        ])
+        #expect(files.linkProblems(under: "content").map(\.description) == [
+            "content/things/root:1:1: error: this is a symbolic link to '/', which is outside content/; links may only point to files inside content/",
+            "content/things/secret.yaml:1:1: error: this is a symbolic link to '../../outside.yaml', which is outside content/; links may only point to files inside content/",
+        ])
+    }
+
+    @Test func readingThroughALinkOutsideIsRefused() throws {
+        let site = try makeSite()
+        defer { TestSupport.removeTree(site) }
+        let files = SiteFiles(root: site)
+        #expect(try files.read("content/things/a-again.yaml") == Array("name: A\n".utf8))
+        #expect(throws: Diagnostic.self) { try files.read("content/things/secret.yaml") }
+        do throws(Diagnostic) {
+            _ = try files.read("content/things/root/etc/passwd")
+            Issue.record("a path through a link to / was read")
+        } catch {
+            #expect(error.message == "symbolic links lead this path outside content/; links may only point to files inside content/")
+        }
+    }
+
+    @Test func filesOverTheLimitAreRefusedUnread() throws {
+        let site = try makeSite()
+        defer { TestSupport.removeTree(site) }
+        #expect(try SiteFiles(root: site, maxFileBytes: 8).read("content/things/a.yaml").count == 8)
+        do throws(Diagnostic) {
+            _ = try SiteFiles(root: site, maxFileBytes: 7).read("content/things/a.yaml")
+            Issue.record("a file over the limit was read")
+        } catch {
+            #expect(error.message.hasPrefix("the file is 8 bytes, over the limit of 7 bytes"))
+        }
+    }
+}
