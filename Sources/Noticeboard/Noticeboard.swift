@@ -30,10 +30,14 @@ public enum Noticeboard {
     /// Builds the site into the output folder, replacing it whole only when everything succeeded.
     /// With the state of the last build into the same folder, it renders only pages whose inputs changed,
     /// keeps unchanged files as they were, and does nothing at all when no input changed.
-    public static func build(_ options: BuildOptions) throws(BuildFailure) -> BuildReport {
+    /// Builds into the same place run one at a time: `waiting` is called when this one has to wait.
+    public static func build(_ options: BuildOptions, waiting: () -> Void = {}) throws(BuildFailure) -> BuildReport {
         let start = DispatchTime.now()
         func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 }
         try checkOutputPath(options)
+        // Taken before the last build's state is read, so a build that waited sees what the other one wrote.
+        let lock = try OutputLock(outputPath: options.outputPath, waiting: waiting)
+        defer { withExtendedLifetime(lock) {} }
         let files = SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes)
         let buildDate = options.now ?? CalendarDate.today()
         let statePath = BuildState.file(for: options)

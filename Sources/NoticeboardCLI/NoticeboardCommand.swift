@@ -42,7 +42,9 @@ struct Build: ParsableCommand {
         let showProgress = !quiet && isatty(STDERR_FILENO) == 1
         if showProgress { options.progress = { stage in FileHandle.standardError.write(Data("\r\u{1B}[K\(stage)…".utf8)) } }
         do {
-            let report = try Noticeboard.build(options)
+            let report = try Noticeboard.build(options) {
+                FileHandle.standardError.write(Data("Another build is writing \(options.outputPath)/; waiting for it to finish.\n".utf8))
+            }
             if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             printDiagnostics(report.warnings)
             if !quiet {

@@ -4,6 +4,8 @@ import SiteModel
 
 /// Writes a whole site into a staging folder beside the output folder, then swaps the two in one
 /// atomic rename, so readers (and a build killed half-way) only ever see the old or the new site.
+/// The staging folder has a fixed name, `.<output>.staging`: the caller holds `OutputLock`, so no other
+/// build uses it, and whatever a killed build left there is removed before the next one writes.
 public struct StagedOutput: Sendable {
     /// The output folder, e.g. `public`.
     public let outputPath: String
@@ -24,12 +26,11 @@ public struct StagedOutput: Sendable {
         for file in files where !Self.isSafeRelativePath(file.path) {
             throw BuildFailure([.error("refusing to write '\(file.path)': output paths must stay inside \(outputPath)/")])
         }
-        let url = URL(fileURLWithPath: outputPath)
-        let parent = url.deletingLastPathComponent()
-        let staging = parent.appendingPathComponent(".\(url.lastPathComponent).staging-\(getpid())").path
+        let staging = stagingPath
         try? FileManager.default.removeItem(atPath: staging)
-        try? FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(atPath: Self.parentFolder(of: outputPath), withIntermediateDirectories: true)
         do throws(WriteError) {
+            try Self.makeStagingFolder(staging)
             let (written, bytes) = try writeTree(files, into: staging)
             try swapIn(staging)
             return Summary(files: files.count, written: written, bytes: bytes)
@@ -39,15 +40,34 @@ public struct StagedOutput: Sendable {
         }
     }
 
+    /// Beside the output folder: a rename only swaps folders on one file system.
+    public var stagingPath: String {
+        let name = (outputPath as NSString).lastPathComponent
+        return (Self.parentFolder(of: outputPath) as NSString).appendingPathComponent(".\(name).staging")
+    }
+
+    /// The folder that holds `path`: `site` for `site/public`, `.` for `public`.
+    static func parentFolder(of path: String) -> String {
+        let parent = (path as NSString).deletingLastPathComponent
+        return parent.isEmpty ? "." : parent
+    }
+
     /// Output paths are made by the pipeline from validated slugs; this is the last guard that none escapes.
     static func isSafeRelativePath(_ path: String) -> Bool {
         !path.isEmpty && !path.hasPrefix("/") && !path.utf8.contains(0)
             && !path.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty || $0 == "." || $0 == ".." }
     }
 
+    /// The first thing written: when this fails, the output's folder cannot be written at all.
+    private static func makeStagingFolder(_ path: String) throws(WriteError) {
+        guard mkdir(path, 0o755) == 0 else {
+            let parent = parentFolder(of: path)
+            throw WriteError(message: "cannot create a folder in \(parent) (\(String(cString: strerror(errno))))")
+        }
+    }
+
     /// The number of files written anew and the bytes of all files.
     private func writeTree(_ files: [OutputFile], into root: String) throws(WriteError) -> (Int, Int) {
-        try Self.makeDirectory(root)
         var folders = Set<Substring>()
         for file in files {
             var path = file.path[...]

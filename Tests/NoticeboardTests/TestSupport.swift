@@ -100,12 +100,37 @@ enum TestSupport {
         let stderr: String
     }
 
-    static func runCLI(_ arguments: [String], in directory: String) throws -> RunResult {
+    /// Starts the CLI without waiting for it; its standard error goes to the file `stderr`.
+    static func startCLI(_ arguments: [String], in directory: String, stderr: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        _ = FileManager.default.createFile(atPath: stderr, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderr))
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Waits up to `seconds` for `condition`, checking every 10 ms.
+    static func eventually(within seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
+    }
+
+    /// Runs the CLI to its end. `launcher` is a command line to run it through, such as `setpriv …`.
+    static func runCLI(_ arguments: [String], in directory: String, launcher: [String] = []) throws -> RunResult {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             Issue.record("no noticeboard executable at \(executable); run the tests through `make test`")
             return RunResult(status: -1, stdout: "", stderr: "")
         }
-        return try run(executable, arguments, in: directory)
+        guard let program = launcher.first else { return try run(executable, arguments, in: directory) }
+        return try run(program, Array(launcher.dropFirst()) + [executable] + arguments, in: directory)
     }
 
     /// Runs a program (a path, or a name looked up on PATH) and collects its output.
