@@ -1,10 +1,11 @@
 # `make run` builds the example site into public/; `make test` runs every test.
-# Both first install the Debian packages the build links against, when they are missing.
+# Both first install the Debian packages the build links against, and the tests' own, when they are missing.
 
 # Build: pkg-config and the -dev libraries. Tests: the cmark-gfm reference command, xmllint, nginx, linkchecker, curl,
-# and exiftool (photos with GPS tags, and the check that no published image carries any).
+# exiftool (photos with GPS tags, and the check that no published image carries any), and html5lib, with which
+# the tests parse the built pages as browsers do (Tests/Tools/html_safety_report.py).
 APT_PACKAGES := pkg-config libyaml-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libssl-dev libvips-dev \
-	cmark-gfm libxml2-utils nginx-light linkchecker curl libimage-exiftool-perl
+	cmark-gfm libxml2-utils nginx-light linkchecker curl libimage-exiftool-perl python3-html5lib
 # The tests validate every JSON file against its published JSON Schema with Python's jsonschema.
 PIP_PACKAGES := jsonschema
 # make check-site: headless Chromium and its driver, and Java for the W3C Nu HTML Checker.
