@@ -1,27 +1,49 @@
 import LocatedYAML
 import SiteModel
 
-/// The diagnostics found in one file while it is being checked.
+/// The diagnostics found in one file while it is being checked. At most `listedLimit` are kept; the rest are
+/// counted and reported in one line, and their messages never made. Aliases can repeat one bad mapping
+/// thousands of times: an 11 KB file once gave half a million errors and took minutes to report.
 struct Problems {
+    static let listedLimit = 100
+
     let file: String
     private var found: [Diagnostic] = []
+    private var unlisted = 0
+    private var unlistedErrors = false
+    private var firstUnlisted: SourceLocation?
 
     /// Sorted by line and column, as they are reported.
-    var list: [Diagnostic] { found.sorted() }
+    var list: [Diagnostic] {
+        guard let firstUnlisted else { return found.sorted() }
+        let more = "and \(unlisted) more problem\(unlisted == 1 ? "" : "s") in this file, not listed; fix the ones listed and check again"
+        return found.sorted() + [Diagnostic(unlistedErrors ? .error : .warning, at: firstUnlisted, more)]
+    }
 
     init(file: String) {
         self.file = file
     }
 
-    mutating func error(_ node: YAMLNode, _ message: String) {
-        found.append(.error(at: SourceLocation(file: file, line: node.line, column: node.column), message))
+    mutating func error(_ node: YAMLNode, _ message: @autoclosure () -> String) {
+        add(.error, node, message)
     }
 
-    mutating func warning(_ node: YAMLNode, _ message: String) {
-        found.append(.warning(at: SourceLocation(file: file, line: node.line, column: node.column), message))
+    mutating func warning(_ node: YAMLNode, _ message: @autoclosure () -> String) {
+        add(.warning, node, message)
     }
 
-    var hasErrors: Bool { found.hasErrors }
+    private mutating func add(_ severity: Diagnostic.Severity, _ node: YAMLNode, _ message: () -> String) {
+        let location = SourceLocation(file: file, line: node.line, column: node.column)
+        guard found.count < Self.listedLimit else {
+            if firstUnlisted == nil { firstUnlisted = location }
+            unlisted += 1
+            unlistedErrors = unlistedErrors || severity == .error
+            return
+        }
+        found.append(Diagnostic(severity, at: location, message()))
+    }
+
+    var hasErrors: Bool { unlistedErrors || found.hasErrors }
 }
 
 /// "did you mean …?" for a misspelt name, when one known name is close enough.

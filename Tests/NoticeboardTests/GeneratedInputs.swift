@@ -65,6 +65,12 @@ enum GeneratedInputs {
             try link(site + "/content/things/linked-lamp.yaml", to: "../shared/lamps/shared-lamp.yaml")
             try link(site + "/content/media/things/alias.svg", to: "lamp.svg")
         },
+        "yaml-aliases-repeat-errors": { site in
+            // 11 KB: one mapping of 1,000 unknown fields, repeated 490 times by aliases, is half a million errors.
+            let fields = (0..<1000).map { "k\($0): 1" }.joined(separator: ", ")
+            let pets = Array(repeating: "*pet", count: 490).joined(separator: ", ")
+            try write(Array("name: Many\nmodel: &pet {\(fields)}\npets: [\(pets)]\n".utf8), to: site + "/content/owners/many.yaml")
+        },
         "site-config-missing": { site in
             try FileManager.default.removeItem(atPath: site + "/content/site.yaml")
         },
