@@ -5,11 +5,15 @@ import SiteModel
 public struct YAMLLimits: Sendable {
     /// Nodes a document may hold once aliases are counted as copies ("billion laughs" guard).
     public var maxExpandedNodes: Int
+    /// Bytes of text that aliases may repeat in all: a few aliases of one long text would otherwise make
+    /// pages of gigabytes from a small file.
+    public var maxAliasedTextBytes: Int
     /// Nesting depth of lists and mappings.
     public var maxDepth: Int
 
-    public init(maxExpandedNodes: Int = 1_000_000, maxDepth: Int = 200) {
+    public init(maxExpandedNodes: Int = 1_000_000, maxAliasedTextBytes: Int = 4 * 1024 * 1024, maxDepth: Int = 200) {
         self.maxExpandedNodes = maxExpandedNodes
+        self.maxAliasedTextBytes = maxAliasedTextBytes
         self.maxDepth = maxDepth
     }
 }
@@ -35,8 +39,8 @@ private struct Composer {
         let line: Int
         let column: Int
         let anchor: String?
-        /// Its nodes, counting each alias as a copy of what it names.
-        var weight = 1
+        /// Its nodes and text, counting each alias as a copy of what it names.
+        var size = Size(nodes: 1, textBytes: 0)
         var items: [YAMLNode] = []
         var pairs: [YAMLPair] = []
         /// Where each key of a mapping was first seen, to refuse duplicates without a search.
@@ -56,7 +60,14 @@ private struct Composer {
     }
 
     private var stack: [Frame] = []
-    private var anchors: [String: (node: YAMLNode, weight: Int)] = [:]
+    /// How big a node is once its aliases are expanded.
+    private struct Size {
+        var nodes: Int
+        var textBytes: Int
+    }
+
+    private var anchors: [String: (node: YAMLNode, size: Size)] = [:]
+    private var aliasedTextBytes = 0
     private var root: YAMLNode?
     private var documents = 0
     private var aliasUsed = false
@@ -113,7 +124,7 @@ private struct Composer {
             default: style = .plain
             }
             try complete(
-                YAMLNode(.scalar(text, style), line: line, column: column), weight: 1,
+                YAMLNode(.scalar(text, style), line: line, column: column), size: Size(nodes: 1, textBytes: scalar.length),
                 anchor: Composer.string(scalar.anchor))
         case YAML_ALIAS_EVENT:
             let name = Composer.string(event.data.alias.anchor) ?? ""
@@ -124,7 +135,13 @@ private struct Composer {
             var node = anchored.node
             node.line = line
             node.column = column
-            try complete(node, weight: anchored.weight, anchor: nil)
+            aliasedTextBytes += anchored.size.textBytes
+            guard aliasedTextBytes <= limits.maxAliasedTextBytes else {
+                throw .error(
+                    at: location(line, column),
+                    "aliases (*name) repeat more than \(limits.maxAliasedTextBytes) bytes of text; refusing it unexpanded (a 'billion laughs' alias bomb?)")
+            }
+            try complete(node, size: anchored.size, anchor: nil)
         case YAML_SEQUENCE_START_EVENT:
             try refuseTag(event.data.sequence_start.tag, line, column)
             try push(Frame(isMapping: false, line: line, column: column, anchor: Composer.string(event.data.sequence_start.anchor)))
@@ -133,7 +150,7 @@ private struct Composer {
             try push(Frame(isMapping: true, line: line, column: column, anchor: Composer.string(event.data.mapping_start.anchor)))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             let frame = stack.removeLast()
-            try complete(frame.node, weight: frame.weight, anchor: frame.anchor)
+            try complete(frame.node, size: frame.size, anchor: frame.anchor)
         default:
             break  // stream start, document end
         }
@@ -155,14 +172,14 @@ private struct Composer {
     }
 
     /// Attaches a finished node to the collection being read, or makes it the document's root.
-    private mutating func complete(_ node: YAMLNode, weight: Int, anchor: String?) throws(Diagnostic) {
-        if let anchor { anchors[anchor] = (node, weight) }
+    private mutating func complete(_ node: YAMLNode, size: Size, anchor: String?) throws(Diagnostic) {
+        if let anchor { anchors[anchor] = (node, size) }
         guard !stack.isEmpty else {
             root = node
             return
         }
         let top = stack.count - 1
-        stack[top].weight = try add(stack[top].weight, weight, node)
+        stack[top].size = try add(size, to: stack[top].size, node)
         if !stack[top].isMapping {
             stack[top].items.append(node)
         } else if let key = stack[top].pendingKey {
@@ -181,9 +198,9 @@ private struct Composer {
         }
     }
 
-    private func add(_ total: Int, _ weight: Int, _ node: YAMLNode) throws(Diagnostic) -> Int {
-        let sum = total + weight
-        guard sum <= limits.maxExpandedNodes else {
+    private func add(_ size: Size, to total: Size, _ node: YAMLNode) throws(Diagnostic) -> Size {
+        let sum = Size(nodes: total.nodes + size.nodes, textBytes: total.textBytes + size.textBytes)
+        guard sum.nodes <= limits.maxExpandedNodes else {
             let limit = limits.maxExpandedNodes
             throw .error(
                 at: location(node.line, node.column),

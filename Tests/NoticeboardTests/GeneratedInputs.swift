@@ -71,6 +71,12 @@ enum GeneratedInputs {
             let pets = Array(repeating: "*pet", count: 490).joined(separator: ", ")
             try write(Array("name: Many\nmodel: &pet {\(fields)}\npets: [\(pets)]\n".utf8), to: site + "/content/owners/many.yaml")
         },
+        "yaml-aliases-repeat-long-text": { site in
+            // 112 KB that aliases would make 300 MB of text on the listing's page, and as much in its JSON.
+            let text = "name: Long\nnotes: &long \"" + String(repeating: "x", count: 100_000) + "\"\ntags: ["
+                + Array(repeating: "*long", count: 3000).joined(separator: ", ") + "]\n"
+            try write(Array(text.utf8), to: site + "/content/things/long.yaml")
+        },
         "site-config-missing": { site in
             try FileManager.default.removeItem(atPath: site + "/content/site.yaml")
         },

@@ -68,6 +68,13 @@ import Testing
         #expect(found?.message.contains("alias bomb") == true)
     }
 
+    /// Few nodes, but each alias repeats 10 KB of text: 500 of them would be 5 MB on every page.
+    @Test func aliasesOfLongTextAreRefused() {
+        let text = "notes: &long \"" + String(repeating: "x", count: 10_000) + "\"\ntags: [" + Array(repeating: "*long", count: 500).joined(separator: ", ") + "]\n"
+        #expect(error(text)?.message == "aliases (*name) repeat more than 4194304 bytes of text; refusing it unexpanded (a 'billion laughs' alias bomb?)")
+        #expect(error("notes: &short \"x\"\ntags: [" + Array(repeating: "*short", count: 500).joined(separator: ", ") + "]\n") == nil)
+    }
+
     @Test func invalidUTF8NamesTheByteOffset() {
         var bytes = Array("name: Ana\nbio: ok".utf8)
         bytes.append(0xFF)
