@@ -106,6 +106,15 @@ import Testing
         ])
     }
 
+    /// cmark-gfm renders a row in time quadratic in its cells, so a Markdown line may hold at most 500 '|'.
+    @Test func markdownTablesAreLimitedTo500Columns() throws {
+        let row = { (cells: Int) in "bio: \"" + String(repeating: "|a", count: cells - 1) + "|\"\nname: Ana\nrate: 1" }
+        #expect(try validate(row(500)).1.isEmpty)
+        #expect(try validate(row(501)).1 == [
+            "content/cleaners/ana.yaml:1:6: error: 'bio' has a line of 501 '|' characters; a Markdown table may have at most 500 columns",
+        ])
+    }
+
     @Test func quotedNumbersAreText() throws {
         let (_, problems) = try validate("name: Ana\nrate: '18.50'\n")
         #expect(problems == ["content/cleaners/ana.yaml:2:7: error: 'rate' must be a decimal number such as 18.50, not '18.50' (numbers are written without quotes)"])
