@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes the parse-and-validate stage with libFuzzer for SECONDS (default 60), on one core.
-# Not part of CI. Usage: scripts/fuzz.sh SECONDS
+# Not part of CI. Usage: scripts/fuzz.sh SECONDS [LIBFUZZER-FLAGS...], e.g. `scripts/fuzz.sh 600 -max_len=65536`
+# to look for slow inputs among larger ones (later flags win).
 # Seeds are every YAML file of the example site and the test fixtures; the corpus libFuzzer grows is kept in
 # .build-fuzz/corpus between runs. A crash or hang is saved in .build-fuzz/findings/: reproduce it with
 # `.build-fuzz/release/FuzzParseValidate FILE`, fix it, and add it as a case under Tests/Fixtures/bad/.
@@ -22,4 +23,4 @@ done
 export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 exec "$scratch/release/FuzzParseValidate" "$scratch/corpus" "$scratch/seeds" \
     -dict=Fuzz/yaml.dict -max_len=8192 -timeout=5 -rss_limit_mb=2048 \
-    -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$scratch/findings/"
+    -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$scratch/findings/" "${@:2}"
