@@ -4,7 +4,24 @@ import Foundation
 /// editors and git would change (a byte order mark, CRLF, invalid UTF-8), a 100 MB file, and removed files.
 /// Each is keyed by its case's folder name below `Tests/Fixtures/bad/`, and gets the case's site root.
 enum GeneratedInputs {
-    static let setups: [String: @Sendable (String) throws -> Void] = [
+    static let setups = madeByCode.merging(oneLink.mapValues(makeLink)) { made, _ in made }
+
+    /// Cases whose whole input is one symbolic link: where it is, below the site root, and what it points to.
+    static let oneLink: [String: (path: String, target: String)] = [
+        "symlink-listing-outside": ("content/things/passwords.yaml", "/etc/passwd"),
+        "symlink-folder-outside": ("content/things/more", "../../.."),
+        // Named by a listing, it would be copied into public/media/.
+        "symlink-media-outside": ("content/media/things/leak.svg", "/etc/hostname"),
+        "symlink-template-outside": ("templates/partials/secrets.mustache", "/etc/passwd"),
+        "symlink-dangling": ("content/things/gone.yaml", "nowhere.yaml"),
+        "symlink-loop": ("content/things/again", ".."),
+    ]
+
+    static func makeLink(_ link: (path: String, target: String)) -> @Sendable (String) throws -> Void {
+        { site in try self.link(site + "/" + link.path, to: link.target) }
+    }
+
+    static let madeByCode: [String: @Sendable (String) throws -> Void] = [
         "invalid-utf8": { site in
             // A Latin-1 "é" (0xE9) where UTF-8 needs two bytes.
             try write(Array("name: Caf".utf8) + [0xE9] + Array("\ncount: 1\n".utf8), to: site + "/content/things/cafe.yaml")
@@ -34,28 +51,9 @@ enum GeneratedInputs {
             for index in 0..<100_000 { text += "  key\(index): \(index)\n" }
             try write(Array(text.utf8), to: site + "/content/things/long.yaml")
         },
-        "symlink-listing-outside": { site in
-            try link(site + "/content/things/passwords.yaml", to: "/etc/passwd")
-        },
-        "symlink-folder-outside": { site in
-            try link(site + "/content/things/more", to: "../../..")
-        },
-        "symlink-media-outside": { site in
-            // Named by a listing, it would be copied into public/media/.
-            try link(site + "/content/media/things/leak.svg", to: "/etc/hostname")
-        },
-        "symlink-template-outside": { site in
-            try link(site + "/templates/partials/secrets.mustache", to: "/etc/passwd")
-        },
         "symlink-site-config-outside": { site in
             try FileManager.default.moveItem(atPath: site + "/content/site.yaml", toPath: site + "/site.yaml")
             try link(site + "/content/site.yaml", to: "../site.yaml")
-        },
-        "symlink-dangling": { site in
-            try link(site + "/content/things/gone.yaml", to: "nowhere.yaml")
-        },
-        "symlink-loop": { site in
-            try link(site + "/content/things/again", to: "..")
         },
         "symlinks-inside-content": { site in
             // Links that stay inside content/ work: a listing, a folder of listings and an image.
