@@ -32,7 +32,7 @@ struct LoadedSite {
         }
 
         // A symbolic link out of content/ or templates/ could publish any file on the machine: stop first.
-        diagnostics += files.linkProblems(under: "content") + files.linkProblems(under: "templates")
+        diagnostics += files.entryProblems(under: "content") + files.entryProblems(under: "templates")
         try stopIfErrors()
 
         // Site configuration: nothing else can be read without its list of kinds.

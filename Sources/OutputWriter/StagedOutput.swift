@@ -41,7 +41,7 @@ public struct StagedOutput: Sendable {
     }
 
     /// Beside the output folder: a rename only swaps folders on one file system.
-    public var stagingPath: String {
+    var stagingPath: String {
         let name = (outputPath as NSString).lastPathComponent
         return (Self.parentFolder(of: outputPath) as NSString).appendingPathComponent(".\(name).staging")
     }

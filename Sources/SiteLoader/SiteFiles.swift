@@ -34,7 +34,8 @@ public struct SiteFiles: Sendable {
         if let resolved = Self.realPath(absolute(relative)), let area = area(of: relative), !Self.isInside(resolved, area.real) {
             throw .error(at: location, Self.outsideMessage(linkText: linkText(relative), area: area.name))
         }
-        let descriptor = open(absolute(relative), O_RDONLY | O_CLOEXEC)
+        // Non-blocking, so that opening a named pipe does not wait for a writer; it is refused just below.
+        let descriptor = open(absolute(relative), O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             throw .error(at: location, "cannot read file: \(String(cString: strerror(errno)))")
         }
@@ -43,6 +44,7 @@ public struct SiteFiles: Sendable {
         guard fstat(descriptor, &info) == 0 else {
             throw .error(at: location, "cannot read file: \(String(cString: strerror(errno)))")
         }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw Self.notAFile(relative) }
         let size = Int(info.st_size)
         guard size <= maxFileBytes else {
             throw .error(
@@ -70,7 +72,7 @@ public struct SiteFiles: Sendable {
     /// Files below a folder, relative to the site root, sorted; hidden names are skipped.
     /// `extensions` keeps only names ending in one of them (without the dot).
     /// Symbolic links are followed while they stay inside the folder's top folder (`content/`, `templates/`);
-    /// the others are left out, and `linkProblems(under:)` reports them.
+    /// the others are left out, and `entryProblems(under:)` reports them, as it does named pipes and devices.
     public func files(under folder: String, extensions: Set<String>? = nil) -> [String] {
         walk(folder).files.filter { name in
             guard let extensions else { return true }
@@ -79,9 +81,10 @@ public struct SiteFiles: Sendable {
         }
     }
 
-    /// A located error for every symbolic link below a folder that leads outside its top folder, points at
-    /// nothing, or loops back to a folder that holds it.
-    public func linkProblems(under folder: String) -> [Diagnostic] {
+    /// A located error for every entry below a folder that cannot be part of the site: a symbolic link that
+    /// leads outside its top folder, points at nothing or loops back to a folder that holds it, and anything
+    /// that is neither a file nor a folder (a named pipe would make the build wait forever on reading it).
+    public func entryProblems(under folder: String) -> [Diagnostic] {
         walk(folder).problems
     }
 
@@ -113,7 +116,7 @@ public struct SiteFiles: Sendable {
                         continue
                     }
                     guard isDirectory(path) else {
-                        files.append(path)
+                        if isRegularFile(path) { files.append(path) } else { problems.append(Self.notAFile(path)) }
                         continue
                     }
                     guard !walking.contains(resolved) else {
@@ -123,8 +126,10 @@ public struct SiteFiles: Sendable {
                     visit(path, real: resolved)
                 } else if (info.st_mode & S_IFMT) == S_IFDIR {
                     visit(path, real: real + "/" + name)
-                } else {
+                } else if (info.st_mode & S_IFMT) == S_IFREG {
                     files.append(path)
+                } else {
+                    problems.append(Self.notAFile(path))
                 }
             }
         }
@@ -136,6 +141,15 @@ public struct SiteFiles: Sendable {
     private func area(of relative: String) -> (name: String, real: String)? {
         guard let name = relative.split(separator: "/").first.map(String.init), let real = Self.realPath(absolute(name)) else { return nil }
         return (name, real)
+    }
+
+    private func isRegularFile(_ relative: String) -> Bool {
+        var info = stat()
+        return stat(absolute(relative), &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    private static func notAFile(_ relative: String) -> Diagnostic {
+        .error(at: SourceLocation(file: relative), "this is neither a file nor a folder (a named pipe or a device); remove it")
     }
 
     private func linkText(_ relative: String) -> String? {

@@ -75,6 +75,10 @@ enum GeneratedInputs {
                 + Array(repeating: "*long", count: 3000).joined(separator: ", ") + "]\n"
             try write(Array(text.utf8), to: site + "/content/things/long.yaml")
         },
+        "named-pipe": { site in
+            // Reading a named pipe waits for a writer: the build would hang.
+            guard mkfifo(site + "/content/things/pipe.yaml", 0o644) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        },
         "site-config-missing": { site in
             try FileManager.default.removeItem(atPath: site + "/content/site.yaml")
         },

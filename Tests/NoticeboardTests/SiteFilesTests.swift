@@ -26,7 +26,7 @@ import Testing
         #expect(files.files(under: "content/things", extensions: ["yaml"]) == [
             "content/things/a-again.yaml", "content/things/a.yaml", "content/things/shared/b.yaml",
         ])
-        #expect(files.linkProblems(under: "content").map(\.description) == [
+        #expect(files.entryProblems(under: "content").map(\.description) == [
             "content/things/root:1:1: error: this is a symbolic link to '/', which is outside content/; links may only point to files inside content/",
             "content/things/secret.yaml:1:1: error: this is a symbolic link to '../../outside.yaml', which is outside content/; links may only point to files inside content/",
         ])
@@ -44,6 +44,18 @@ import Testing
         } catch {
             #expect(error.message == "symbolic links lead this path outside content/; links may only point to files inside content/")
         }
+    }
+
+    /// Opening a named pipe would wait for a writer forever.
+    @Test func namedPipesAreRefusedWithoutWaiting() throws {
+        let site = try makeSite()
+        defer { TestSupport.removeTree(site) }
+        #expect(mkfifo(site + "/content/things/pipe.yaml", 0o644) == 0)
+        let files = SiteFiles(root: site)
+        #expect(!files.files(under: "content/things").contains("content/things/pipe.yaml"))
+        #expect(files.entryProblems(under: "content/things").map(\.description).contains(
+            "content/things/pipe.yaml:1:1: error: this is neither a file nor a folder (a named pipe or a device); remove it"))
+        #expect(throws: Diagnostic.self) { try files.read("content/things/pipe.yaml") }
     }
 
     @Test func filesOverTheLimitAreRefusedUnread() throws {
