@@ -11,9 +11,13 @@ import SiteModel
 ///     We are…
 public func decodePage(_ bytes: [UInt8], file: String, slug: String) -> (FreePage?, [Diagnostic]) {
     var problems = Problems(file: file)
-    guard let text = String(validating: bytes, as: UTF8.self) else {
-        return (nil, [.error(at: SourceLocation(file: file), "page is not valid UTF-8")])
+    if let (offset, byte) = TextPosition.firstInvalidUTF8(in: bytes) {
+        let (line, column) = TextPosition.lineAndColumn(ofByte: offset, in: bytes)
+        return (nil, [.error(at: SourceLocation(file: file, line: line, column: column), TextPosition.notUTF8Message(offset: offset, byte: byte))])
     }
+    var text = String(decoding: bytes, as: UTF8.self)
+    // A byte order mark, which some editors write and none shows.
+    if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
     let normalized = text.replacingOccurrences(of: "\r\n", with: "\n")
     let lines = normalized.split(separator: "\n", omittingEmptySubsequences: false)
     guard lines.first == "---", let closing = lines.dropFirst().firstIndex(of: "---") else {
@@ -36,5 +40,11 @@ public func decodePage(_ bytes: [UInt8], file: String, slug: String) -> (FreePag
     let description = settings.string("description", problems: &problems) ?? ""
     guard let title, !problems.hasErrors else { return (nil, problems.list) }
     let body = lines[(closing + 1)...].joined(separator: "\n")
+    let widest = widestTableLine(body)
+    if widest.cells > maxTableCells {
+        // Lines are counted from 1, and the body starts on the line after the closing `---`.
+        let line = closing + 2 + widest.line
+        return (nil, [.error(at: SourceLocation(file: file, line: line, column: 1), tableTooWideMessage("the page", cells: widest.cells))])
+    }
     return (FreePage(slug: slug, file: file, title: title, description: description, navigationOrder: nav, markdown: body), problems.list)
 }

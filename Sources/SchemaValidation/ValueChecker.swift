@@ -99,8 +99,8 @@ struct ValueChecker {
         switch field.type {
         case .string, .markdown:
             if field.required && text.allSatisfy(\.isWhitespace) { problems.error(node, "'\(name)' must not be empty") }
-            if case .markdown = field.type, case let cells = mostTableCellsInALine(text), cells > maxTableCells {
-                problems.error(node, "'\(name)' has a line of \(cells) '|' characters; a Markdown table may have at most \(maxTableCells) columns")
+            if case .markdown = field.type, case let cells = widestTableLine(text).cells, cells > maxTableCells {
+                problems.error(node, tableTooWideMessage("'\(name)'", cells: cells))
                 return nil
             }
             if let allowed = field.placeholders {
@@ -174,25 +174,6 @@ struct ValueChecker {
         }
         return true
     }
-}
-
-/// cmark-gfm's table extension takes time quadratic in the cells of a row: one line of 40,000 '|' took
-/// 50 s to render. No real table comes near this many columns.
-private let maxTableCells = 500
-
-/// The most '|' characters on one line.
-private func mostTableCellsInALine(_ text: String) -> Int {
-    var most = 0
-    var current = 0
-    for byte in text.utf8 {
-        if byte == UInt8(ascii: "|") {
-            current += 1
-            most = max(most, current)
-        } else if byte == UInt8(ascii: "\n") {
-            current = 0
-        }
-    }
-    return most
 }
 
 private func formatBound(_ value: Double) -> String {

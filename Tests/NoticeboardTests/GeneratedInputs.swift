@@ -79,6 +79,15 @@ enum GeneratedInputs {
             // Reading a named pipe waits for a writer: the build would hang.
             guard mkfifo(site + "/content/things/pipe.yaml", 0o644) == 0 else { throw CocoaError(.fileWriteUnknown) }
         },
+        "page-invalid-utf8": { site in
+            try FileManager.default.createDirectory(atPath: site + "/content/pages", withIntermediateDirectories: true)
+            try write(Array("---\ntitle: Caf".utf8) + [0xE9] + Array("\n---\nText\n".utf8), to: site + "/content/pages/cafe.md")
+        },
+        "page-byte-order-mark-crlf": { site in
+            // As a Windows editor saves it: a page that builds like any other.
+            try FileManager.default.createDirectory(atPath: site + "/content/pages", withIntermediateDirectories: true)
+            try write([0xEF, 0xBB, 0xBF] + Array("---\r\ntitle: About\r\nnav: 1\r\n---\r\nWho *we* are.\r\n".utf8), to: site + "/content/pages/about.md")
+        },
         "site-config-missing": { site in
             try FileManager.default.removeItem(atPath: site + "/content/site.yaml")
         },
