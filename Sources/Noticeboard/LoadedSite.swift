@@ -73,15 +73,21 @@ struct LoadedSite {
             }
         }
         var listings: [String: [Listing]] = [:]
-        for (listing, problems) in results {
+        // Listing files that have errors of their own: a reference to one of them is not reported again.
+        var failed: [String: Set<String>] = [:]
+        for ((listing, problems), (kind, file)) in zip(results, jobs) {
             diagnostics += problems
-            if let listing { listings[listing.kind, default: []].append(listing) }
+            if let listing {
+                listings[listing.kind, default: []].append(listing)
+            } else {
+                failed[kind, default: []].insert(Slug.from(fileName: String(file.split(separator: "/").last ?? "")))
+            }
         }
         let (pages, pageProblems) = Self.loadPages(files, kinds: config.kinds)
         diagnostics += pageProblems
         diagnostics += Self.duplicateSlugs(in: listings)
         diagnostics += Self.reservedSlugs(in: listings, schemas: schemas)
-        diagnostics += Self.danglingReferences(in: listings)
+        diagnostics += Self.danglingReferences(in: listings, failed: failed)
 
         // Images: checked and processed across all cores, or taken from the cache; reported where fields name them.
         let images = ImagePublisher(files: files, settings: config.images).publish(listings.values.joined().flatMap(\.media))
@@ -177,8 +183,8 @@ struct LoadedSite {
         }
     }
 
-    private static func danglingReferences(in listings: [String: [Listing]]) -> [Diagnostic] {
-        let slugs = listings.mapValues { Set($0.map(\.slug)) }
+    private static func danglingReferences(in listings: [String: [Listing]], failed: [String: Set<String>]) -> [Diagnostic] {
+        let slugs = listings.mapValues { Set($0.map(\.slug)) }.merging(failed) { $0.union($1) }
         var problems: [Diagnostic] = []
         for listing in listings.values.joined() {
             for reference in listing.references where !(slugs[reference.kind]?.contains(reference.slug) ?? false) {
