@@ -79,9 +79,15 @@ struct BuildState: Equatable {
         if rename(temporary, path) != 0 { unlink(temporary) }
     }
 
-    /// True when every file the state lists is still in the output folder with its size.
+    /// True when the output folder is the one this state describes: its manifest, which holds the digest of
+    /// every other file, has the bytes the state recorded, and every file the state lists is there with its
+    /// size. (A build killed after swapping its output in but before saving its state leaves the previous
+    /// state beside a newer output; files of the same sizes would pass for the ones the state describes.)
     func outputsAreIntact(in outputPath: String) -> Bool {
-        outputs.allSatisfy { path, output in
+        guard let manifest = outputs[Manifest.path], let bytes = FileManager.default.contents(atPath: outputPath + "/" + Manifest.path),
+            Manifest.digest([UInt8](bytes)) == manifest.digest
+        else { return false }
+        return outputs.allSatisfy { path, output in
             var info = stat()
             return stat(outputPath + "/" + path, &info) == 0 && Int(info.st_size) == output.digest.size
         }

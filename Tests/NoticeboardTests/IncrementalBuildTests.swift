@@ -161,4 +161,28 @@ import Testing
         try FileManager.default.removeItem(atPath: site + "/content/cleaners/broken.yaml")
         #expect(try build(site).written == 0)
     }
+
+    /// A build killed after it swapped its output in but before it saved its state leaves the last build's
+    /// state beside a newer output. The next build must not take that output's files for the ones the state
+    /// describes: here an edit and its undoing keep every file's size, so sizes alone cannot tell.
+    @Test func aStateLeftBehindByAKilledBuildIsNotTrusted() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let joao = site + "/content/cleaners/joao-ferreira.yaml"
+        let original = TestSupport.read(joao)
+        _ = try build(site)
+        let cache = site + "/.noticeboard-cache/"
+        let stateFile = try #require(try FileManager.default.contentsOfDirectory(atPath: cache).first { $0.hasSuffix(".state") })
+        let oldState = try Data(contentsOf: URL(fileURLWithPath: cache + stateFile))
+
+        TestSupport.write(original.replacingOccurrences(of: "hourly_rate: 18.00", with: "hourly_rate: 18.50"), to: joao)
+        _ = try build(site)
+        #expect(TestSupport.read(site + "/public/cleaners/joao-ferreira/index.html").contains("€18.50"))
+        try oldState.write(to: URL(fileURLWithPath: cache + stateFile))  // as if that build had been killed before saving it
+
+        TestSupport.write(original, to: joao)
+        _ = try build(site)
+        #expect(TestSupport.read(site + "/public/cleaners/joao-ferreira/index.html").contains("€18.00"))
+        try expectSameAsCleanBuild(site, "after a state left behind")
+    }
 }
