@@ -82,7 +82,10 @@ public struct PreviewServer: Sendable {
         guard Self.canListen(host: host, port: port) else { throw Failure.portInUse(host: host, port: port) }
         let options = BuildOptions(root: root, output: outputPath, maxFileBytes: maxFileBytes, now: now, baseURL: baseURL(basePath: basePath))
         let events = ReloadEvents()
-        let watcher = SiteWatcher(options: options, events: events)
+        let output = outputPath
+        let watcher = SiteWatcher(options: options, events: events) {
+            log("Another build is writing \(output)/; waiting for it to finish.")
+        }
         let report: @Sendable (Result<BuildReport, BuildFailure>) -> Void = { result in
             switch result {
             case .success(let report):

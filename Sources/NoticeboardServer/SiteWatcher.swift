@@ -9,6 +9,8 @@ import SiteModel
 struct SiteWatcher: Sendable {
     let options: BuildOptions
     let events: ReloadEvents
+    /// Called when a build has to wait for another one writing into the same place (see `OutputLock`).
+    let waiting: @Sendable () -> Void
     let interval: Duration = .milliseconds(250)
 
     func run(onRebuild: @Sendable (Result<BuildReport, BuildFailure>) -> Void) async {
@@ -33,7 +35,7 @@ struct SiteWatcher: Sendable {
     /// Builds, then tells the open tabs: reload, or show the errors (the last good build stays served).
     func rebuild(_ onRebuild: @Sendable (Result<BuildReport, BuildFailure>) -> Void) async {
         do throws(BuildFailure) {
-            let report = try Noticeboard.build(options)
+            let report = try Noticeboard.build(options, waiting: waiting)
             onRebuild(.success(report))
             await events.publish(.reload)
         } catch {

@@ -104,6 +104,38 @@ import Testing
         #expect(!TestSupport.tree(site + "/public").values.contains { $0.range(of: Data("__noticeboard".utf8)) != nil })
     }
 
+    /// Serve builds into `.noticeboard-cache/serve` under the same lock as `build`: while the test holds it,
+    /// serve says it waits and builds nothing; once it is released, serve builds and serves.
+    @Test func serveWaitsForAnotherBuildIntoTheSameFolder() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        try FileManager.default.createDirectory(atPath: site + "/.noticeboard-cache", withIntermediateDirectories: true)
+        let held = open(site + "/.noticeboard-cache", O_RDONLY | O_DIRECTORY)
+        #expect(held >= 0 && flock(held, LOCK_EX) == 0)
+        var released = false
+        defer { if !released { close(held) } }
+        let port = Self.freePort()
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: TestSupport.executable)
+        server.arguments = ["serve", "--port", String(port)]
+        server.currentDirectoryURL = URL(fileURLWithPath: site)
+        let log = site + "/serve.log"
+        FileManager.default.createFile(atPath: log, contents: nil)
+        server.standardOutput = FileHandle(forWritingAtPath: log)
+        server.standardError = FileHandle(forWritingAtPath: log)
+        try server.run()
+        defer { server.terminate(); server.waitUntilExit() }
+
+        #expect(try Self.eventually(30) { TestSupport.read(log).contains("Another build is writing .noticeboard-cache/serve/; waiting for it to finish.") }, "\(TestSupport.read(log))")
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(!FileManager.default.fileExists(atPath: site + "/.noticeboard-cache/serve"))
+        #expect(!TestSupport.read(log).contains("Serving"))
+        close(held)
+        released = true
+        #expect(try Self.eventually(60) { TestSupport.read(log).contains("Serving http://127.0.0.1:\(port)/catalogue/") }, "\(TestSupport.read(log))")
+        #expect(try Self.fetch("http://127.0.0.1:\(port)/catalogue/cleaners/aoife-byrne/").status == 200)
+    }
+
     @Test func aTakenPortIsAClearError() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
