@@ -2,8 +2,8 @@
 # Fuzzes the parse-and-validate stage with libFuzzer for SECONDS (default 60), on one core.
 # Not part of CI. Usage: scripts/fuzz.sh SECONDS [LIBFUZZER-FLAGS...], e.g. `scripts/fuzz.sh 600 -max_len=65536`
 # to look for slow inputs among larger ones (later flags win).
-# Seeds are every YAML file of the example site and the test fixtures; the corpus libFuzzer grows is kept in
-# .build-fuzz/corpus between runs. A crash or hang is saved in .build-fuzz/findings/: reproduce it with
+# Seeds are every YAML and Markdown file of the example site and the test fixtures; the corpus libFuzzer
+# grows is kept in .build-fuzz/corpus between runs. A crash or hang is saved in .build-fuzz/findings/: reproduce it with
 # `.build-fuzz/release/FuzzParseValidate FILE`, fix it, and add it as a case under Tests/Fixtures/bad/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +15,7 @@ NOTICEBOARD_FUZZ=1 swift build -c release --scratch-path "$scratch" --product Fu
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
 
 mkdir -p "$scratch/corpus" "$scratch/seeds" "$scratch/findings"
-find content Tests/Fixtures -type f \( -name '*.yaml' -o -name '*.yml' \) -size -64k | while read -r file; do
+find content Tests/Fixtures -type f \( -name '*.yaml' -o -name '*.yml' -o -name '*.md' \) -size -64k | while read -r file; do
     cp "$file" "$scratch/seeds/$(printf '%s' "$file" | tr '/ ' '__')"
 done
 

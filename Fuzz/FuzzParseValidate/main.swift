@@ -6,9 +6,9 @@ import SiteModel
 import Glibc
 #endif
 
-// libFuzzer over the parse-and-validate stage. One input is one file's bytes: it is parsed as YAML and
-// checked as a site configuration, as a kind schema, and as a listing of a kind that has a field of every
-// type. A diagnostic is the expected outcome for most inputs; a crash, a hang or a sanitizer report is a bug.
+// libFuzzer over the parse-and-validate stage. One input is one file's bytes: it is read as a free page
+// (front matter and Markdown), then parsed as YAML and checked as a site configuration, as a kind schema
+// (with its derived fields), and as a listing of a kind that has a field of every type. A diagnostic is the expected outcome for most inputs; a crash, a hang or a sanitizer report is a bug.
 // Built only by scripts/fuzz.sh (see Package.swift), with `-sanitize=fuzzer,address`.
 
 /// A schema with every field type, so listings exercise every checker.
@@ -32,6 +32,7 @@ private let everyTypeSchema: KindSchema = {
           photo: image
           size: {type: enum, values: [small, large]}
           tags: {type: list, of: string}
+          greeting: {type: markdown, placeholders: [contact, place]}
           photos: {type: list, of: image}
           address: {type: object, fields: {town: {type: string, required: true}, street: {type: string, private: true}}}
           owner: {type: reference, to: owners}
@@ -44,6 +45,7 @@ private let everyTypeValidator = ListingValidator(schema: everyTypeSchema, media
 
 func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    _ = decodePage(bytes, file: "fuzz.md", slug: "fuzz")
     let node: YAMLNode?
     do throws(Diagnostic) {
         node = try parseYAML(bytes, file: "fuzz.yaml")
@@ -53,6 +55,7 @@ func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = decodeSiteConfig(node, file: "fuzz.yaml")
     let (schema, _) = decodeKindSchema(node, kind: "things", file: "fuzz.yaml", knownKinds: ["things", "owners"])
     if let schema {
+        _ = checkDerivedFields([schema])
         // The input is a valid schema: check the input against itself too, to reach the checkers it declares.
         _ = ListingValidator(schema: schema, mediaFiles: ["a.png"]).validate(node, file: "fuzz.yaml", slug: "fuzz")
     }
