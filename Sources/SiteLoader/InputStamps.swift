@@ -1,26 +1,44 @@
 import Foundation
 
-/// Size and modification time of every file a build reads, to tell cheaply whether anything changed.
+/// Type, size and modification time of every entry below the folders a build reads, to tell cheaply whether
+/// anything changed.
 public struct InputStamps: Sendable, Equatable {
-    /// Relative path → "size mtime-nanoseconds".
+    /// Relative path → "type size mtime-nanoseconds", after "link <target>" for a symbolic link.
     public var stamps: [String: String]
 
     public init(stamps: [String: String]) {
         self.stamps = stamps
     }
 
-    /// Every file below the given folders of the site (symbolic links are followed, as the build does).
+    /// Every entry below the given folders of the site. Symbolic links count by where they point and what
+    /// they point at, and named pipes and devices count too: the build refuses those that lead outside or
+    /// cannot be read, and adding one after a good build must make the next build run and say so.
     public static func scan(_ files: SiteFiles, folders: [String]) -> InputStamps {
         var stamps: [String: String] = [:]
         for folder in folders {
             guard let names = FileManager.default.subpaths(atPath: files.absolute(folder)) else { continue }
             for name in names {
                 let relative = folder + "/" + name
+                let path = files.absolute(relative)
                 var info = stat()
-                guard stat(files.absolute(relative), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
-                stamps[relative] = "\(info.st_size) \(info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec)"
+                guard lstat(path, &info) == 0 else { continue }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR:
+                    continue
+                case S_IFLNK:
+                    let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? ""
+                    var resolved = stat()
+                    stamps[relative] = "link \(target) " + (stat(path, &resolved) == 0 ? stamp(resolved) : "missing")
+                default:
+                    stamps[relative] = stamp(info)
+                }
             }
         }
         return InputStamps(stamps: stamps)
+    }
+
+    /// Type, size and modification time.
+    private static func stamp(_ info: stat) -> String {
+        "\(info.st_mode & S_IFMT) \(info.st_size) \(info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec)"
     }
 }

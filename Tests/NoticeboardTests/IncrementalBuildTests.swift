@@ -185,4 +185,24 @@ import Testing
         #expect(TestSupport.read(site + "/public/cleaners/joao-ferreira/index.html").contains("€18.00"))
         try expectSameAsCleanBuild(site, "after a state left behind")
     }
+
+    /// Named pipes and symbolic links that lead nowhere or outside are refused by a build that reads the site;
+    /// added after a good build, they must not pass for "nothing changed".
+    @Test func aBadEntryAddedAfterAGoodBuildIsReported() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        _ = try build(site)
+        let entries: [(String, (String) -> Void)] = [
+            ("content/cleaners/pipe.yaml", { _ = mkfifo($0, 0o644) }),
+            ("content/cleaners/gone.yaml", { _ = symlink("nowhere.yaml", $0) }),
+            ("content/cleaners/up", { _ = symlink("../../..", $0) }),
+        ]
+        for (entry, make) in entries {
+            make(site + "/" + entry)
+            let failure = #expect(throws: BuildFailure.self, "\(entry) was not reported") { try build(site) }
+            #expect(failure?.diagnostics.map(\.location?.file) == [entry])
+            try FileManager.default.removeItem(atPath: site + "/" + entry)
+            #expect(try build(site).written == 0, "removing \(entry) leaves the last good site as it was")
+        }
+    }
 }
