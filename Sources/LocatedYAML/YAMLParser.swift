@@ -10,11 +10,17 @@ public struct YAMLLimits: Sendable {
     public var maxAliasedTextBytes: Int
     /// Nesting depth of lists and mappings.
     public var maxDepth: Int
+    /// Bytes in a mapping key. Keys are field and setting names; libyaml already refuses plain keys longer
+    /// than 1024 characters, but not keys written after `? `, and every message that names a key quotes it.
+    public var maxKeyBytes: Int
 
-    public init(maxExpandedNodes: Int = 1_000_000, maxAliasedTextBytes: Int = 4 * 1024 * 1024, maxDepth: Int = 200) {
+    public init(
+        maxExpandedNodes: Int = 1_000_000, maxAliasedTextBytes: Int = 4 * 1024 * 1024, maxDepth: Int = 200, maxKeyBytes: Int = 1024
+    ) {
         self.maxExpandedNodes = maxExpandedNodes
         self.maxAliasedTextBytes = maxAliasedTextBytes
         self.maxDepth = maxDepth
+        self.maxKeyBytes = maxKeyBytes
     }
 }
 
@@ -188,6 +194,11 @@ private struct Composer {
         } else {
             guard let name = node.scalar else {
                 throw .error(at: location(node.line, node.column), "mapping keys must be plain text, not \(node.summary)")
+            }
+            guard name.utf8.count <= limits.maxKeyBytes else {
+                throw .error(
+                    at: location(node.line, node.column),
+                    "a key of \(name.utf8.count) bytes (\(node.summary)); keys are names of at most \(limits.maxKeyBytes) bytes")
             }
             if let first = stack[top].keyPlaces.updateValue((node.line, node.column), forKey: name) {
                 throw .error(

@@ -23,7 +23,7 @@ struct MappingReader {
     func reportUnknownKeys(known: [String], what: String, problems: inout Problems) {
         for pair in pairs where !known.contains(pair.name) {
             problems.error(
-                pair.key, "unknown setting '\(pair.name)' in \(what)\(suggestion(for: pair.name, among: known))")
+                pair.key, "unknown setting '\(shortened(pair.name))' in \(what)\(suggestion(for: pair.name, among: known))")
         }
     }
 

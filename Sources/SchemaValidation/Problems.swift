@@ -46,11 +46,19 @@ struct Problems {
     var hasErrors: Bool { unlistedErrors || found.hasErrors }
 }
 
+/// A name quoted from the input in a message, cut to 40 characters as `YAMLNode.summary` cuts values.
+func shortened(_ name: String) -> String {
+    name.count > 40 ? String(name.prefix(40)) + "…" : name
+}
+
 /// "did you mean …?" for a misspelt name, when one known name is close enough.
 func suggestion(for name: String, among known: [String]) -> String {
     let lowered = name.lowercased()
-    let scored = known.map { ($0, editDistance(lowered, $0.lowercased())) }
-    guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, min(3, name.count / 3)) else { return "" }
+    let limit = max(2, min(3, name.count / 3))
+    // Names whose lengths differ by more than the limit are further apart than it: skipping them keeps a long
+    // name (fuzzing found one of a megabyte) from costing its length times every known name's.
+    let scored = known.filter { abs($0.count - name.count) <= limit }.map { ($0, editDistance(lowered, $0.lowercased())) }
+    guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= limit else { return "" }
     return "; did you mean '\(best.0)'?"
 }
 

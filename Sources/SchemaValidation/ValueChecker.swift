@@ -33,7 +33,7 @@ struct ValueChecker {
         }
         let known = fields.map(\.name)
         for pair in pairs where !known.contains(pair.name) {
-            problems.error(pair.key, "unknown field '\(display(path + [pair.name]))'\(suggestion(for: pair.name, among: known))")
+            problems.error(pair.key, "unknown field '\(display(path + [shortened(pair.name)]))'\(suggestion(for: pair.name, among: known))")
         }
         var values = OrderedDictionary<String, Value>()
         values.reserveCapacity(fields.count)

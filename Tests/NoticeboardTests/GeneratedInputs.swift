@@ -75,6 +75,10 @@ enum GeneratedInputs {
                 + Array(repeating: "*long", count: 3000).joined(separator: ", ") + "]\n"
             try write(Array(text.utf8), to: site + "/content/things/long.yaml")
         },
+        "yaml-key-too-long": { site in
+            // A key of 2 MB after '? ', which libyaml accepts: suggesting a field name for it once took a minute.
+            try write(Array(("name: Key\n? " + String(repeating: "x", count: 2_000_000) + "\n: 1\n").utf8), to: site + "/content/things/key.yaml")
+        },
         "named-pipe": { site in
             // Reading a named pipe waits for a writer: the build would hang.
             guard mkfifo(site + "/content/things/pipe.yaml", 0o644) == 0 else { throw CocoaError(.fileWriteUnknown) }
