@@ -104,8 +104,8 @@ struct ValueChecker {
                 return nil
             }
             if let allowed = field.placeholders {
-                for match in text.matches(of: /\{\{\s*([^}]*?)\s*\}\}/) where !allowed.contains(String(match.1)) {
-                    problems.error(node, "'\(name)' uses the placeholder {{\(match.1)}}; the app fills in only \(allowed.map { "{{\($0)}}" }.joined(separator: ", "))")
+                for placeholder in placeholderNames(in: text) where !allowed.contains(String(placeholder)) {
+                    problems.error(node, "'\(name)' uses the placeholder {{\(placeholder)}}; the app fills in only \(allowed.map { "{{\($0)}}" }.joined(separator: ", "))")
                 }
             }
             return .string(text)
@@ -174,6 +174,37 @@ struct ValueChecker {
         }
         return true
     }
+}
+
+/// The names written between `{{` and `}}`, without the spaces around them: what the pattern
+/// `\{\{\s*([^}]*?)\s*\}\}` finds, in one pass. Swift's Regex backtracks, and on text of many `{{` and no
+/// `}}` it took time quadratic in the length (36 s for 12 KB in a debug build).
+func placeholderNames(in text: String) -> [Substring] {
+    let utf8 = text.utf8
+    let open = UInt8(ascii: "{"), close = UInt8(ascii: "}")
+    var names: [Substring] = []
+    var position = utf8.startIndex
+    while let brace = utf8[position...].firstIndex(of: open) {
+        let second = utf8.index(after: brace)
+        guard second < utf8.endIndex, utf8[second] == open else {
+            position = second
+            continue
+        }
+        let start = utf8.index(after: second)
+        // A name holds no '}': the first one after `{{` must begin its `}}`.
+        guard let end = utf8[start...].firstIndex(of: close) else { break }
+        let afterEnd = utf8.index(after: end)
+        if afterEnd < utf8.endIndex, utf8[afterEnd] == close {
+            var name = text[start..<end].drop(while: \.isWhitespace)
+            while name.last?.isWhitespace == true { name.removeLast() }
+            names.append(name)
+            position = utf8.index(after: afterEnd)
+        } else {
+            // Every `{{` before this '}' meets it first, and fails as this one did.
+            position = afterEnd
+        }
+    }
+    return names
 }
 
 private func formatBound(_ value: Double) -> String {

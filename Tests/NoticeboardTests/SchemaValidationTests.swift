@@ -178,4 +178,29 @@ import Testing
         #expect(config?.basePath == "/catalogue/")
         #expect(config?.url("cleaners/ana/") == "https://example.org/catalogue/cleaners/ana/")
     }
+
+    /// Text an app fills in may use only the placeholders its field names, found in one pass: many `{{` with
+    /// no `}}` once took time quadratic in the text.
+    @Test func placeholdersAreFoundInLinearTime() throws {
+        let text = """
+            title: Alerts
+            title_field: text
+            fields:
+              text: {type: string, required: true, placeholders: [contact, place]}
+            """
+        let schema = try #require(decodeKindSchema(try parseYAML(Array(text.utf8), file: "s.yaml"), kind: "alerts", file: "s.yaml", knownKinds: ["alerts"]).0)
+        func problems(_ value: String) throws -> [String] {
+            let node = try parseYAML(Array("text: \"\(value)\"\n".utf8), file: "a.yaml")
+            return ListingValidator(schema: schema, mediaFiles: []).validate(node, file: "a.yaml", slug: "a").1.map(\.message)
+        }
+        let mixed = try problems("Hi {{contact}}, {{ place }}{{{x}}} {{a}b}} {{ who }}")
+        #expect(mixed == [
+            "'text' uses the placeholder {{who}}; the app fills in only {{contact}}, {{place}}",
+            "'text' uses the placeholder {{{x}}; the app fills in only {{contact}}, {{place}}",
+        ])
+        var found: [String] = []
+        let elapsed = try ContinuousClock().measure { found = try problems(String(repeating: "{{ ", count: 100_000) + "x}") }
+        #expect(found.isEmpty)
+        #expect(elapsed < .seconds(2), "took \(elapsed)")
+    }
 }
