@@ -9,7 +9,10 @@ import Testing
 ///
 /// `UPDATE_GOLDEN=1 make test` writes each `expected.txt` from what the build printed; read them before
 /// committing, as a person who edits listing files would.
-@Suite struct BadInputCorpusTests {
+///
+/// Cases run one at a time: started all at once, a hundred builds share two cores and the time limit, which
+/// is there to catch a case that hangs, would measure the queue instead.
+@Suite(.serialized) struct BadInputCorpusTests {
     static let corpus = TestSupport.fixtures + "/bad"
     static let caseNames = ((try? FileManager.default.contentsOfDirectory(atPath: corpus)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
 
