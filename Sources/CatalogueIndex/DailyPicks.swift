@@ -46,23 +46,6 @@ public struct DailyPicks: Sendable {
     }
 }
 
-/// SplitMix64 (Steele, Lea and Flood), a tiny generator whose sequence is fixed by its seed.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// FNV-1a: a hash that, unlike `Hasher`, is the same in every process.
 func stableHash(_ text: String) -> UInt64 {
     text.utf8.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
