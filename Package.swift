@@ -49,20 +49,22 @@ let package = Package(
                 "SiteModel", "SiteLoader", "LocatedYAML", "SchemaValidation", "ImageProcessing", "Enrichment", "CatalogueIndex",
                 "Rendering", "OutputWriter", .product(name: "OrderedCollections", package: "swift-collections"),
             ]),
+        // Made-up catalogues of any size for `make bench` (the hidden `noticeboard generate`).
+        .target(name: "SyntheticSite", dependencies: ["SiteModel"]),
         // The preview server stays out of the pipeline library, so the pipeline's tests do not wait for Hummingbird.
         .target(
             name: "NoticeboardServer",
             dependencies: ["Noticeboard", "SiteLoader", "SiteModel", .product(name: "Hummingbird", package: "hummingbird")]),
         .executableTarget(
             name: "NoticeboardCLI",
-            dependencies: ["Noticeboard", "NoticeboardServer", "OutputWriter", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Noticeboard", "NoticeboardServer", "OutputWriter", "SyntheticSite", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             // `noticeboard new` copies this starter site.
             resources: [.copy("Scaffold")]),
         .testTarget(
             name: "NoticeboardTests",
             dependencies: [
                 "Noticeboard", "SiteModel", "LocatedYAML", "SchemaValidation", "ImageProcessing", "Enrichment", "Rendering", "OutputWriter",
-                "SiteLoader", "CatalogueIndex",
+                "SiteLoader", "CatalogueIndex", "SyntheticSite",
             ]),
     ]
 )
