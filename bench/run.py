@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""`make bench`: Noticeboard and Hugo side by side on generated catalogues.
+
+For each size it generates a catalogue (`noticeboard generate`, with the same data as Hugo content for
+bench/hugo/), then times, alternating the two tools, full builds of both, and Noticeboard's no-change
+rebuild and one-listing edit through the ordinary `noticeboard build`; plus `cp -r` of Noticeboard's
+output as the floor. Each is run --runs times; the table shows medians. Wall time is measured around the
+tool alone (data generation and conversion happen before); peak RSS comes from GNU time.
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NOTICEBOARD = os.path.join(REPO, ".build", "release", "noticeboard")
+WORK = os.path.join(REPO, ".bench")
+NOW = "2026-11-23"
+SIZES = {
+    "S": {"cleaners": 1000, "rentals": 1000, "quotes": 2000},
+    "L": {"cleaners": 10000, "rentals": 10000, "quotes": 20000},
+}
+
+
+def timed(command, cwd=REPO):
+    """Runs a command under GNU time; returns (wall seconds, peak RSS in MiB)."""
+    rss_file = os.path.join(WORK, "rss.txt")
+    start = time.monotonic()
+    subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file] + command, cwd=cwd, check=True,
+                   stdout=subprocess.DEVNULL)
+    wall = time.monotonic() - start
+    with open(rss_file) as handle:
+        rss_kib = int(handle.read().split()[-1])
+    return wall, rss_kib / 1024
+
+
+def tree_stats(folder):
+    """(files, HTML pages, MB) below a folder."""
+    files = pages = size = 0
+    for directory, _, names in os.walk(folder):
+        for name in names:
+            files += 1
+            pages += name.endswith(".html")
+            size += os.path.getsize(os.path.join(directory, name))
+    return files, pages, size / 1e6
+
+
+def remove(*paths):
+    for path in paths:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def edit_one_listing(site, run):
+    """Changes one sentence of one cleaner's bio, as an editor would."""
+    folder = os.path.join(site, "content", "cleaners")
+    path = os.path.join(folder, sorted(os.listdir(folder))[0])
+    with open(path) as handle:
+        text = handle.read()
+    marker = "\nbio: |\n  "
+    start = text.index(marker) + len(marker)
+    if text.startswith("Edited", start):
+        text = text[:start] + text[text.index(". ", start) + 2:]
+    text = text[:start] + f"Edited in run {run}. " + text[start:]
+    with open(path, "w") as handle:
+        handle.write(text)
+
+
+def generate(size, counts):
+    site, hugo = os.path.join(WORK, size, "site"), os.path.join(WORK, size, "hugo")
+    remove(site, hugo)
+    shutil.copytree(os.path.join(REPO, "bench", "hugo"), hugo)
+    shutil.copytree(os.path.join(REPO, "templates", "assets"), os.path.join(hugo, "static", "assets"))
+    subprocess.run([NOTICEBOARD, "generate", "--output", site, "--example", REPO, "--hugo", hugo, "--seed", "1"]
+                   + [f"--{kind}={count}" for kind, count in counts.items()], check=True, stdout=subprocess.DEVNULL)
+    listings = sum(len(os.listdir(os.path.join(site, "content", kind)))
+                   for kind in ["cleaners", "rentals", "owners", "quotes", "reviews"])
+    return site, hugo, listings
+
+
+def bench_size(size, counts, runs):
+    site, hugo, listings = generate(size, counts)
+    output, floor_copy = os.path.join(site, "public"), os.path.join(WORK, size, "copy")
+    build = [NOTICEBOARD, "build", "--root", site, "--output", output, "--now", NOW, "--quiet"]
+    hugo_build = ["hugo", "--quiet", "--source", hugo, "--destination", os.path.join(hugo, "public")]
+    results = {name: [] for name in ["full", "hugo", "floor", "no-change", "edit"]}
+    load_before = os.getloadavg()[0]
+    for _ in range(runs):
+        # Alternating, so both tools see the same machine conditions.
+        remove(output, os.path.join(site, ".noticeboard-cache"))
+        results["full"].append(timed(build))
+        remove(os.path.join(hugo, "public"), os.path.join(hugo, "resources"))
+        results["hugo"].append(timed(hugo_build))
+    for _ in range(runs):
+        remove(floor_copy)
+        results["floor"].append(timed(["cp", "-r", output, floor_copy]))
+    remove(floor_copy)
+    for _ in range(runs):
+        results["no-change"].append(timed(build))
+    for run in range(runs):
+        edit_one_listing(site, run + 1)
+        results["edit"].append(timed(build))
+    load_after = os.getloadavg()[0]
+    ours, theirs = tree_stats(output), tree_stats(os.path.join(hugo, "public"))
+    hugo_wall = statistics.median(wall for wall, _ in results["hugo"])
+    rows = []
+    for name, label, stats in [
+        ("full", "Noticeboard full build", ours), ("no-change", "Noticeboard no-change rebuild", ours),
+        ("edit", "Noticeboard one-listing edit", ours), ("hugo", "Hugo full build", theirs), ("floor", "cp -r of our output", ours),
+    ]:
+        wall = statistics.median(wall for wall, _ in results[name])
+        rss = statistics.median(rss for _, rss in results[name])
+        files, pages, megabytes = stats
+        rows.append((size, label, listings, files, megabytes, wall, pages / wall, rss, hugo_wall / wall))
+    return rows, (load_before, load_after)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("sizes", nargs="*", default=list(SIZES), choices=list(SIZES))
+    parser.add_argument("--runs", type=int, default=3)
+    arguments = parser.parse_args()
+    os.makedirs(WORK, exist_ok=True)
+    commit = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=REPO, capture_output=True, text=True).stdout.strip()
+    hugo_version = subprocess.run(["hugo", "version"], capture_output=True, text=True).stdout.split()[1]
+    print(f"Commit {commit}, Hugo {hugo_version}, {os.cpu_count()} cores, median of {arguments.runs} runs, --now {NOW}", flush=True)
+    rows, walls = [], {}
+    for size in arguments.sizes:
+        size_rows, (load_before, load_after) = bench_size(size, SIZES[size], arguments.runs)
+        rows += size_rows
+        walls[size] = {row[1]: row[5] for row in size_rows}
+        print(f"{size}: load average {load_before:.2f} before, {load_after:.2f} after", flush=True)
+    print()
+    print("| size | build | listings | output files | output MB | wall s (median) | pages/s | peak RSS MB | Hugo time ÷ this |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for size, label, listings, files, megabytes, wall, rate, rss, ratio in rows:
+        print(f"| {size} | {label} | {listings} | {files} | {megabytes:.1f} | {wall:.2f} | {rate:.0f} | {rss:.0f} | {ratio:.2f} |")
+    if "S" in walls and "L" in walls:
+        print()
+        for label in ["Noticeboard full build", "Hugo full build"]:
+            print(f"Scaling, {label}: L takes {walls['L'][label] / walls['S'][label]:.1f}× the time of S (10× the listings)")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
