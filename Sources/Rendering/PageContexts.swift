@@ -5,11 +5,26 @@ import SiteModel
 /// Builds the values templates see. Every page gets `site` and `page`; the layout also gets `content`.
 struct PageContexts: Sendable {
     let catalogue: Catalogue
+    /// `site` and `kind` are the same on every page of a kind, so each is built once, not per page.
+    private var siteValues: [String?: Value] = [:]
+    private var kindValues: [String: Value] = [:]
+
+    init(catalogue: Catalogue) {
+        self.catalogue = catalogue
+        let kindNames: [String?] = [nil] + catalogue.kinds.map(\.schema.name)
+        siteValues = Dictionary(uniqueKeysWithValues: kindNames.map { ($0, makeSiteValue(currentKind: $0)) })
+        kindValues = Dictionary(uniqueKeysWithValues: catalogue.kinds.map { ($0.schema.name, makeKindValue($0)) })
+    }
 
     var site: SiteConfig { catalogue.site }
 
     /// `currentKind` or `currentPage` marks the navigation entry of the page being rendered.
     func siteValue(currentKind: String?, currentPage: String? = nil) -> Value {
+        if currentPage == nil, let value = siteValues[currentKind] { return value }
+        return makeSiteValue(currentKind: currentKind, currentPage: currentPage)
+    }
+
+    private func makeSiteValue(currentKind: String?, currentPage: String? = nil) -> Value {
         .object([
             "title": .string(site.title),
             "description": .string(site.description),
@@ -90,6 +105,10 @@ struct PageContexts: Sendable {
     }
 
     func kindValue(_ collection: KindCollection) -> Value {
+        kindValues[collection.schema.name] ?? makeKindValue(collection)
+    }
+
+    private func makeKindValue(_ collection: KindCollection) -> Value {
         let schema = collection.schema
         return .object([
             "name": .string(schema.name),
