@@ -64,7 +64,7 @@ let package = Package(
             name: "NoticeboardTests",
             dependencies: [
                 "Noticeboard", "SiteModel", "LocatedYAML", "SchemaValidation", "ImageProcessing", "Enrichment", "Rendering", "OutputWriter",
-                "SiteLoader", "CatalogueIndex", "SyntheticSite",
+                "SiteLoader", "CatalogueIndex", "SyntheticSite", .product(name: "Mustache", package: "swift-mustache"),
             ]),
     ]
 )

@@ -19,12 +19,14 @@ public struct TemplateSet: Sendable {
     public init(sources: [String: (file: String, text: String)]) throws(BuildFailure) {
         var library = MustacheLibrary()
         var problems: [Diagnostic] = []
+        HTMLEscaping.registered
         for (name, source) in sources.sorted(by: { $0.key < $1.key }) {
             do {
-                library.register(try MustacheTemplate(string: source.text), named: name)
+                library.register(try MustacheTemplate(string: HTMLEscaping.pragma + source.text), named: name)
             } catch let error as MustacheTemplate.ParserError {
+                // The pragma line is not the user's: lines count from the one after it.
                 problems.append(.error(
-                    at: SourceLocation(file: source.file, line: error.context.lineNumber, column: error.context.columnNumber),
+                    at: SourceLocation(file: source.file, line: error.context.lineNumber - 1, column: error.context.columnNumber),
                     "template syntax error: \(describe(error.error))"))
             } catch {
                 problems.append(.error(at: SourceLocation(file: source.file), "template error: \(error)"))

@@ -1,0 +1,46 @@
+import Foundation
+import Mustache
+@testable import Rendering
+import SiteModel
+import Testing
+
+/// The speed work's fast paths must give exactly what the slow code they stand in for gives.
+@Suite struct FastPathTests {
+    static let awkwardTexts = [
+        "", "plain words", "Oven & hob <cleaning> \"quoted\" it's", "Siobhán Ó Súilleabháin", "€18.50 an hour",
+        "e\u{301}cole and \"\u{301} a quote with a combining accent", "line\r\nbreaks\tand\ttabs", "ΣΟΦΊΑ Ωραία",
+        "Łukasz & Zofia 'o' <b>", "emoji 👩‍👩‍👧 family", " leading and trailing ", "a \u{301}b", "İstanbul DŽ ǅ",
+        "C++ & C# 1,000.5", "Olena Коваленко: 5/5!",
+    ]
+
+    @Test func htmlEscapingMatchesSwiftMustache() {
+        let library: [Character: String] = ["<": "&lt;", ">": "&gt;", "&": "&amp;", "\"": "&quot;", "'": "&#39;"]
+        for text in Self.awkwardTexts {
+            let expected = text.map { library[$0] ?? String($0) }.joined()
+            #expect(HTMLEscaping().escapeText(text) == expected, "\(text)")
+        }
+    }
+
+    @Test func templatesUseTheFastEscapingAndKeepErrorLines() throws {
+        let templates = try TemplateSet(sources: [
+            "layout": ("templates/layout.mustache", "{{{content}}}"), "home": ("templates/home.mustache", "{{#a}}\n{{b}}\n{{/a}}\n"),
+            "list": ("templates/list.mustache", ""), "listing": ("templates/listing.mustache", ""), "facet": ("templates/facet.mustache", ""),
+        ])
+        #expect(templates.render(.object(["a": .bool(true), "b": .string("<é>")]), with: "home") == "&lt;é&gt;\n")
+        // A syntax error is reported where the library finds it in the user's own text, not one line lower.
+        let text = "ok\n{{#open}}\n{{x}}\n"
+        var expectedLine = 0
+        do {
+            _ = try MustacheTemplate(string: text)
+        } catch let error as MustacheTemplate.ParserError {
+            expectedLine = error.context.lineNumber
+        } catch {}
+        #expect(expectedLine > 1)
+        do {
+            _ = try TemplateSet(sources: ["layout": ("templates/layout.mustache", text)])
+            Issue.record("an unclosed section should not compile")
+        } catch {
+            #expect(error.diagnostics.first { $0.location?.file == "templates/layout.mustache" }?.location?.line == expectedLine)
+        }
+    }
+}
