@@ -1,5 +1,4 @@
 import CatalogueIndex
-import Foundation
 import OrderedCollections
 import SiteModel
 
@@ -145,19 +144,6 @@ extension SiteRenderer {
         for field in schema.fields where field.name != schema.titleField {
             if let value = listing.fields[field.name] { collect(value, field.type) }
         }
-        let folded = parts.joined(separator: " ").folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
-        var text = ""
-        text.reserveCapacity(folded.utf8.count)
-        var pendingSpace = false
-        for character in folded {
-            if character.isLetter || character.isNumber || character == "€" || character == "." || character == "'" {
-                if pendingSpace && !text.isEmpty { text.append(" ") }
-                pendingSpace = false
-                text.append(character)
-            } else {
-                pendingSpace = true
-            }
-        }
-        return text
+        return SearchWords.of(parts.joined(separator: " "))
     }
 }

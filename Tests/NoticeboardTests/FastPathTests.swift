@@ -43,4 +43,22 @@ import Testing
             #expect(error.diagnostics.first { $0.location?.file == "templates/layout.mustache" }?.location?.line == expectedLine)
         }
     }
+
+    @Test func searchWordsMatchFoundationFolding() {
+        for text in Self.awkwardTexts + [Self.awkwardTexts.joined(separator: " ")] {
+            let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+            var expected = ""
+            var pendingSpace = false
+            for character in folded {
+                if character.isLetter || character.isNumber || character == "€" || character == "." || character == "'" {
+                    if pendingSpace && !expected.isEmpty { expected.append(" ") }
+                    pendingSpace = false
+                    expected.append(character)
+                } else {
+                    pendingSpace = true
+                }
+            }
+            #expect(SearchWords.of(text) == expected, "\(text)")
+        }
+    }
 }
