@@ -12,7 +12,9 @@ public enum Slug {
 
     /// The slug of any text, such as a facet value: `Outdoor & camping` → `outdoor-camping`.
     public static func from(text stem: String) -> String {
-        let ascii = stem.applyingTransform(StringTransform("Any-Latin; Latin-ASCII; Lower"), reverse: false) ?? stem.lowercased()
+        // ICU's transliterator costs about 0.2 M instructions a call; ASCII text (most file names) only needs lowercasing.
+        let ascii = stem.utf8.allSatisfy { $0 < 0x80 }
+            ? stem.lowercased() : stem.applyingTransform(StringTransform("Any-Latin; Latin-ASCII; Lower"), reverse: false) ?? stem.lowercased()
         var slug = ""
         var pendingHyphen = false
         for byte in ascii.utf8 {

@@ -61,4 +61,10 @@ import Testing
             #expect(SearchWords.of(text) == expected, "\(text)")
         }
     }
+
+    @Test func asciiSlugsNeedNoTransliterator() {
+        #expect(Slug.from(text: "Outdoor & Camping 2") == "outdoor-camping-2")
+        #expect(Slug.from(fileName: "Siobhán Ó.yaml") == "siobhan-o")
+        #expect(Slug.from(text: "Olena Коваленко") == Slug.from(text: "olena ") + "-kovalenko")
+    }
 }
