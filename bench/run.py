@@ -6,6 +6,7 @@ bench/hugo/), then times, alternating the two tools, full builds of both, and No
 rebuild and one-listing edit through the ordinary `noticeboard build`; plus `cp -r` of Noticeboard's
 output as the floor. Each is run --runs times; the table shows medians. Wall time is measured around the
 tool alone (data generation and conversion happen before); peak RSS comes from GNU time.
+NOTICEBOARD_BIN names another noticeboard executable to measure (default: the release build).
 """
 import argparse
 import os
@@ -16,7 +17,7 @@ import sys
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-NOTICEBOARD = os.path.join(REPO, ".build", "release", "noticeboard")
+NOTICEBOARD = os.environ.get("NOTICEBOARD_BIN", os.path.join(REPO, ".build", "release", "noticeboard"))
 WORK = os.path.join(REPO, ".bench")
 NOW = "2026-11-23"
 SIZES = {
