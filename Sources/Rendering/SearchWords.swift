@@ -8,11 +8,13 @@ import Foundation
 /// all-ASCII piece, where folding is plain lowercasing, is scanned byte by byte. Other pieces take the
 /// Foundation path, so the result is the same as folding the whole text at once.
 struct SearchWords {
-    private(set) var text = ""
+    /// UTF-8 of the result; appending bytes is much cheaper than appending to a String.
+    private var bytes: [UInt8] = []
     private var pendingSpace = false
 
     static func of(_ source: String) -> String {
         var words = SearchWords()
+        words.bytes.reserveCapacity(source.utf8.count)
         var source = source
         source.withUTF8 { bytes in
             var start = 0
@@ -30,7 +32,7 @@ struct SearchWords {
             }
             words.add(UnsafeBufferPointer(rebasing: bytes[start...]), allASCII: allASCII)
         }
-        return words.text
+        return String(decoding: words.bytes, as: UTF8.self)
     }
 
     private mutating func add(_ piece: UnsafeBufferPointer<UInt8>, allASCII: Bool) {
@@ -38,7 +40,7 @@ struct SearchWords {
             let folded = String(decoding: piece, as: UTF8.self).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
             for character in folded {
                 keep(character.isLetter || character.isNumber || character == "€" || character == "." || character == "'") {
-                    $0.append(character)
+                    $0.append(contentsOf: character.utf8)
                 }
             }
             return
@@ -47,18 +49,18 @@ struct SearchWords {
             if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { byte += 0x20 }
             let isWordByte = (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
                 || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "'")
-            keep(isWordByte) { $0.unicodeScalars.append(Unicode.Scalar(byte)) }
+            keep(isWordByte) { $0.append(byte) }
         }
     }
 
     /// Appends a kept character after one space if anything was skipped since the last; remembers a skip.
-    private mutating func keep(_ isKept: Bool, _ append: (inout String) -> Void) {
+    private mutating func keep(_ isKept: Bool, _ append: (inout [UInt8]) -> Void) {
         guard isKept else {
             pendingSpace = true
             return
         }
-        if pendingSpace && !text.isEmpty { text.append(" ") }
+        if pendingSpace && !bytes.isEmpty { bytes.append(UInt8(ascii: " ")) }
         pendingSpace = false
-        append(&text)
+        append(&bytes)
     }
 }
