@@ -101,18 +101,18 @@ extension SiteRenderer {
                 }
                 return valuesOf
             }
-            for listing in collection.listings {
+            items += collection.listings.parallelMap { listing -> Value in
                 let facetIndexes: [Value] = membership.map { .list(($0[listing.slug] ?? []).map { .int(Int64($0)) }) }
                 var range: Value = .null
                 if let field = schema.searchRange, let value = listing.fields[field] { range = value }
-                items.append(.list([
+                return .list([
                     .int(kindIndex),
                     .string(contexts.title(of: listing, schema: schema)),
                     .string(listing.outputPath),
                     .string(searchText(listing, schema: schema)),
                     .list(facetIndexes),
                     range,
-                ]))
+                ])
             }
         }
         let document: Value = .object([
