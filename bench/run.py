@@ -120,15 +120,18 @@ def bench_size(size, counts, runs):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("sizes", nargs="*", default=list(SIZES), choices=list(SIZES))
+    parser.add_argument("sizes", nargs="*", help=f"any of {', '.join(SIZES)} (default: all)")
     parser.add_argument("--runs", type=int, default=3)
     arguments = parser.parse_args()
+    for size in arguments.sizes:
+        if size not in SIZES:
+            parser.error(f"unknown size {size}; choose from {', '.join(SIZES)}")
     os.makedirs(WORK, exist_ok=True)
     commit = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=REPO, capture_output=True, text=True).stdout.strip()
     hugo_version = subprocess.run(["hugo", "version"], capture_output=True, text=True).stdout.split()[1]
     print(f"Commit {commit}, Hugo {hugo_version}, {os.cpu_count()} cores, median of {arguments.runs} runs, --now {NOW}", flush=True)
     rows, walls = [], {}
-    for size in arguments.sizes:
+    for size in arguments.sizes or list(SIZES):
         size_rows, (load_before, load_after) = bench_size(size, SIZES[size], arguments.runs)
         rows += size_rows
         walls[size] = {row[1]: row[5] for row in size_rows}
