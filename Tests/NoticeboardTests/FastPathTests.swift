@@ -1,4 +1,5 @@
 import Foundation
+@testable import CatalogueIndex
 import Mustache
 @testable import Rendering
 import SiteModel
@@ -66,5 +67,17 @@ import Testing
         #expect(Slug.from(text: "Outdoor & Camping 2") == "outdoor-camping-2")
         #expect(Slug.from(fileName: "Siobhán Ó.yaml") == "siobhan-o")
         #expect(Slug.from(text: "Olena Коваленко") == Slug.from(text: "olena ") + "-kovalenko")
+    }
+
+    @Test func plainTextComparesAsFoundationDoes() {
+        var generator = SplitMix64(seed: 42)
+        let alphabet = Array("abcxyzABCXYZ -,.'&()_~!".utf8) + Array("é9".utf8)
+        func text() -> String {
+            String(decoding: (0..<Int(generator.next() % 6)).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }, as: UTF8.self)
+        }
+        for _ in 0..<5000 {
+            let (x, y) = (text(), text())
+            #expect(compareText(x, y) == x.compare(y, options: .numeric), "\(x) vs \(y)")
+        }
     }
 }
