@@ -26,7 +26,7 @@ public struct Catalogue: Sendable {
         }
         self.buildDate = buildDate
         let derived = deriveFields(schemas: schemas, listings: listings, buildDate: buildDate, formatter: formatter)
-        kinds = schemas.map { schema in
+        kinds = schemas.parallelMap { schema in
             let sorted = sortListings(derived[schema.name] ?? [], by: schema)
             let entries = entryListings(of: sorted, schema: schema)
             return KindCollection(schema: schema, listings: sorted, entries: entries, facets: facets(of: schema, listings: sorted, entries: entries))
