@@ -38,8 +38,6 @@ public enum JSONWriter {
         }
     }
 
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
     /// Copies runs of bytes that need no escape in one append each: most text has no quote, backslash or control byte.
     private static func writeString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
@@ -65,8 +63,8 @@ public enum JSONWriter {
         case UInt8(ascii: "\t"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
         default:
             output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-            output.append(hexDigits[Int(byte >> 4)])
-            output.append(hexDigits[Int(byte & 0xF)])
+            output.append(lowercaseHexDigits[Int(byte >> 4)])
+            output.append(lowercaseHexDigits[Int(byte & 0xF)])
         }
     }
 }

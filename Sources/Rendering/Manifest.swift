@@ -27,6 +27,13 @@ public enum Manifest {
             EVP_Digest(buffer.baseAddress, buffer.count, &digest, &length, EVP_sha256(), nil)
         }
         precondition(ok == 1, "OpenSSL could not compute SHA-256")
-        return digest.prefix(Int(length)).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        // Two table lookups a byte: String(radix:) per byte cost more than the digest of a small page.
+        var hex: [UInt8] = []
+        hex.reserveCapacity(Int(length) * 2)
+        for byte in digest.prefix(Int(length)) {
+            hex.append(lowercaseHexDigits[Int(byte >> 4)])
+            hex.append(lowercaseHexDigits[Int(byte & 0xF)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 }
