@@ -129,7 +129,8 @@ def main():
     os.makedirs(WORK, exist_ok=True)
     commit = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=REPO, capture_output=True, text=True).stdout.strip()
     hugo_version = subprocess.run(["hugo", "version"], capture_output=True, text=True).stdout.split()[1]
-    print(f"Commit {commit}, Hugo {hugo_version}, {os.cpu_count()} cores, median of {arguments.runs} runs, --now {NOW}", flush=True)
+    measured = f"commit {commit}" if "NOTICEBOARD_BIN" not in os.environ else f"{NOTICEBOARD} (repository at {commit})"
+    print(f"Noticeboard {measured}, Hugo {hugo_version}, {os.cpu_count()} cores, median of {arguments.runs} runs, --now {NOW}", flush=True)
     rows, walls = [], {}
     for size in arguments.sizes or list(SIZES):
         size_rows, (load_before, load_after) = bench_size(size, SIZES[size], arguments.runs)
