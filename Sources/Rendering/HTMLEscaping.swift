@@ -13,31 +13,28 @@ struct HTMLEscaping: MustacheContentType {
     static let registered: Void = MustacheContentTypes.register(HTMLEscaping(), named: name)
 
     private static let replacements: [Character: String] = ["<": "&lt;", ">": "&gt;", "&": "&amp;", "\"": "&quot;", "'": "&#39;"]
+    /// The same replacements indexed by ASCII byte.
+    private static let asciiReplacements: [[UInt8]?] = (0..<128).map { byte in
+        replacements[Character(Unicode.Scalar(UInt8(byte)))].map { Array($0.utf8) }
+    }
 
     func escapeText(_ text: String) -> String {
         var needsEscape = false
         for byte in text.utf8 {
             if byte >= 0x80 { return Self.escapeCharacters(text) }
-            if byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "\"")
-                || byte == UInt8(ascii: "'")
-            {
-                needsEscape = true
-            }
+            if Self.asciiReplacements[Int(byte)] != nil { needsEscape = true }
         }
         guard needsEscape else { return text }
-        var escaped = ""
+        var escaped: [UInt8] = []
         escaped.reserveCapacity(text.utf8.count + 16)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "&": escaped += "&amp;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.unicodeScalars.append(scalar)
+        for byte in text.utf8 {
+            if let replacement = Self.asciiReplacements[Int(byte)] {
+                escaped += replacement
+            } else {
+                escaped.append(byte)
             }
         }
-        return escaped
+        return String(decoding: escaped, as: UTF8.self)
     }
 
     /// The library's algorithm: a `Character` such as `"` followed by a combining mark is left as it is.
