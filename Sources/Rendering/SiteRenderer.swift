@@ -77,10 +77,7 @@ public struct SiteRenderer: Sendable {
         return templates.render(.object(fields), with: "layout")
     }
 
-    /// Rendering is a pure function of the templates and the context, so equal keys mean equal bytes.
     private func renderKey(_ page: Page) -> String {
-        var bytes = Array((templates.fingerprint + "\n" + page.template + "\n").utf8)
-        JSONWriter.write(page.context, to: &bytes)
-        return Manifest.sha256(bytes)
+        RenderKey.of(fingerprint: templates.fingerprint, template: page.template, context: page.context)
     }
 }

@@ -1,0 +1,71 @@
+import SiteModel
+
+/// What a page is rendered from, as one SHA-256: the template set's fingerprint, the template's name and
+/// the context. Rendering is a pure function of these, so equal keys mean equal bytes.
+///
+/// The context goes in as a tagged, length-prefixed byte encoding rather than as JSON: strings are copied
+/// whole instead of scanned for escapes (JSON of every page's context was a tenth of a build's
+/// instructions), and the encoding tells text from HTML, which JSON would not.
+enum RenderKey {
+    static func of(fingerprint: String, template: String, context: Value) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(8192)
+        appendText(fingerprint, to: &bytes)
+        appendText(template, to: &bytes)
+        append(context, to: &bytes)
+        return Manifest.sha256(bytes)
+    }
+
+    private enum Tag: UInt8 {
+        case null, `false`, `true`, int, decimal, string, date, html, list, object
+    }
+
+    private static func append(_ value: Value, to bytes: inout [UInt8]) {
+        switch value {
+        case .null: bytes.append(Tag.null.rawValue)
+        case .bool(let flag): bytes.append(flag ? Tag.true.rawValue : Tag.false.rawValue)
+        case .int(let number):
+            bytes.append(Tag.int.rawValue)
+            appendInteger(number, to: &bytes)
+        case .decimal(let number):
+            bytes.append(Tag.decimal.rawValue)
+            appendInteger(number.units, to: &bytes)
+            appendInteger(Int64(number.scale), to: &bytes)
+        case .string(let text):
+            bytes.append(Tag.string.rawValue)
+            appendText(text, to: &bytes)
+        case .html(let text):
+            bytes.append(Tag.html.rawValue)
+            appendText(text, to: &bytes)
+        case .date(let date):
+            bytes.append(Tag.date.rawValue)
+            appendInteger(Int64(date.year), to: &bytes)
+            appendInteger(Int64(date.month), to: &bytes)
+            appendInteger(Int64(date.day), to: &bytes)
+        case .list(let items):
+            bytes.append(Tag.list.rawValue)
+            appendInteger(Int64(items.count), to: &bytes)
+            for item in items { append(item, to: &bytes) }
+        case .object(let fields):
+            bytes.append(Tag.object.rawValue)
+            appendInteger(Int64(fields.count), to: &bytes)
+            for (key, item) in fields {
+                appendText(key, to: &bytes)
+                append(item, to: &bytes)
+            }
+        }
+    }
+
+    /// The length, then the UTF-8 bytes in one copy.
+    private static func appendText(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { utf8 in
+            appendInteger(Int64(utf8.count), to: &bytes)
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    private static func appendInteger(_ number: Int64, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: number.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+}
