@@ -62,14 +62,15 @@ extension SiteRenderer {
         _ listings: [Listing], in collection: KindCollection, basePath: String, title: String, description: String, facet: Value
     ) -> [Page] {
         let schema = collection.schema
-        return Pagination.pages(of: listings, size: site.pageSize, basePath: basePath).map { pagination in
+        let paginations = Pagination.pages(of: listings, size: site.pageSize, basePath: basePath)
+        return zip(paginations, contexts.paginationValues(paginations)).map { pagination, paginationValue in
             let context: Value = .object([
                 "site": contexts.siteValue(currentKind: schema.name),
                 "page": contexts.page(title: title, description: description, pagination: pagination),
                 "kind": contexts.kindValue(collection),
                 "facet": facet,
                 "total": .int(Int64(listings.count)),
-                "pagination": contexts.paginationValue(pagination),
+                "pagination": paginationValue,
                 "listings": .list(pagination.items.enumerated().map { index, listing in
                     contexts.card(listing, schema: schema, firstScreen: index < PageContexts.firstScreenCards)
                 }),

@@ -67,21 +67,25 @@ struct PageContexts: Sendable {
         return .object(fields)
     }
 
-    func paginationValue<Item>(_ pagination: Pagination<Item>) -> Value {
-        .object([
-            "number": .int(Int64(pagination.number)),
-            "count": .int(Int64(pagination.count)),
-            "is_paged": .bool(pagination.count > 1),
-            "prev": pagination.previousPath.map { .string(site.path($0)) } ?? .null,
-            "next": pagination.nextPath.map { .string(site.path($0)) } ?? .null,
-            "pages": .list((1...pagination.count).map { number in
-                .object([
-                    "number": .int(Int64(number)),
-                    "path": .string(site.path(Pagination<Item>.path(of: number, basePath: pagination.basePath))),
-                    "current": .bool(number == pagination.number),
-                ])
-            }),
-        ])
+    /// The `pagination` value of each page of one list. Every page links every other, so the links are
+    /// made once for the list, each as it looks current and not, and shared by all its pages.
+    func paginationValues<Item>(_ paginations: [Pagination<Item>]) -> [Value] {
+        guard let first = paginations.first else { return [] }
+        let links = (1...first.count).map { number -> (current: Value, other: Value) in
+            let path = Value.string(site.path(Pagination<Item>.path(of: number, basePath: first.basePath)))
+            func link(current: Bool) -> Value { .object(["number": .int(Int64(number)), "path": path, "current": .bool(current)]) }
+            return (link(current: true), link(current: false))
+        }
+        return paginations.map { pagination in
+            .object([
+                "number": .int(Int64(pagination.number)),
+                "count": .int(Int64(pagination.count)),
+                "is_paged": .bool(pagination.count > 1),
+                "prev": pagination.previousPath.map { .string(site.path($0)) } ?? .null,
+                "next": pagination.nextPath.map { .string(site.path($0)) } ?? .null,
+                "pages": .list(links.indices.map { index in index + 1 == pagination.number ? links[index].current : links[index].other }),
+            ])
+        }
     }
 
     /// A kind's facets with their values, for "browse by" links.
