@@ -3,7 +3,12 @@ public struct SiteConfig: Sendable {
     public var title: String
     public var description: String
     /// Absolute, always ending in `/`, e.g. `https://example.org/catalogue/`.
-    public var baseURL: String
+    public var baseURL: String {
+        didSet { basePath = Self.path(of: baseURL) }
+    }
+    /// The path part of the base URL, e.g. `/catalogue/`; every root-relative link starts with it. Kept, not
+    /// worked out per link: `path(_:)` runs for every link on every page.
+    public private(set) var basePath: String
     public var language: String
     /// ISO 4217 code used to show currency fields.
     public var currency: String
@@ -22,6 +27,7 @@ public struct SiteConfig: Sendable {
         self.title = title
         self.description = description
         self.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
+        self.basePath = Self.path(of: self.baseURL)
         self.language = language
         self.currency = currency
         self.pageSize = pageSize
@@ -30,8 +36,7 @@ public struct SiteConfig: Sendable {
         self.images = images
     }
 
-    /// The path part of the base URL, e.g. `/catalogue/`; every root-relative link starts with it.
-    public var basePath: String {
+    private static func path(of baseURL: String) -> String {
         guard let schemeEnd = baseURL.range(of: "://") else { return "/" }
         let afterScheme = baseURL[schemeEnd.upperBound...]
         guard let slash = afterScheme.firstIndex(of: "/") else { return "/" }

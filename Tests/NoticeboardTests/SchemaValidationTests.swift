@@ -177,6 +177,12 @@ import Testing
         let (config, _) = decodeSiteConfig(try parseYAML(Array(text.utf8), file: "site.yaml"), file: "site.yaml")
         #expect(config?.basePath == "/catalogue/")
         #expect(config?.url("cleaners/ana/") == "https://example.org/catalogue/cleaners/ana/")
+        // `serve` swaps in its own address: the kept base path follows.
+        var served = try #require(config)
+        served.baseURL = "http://127.0.0.1:4000/preview/"
+        #expect(served.path("cleaners/ana/") == "/preview/cleaners/ana/")
+        served.baseURL = "http://127.0.0.1:4000/"
+        #expect(served.basePath == "/")
     }
 
     /// Text an app fills in may use only the placeholders its field names, found in one pass: many `{{` with
