@@ -31,51 +31,101 @@ struct BuildState: Equatable {
     }
 
     /// Nil when there is no usable state: never built, written by another version, or damaged.
+    /// Parsed as bytes: a large site's state has a line for each of its tens of thousands of files, and
+    /// splitting it as Swift strings took half of a no-change rebuild.
     static func load(_ path: String) -> BuildState? {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else { return nil }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
-        guard lines.popFirst() == Substring(header), let settings = lines.popFirst() else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return data.withUnsafeBytes { raw in parse(raw.bindMemory(to: UInt8.self)) }
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> BuildState? {
+        guard String(validating: bytes, as: UTF8.self) != nil else { return nil }
+        var lines = LineReader(bytes: bytes)
+        guard let first = lines.next(), string(first) == header, let settingsLine = lines.next() else { return nil }
+        let settings = string(settingsLine)
         var inputs: [String: String] = [:]
         var outputs: [String: Output] = [:]
         var listings = 0
         var warnings: [Diagnostic] = []
-        for line in lines where !line.isEmpty {
-            let fields = line.split(separator: "\t", maxSplits: 4, omittingEmptySubsequences: false)
-            switch (fields.first, fields.count) {
+        while let line = lines.next() {
+            if line.isEmpty { continue }
+            let fields = split(line, maxFields: 5)
+            switch (string(fields[0]), fields.count) {
             case ("listings", 2):
-                listings = Int(fields[1]) ?? 0
+                listings = Int(string(fields[1])) ?? 0
             case ("warning", 5):
-                guard let line = Int(fields[2]), let column = Int(fields[3]) else { return nil }
-                warnings.append(.warning(at: SourceLocation(file: String(fields[1]), line: line, column: column), String(fields[4])))
+                guard let line = Int(string(fields[2])), let column = Int(string(fields[3])) else { return nil }
+                warnings.append(.warning(at: SourceLocation(file: string(fields[1]), line: line, column: column), string(fields[4])))
             case ("input", 3):
-                inputs[String(fields[2])] = String(fields[1])
+                inputs[string(fields[2])] = string(fields[1])
             case ("output", 5):
-                guard let size = Int(fields[1]) else { return nil }
-                outputs[String(fields[4])] = Output(
-                    digest: FileDigest(size: size, sha256: String(fields[2])), renderKey: fields[3] == "-" ? nil : String(fields[3]))
+                guard let size = Int(string(fields[1])) else { return nil }
+                let renderKey = string(fields[3])
+                outputs[string(fields[4])] = Output(digest: FileDigest(size: size, sha256: string(fields[2])), renderKey: renderKey == "-" ? nil : renderKey)
             default:
                 return nil
             }
         }
-        return BuildState(settings: String(settings), inputs: InputStamps(stamps: inputs), outputs: outputs, listings: listings, warnings: warnings)
+        return BuildState(settings: settings, inputs: InputStamps(stamps: inputs), outputs: outputs, listings: listings, warnings: warnings)
+    }
+
+    private static func string(_ bytes: UnsafeBufferPointer<UInt8>.SubSequence) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes), as: UTF8.self)
+    }
+
+    /// A line's tab-separated fields; the last takes the rest of the line, tabs and all.
+    private static func split(_ line: UnsafeBufferPointer<UInt8>.SubSequence, maxFields: Int) -> [UnsafeBufferPointer<UInt8>.SubSequence] {
+        var fields: [UnsafeBufferPointer<UInt8>.SubSequence] = []
+        var rest = line
+        while fields.count < maxFields - 1, let tab = rest.firstIndex(of: UInt8(ascii: "\t")) {
+            fields.append(rest[..<tab])
+            rest = rest[(tab + 1)...]
+        }
+        fields.append(rest)
+        return fields
+    }
+
+    private struct LineReader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var position = 0
+
+        mutating func next() -> UnsafeBufferPointer<UInt8>.SubSequence? {
+            guard position < bytes.count else { return nil }
+            let end = bytes[position...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            defer { position = end + 1 }
+            return bytes[position..<end]
+        }
     }
 
     /// Writes the state beside the site; a site that cannot be written to simply builds in full next time.
     func save(_ path: String) {
-        let texts = Array(inputs.stamps.keys) + Array(outputs.keys) + warnings.map { $0.message + ($0.location?.file ?? "") }
-        guard !texts.contains(where: { $0.contains("\n") || $0.contains("\t") }), warnings.allSatisfy({ $0.location != nil }) else { return }
-        var text = Self.header + "\n" + settings + "\n" + "listings\t\(listings)\n"
-        for warning in warnings {
-            text += "warning\t\(warning.location!.file)\t\(warning.location!.line)\t\(warning.location!.column)\t\(warning.message)\n"
+        func isField(_ text: String) -> Bool { !text.utf8.contains { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\t") } }
+        guard inputs.stamps.keys.allSatisfy(isField), outputs.keys.allSatisfy(isField),
+            warnings.allSatisfy({ $0.location.map { isField($0.file) } == true && isField($0.message) })
+        else { return }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(160 * (inputs.stamps.count + outputs.count))
+        func line(_ fields: String...) {
+            for (index, field) in fields.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: "\t")) }
+                bytes.append(contentsOf: field.utf8)
+            }
+            bytes.append(UInt8(ascii: "\n"))
         }
-        for (path, stamp) in inputs.stamps.sorted(by: { $0.key < $1.key }) { text += "input\t\(stamp)\t\(path)\n" }
+        line(Self.header)
+        line(settings)
+        line("listings", String(listings))
+        for warning in warnings {
+            line("warning", warning.location!.file, String(warning.location!.line), String(warning.location!.column), warning.message)
+        }
+        for (path, stamp) in inputs.stamps.sorted(by: { $0.key < $1.key }) { line("input", stamp, path) }
         for (path, output) in outputs.sorted(by: { $0.key < $1.key }) {
-            text += "output\t\(output.digest.size)\t\(output.digest.sha256)\t\(output.renderKey ?? "-")\t\(path)\n"
+            line("output", String(output.digest.size), output.digest.sha256, output.renderKey ?? "-", path)
         }
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let temporary = path + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else { return }
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else { return }
         if rename(temporary, path) != 0 { unlink(temporary) }
     }
 

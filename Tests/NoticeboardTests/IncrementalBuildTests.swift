@@ -139,6 +139,29 @@ import Testing
         #expect(TestSupport.tree(site + "/public") == published)
     }
 
+    @Test func theCacheKeepsWarningsAndADamagedCacheMeansACleanBuild() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let schema = site + "/content/schemas/rentals.yaml"
+        TestSupport.write(TestSupport.read(schema).replacingOccurrences(
+            of: "city: {type: string, required: true}", with: "city: {type: string, required: true, default: Cork}"), to: schema)
+        let first = try build(site)
+        #expect(first.warnings.count == 1)
+        let again = try build(site)
+        #expect(again.written == 0)
+        #expect(again.warnings.map(\.description) == first.warnings.map(\.description))
+
+        let cache = site + "/.noticeboard-cache"
+        let stateFile = try #require(FileManager.default.contentsOfDirectory(atPath: cache).first { $0.hasSuffix(".state") })
+        let state = TestSupport.read(cache + "/" + stateFile)
+        for damaged in [String(state.prefix(state.count / 2)) + "\noutput\tbroken", "nonsense\n", ""] {
+            TestSupport.write(damaged, to: cache + "/" + stateFile)
+            let rebuilt = try build(site)
+            #expect(rebuilt.written == rebuilt.files, "a damaged cache is not trusted")
+            #expect(rebuilt.warnings.map(\.description) == first.warnings.map(\.description))
+        }
+    }
+
     @Test func aRemovedOutputFileIsWrittenAgain() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
