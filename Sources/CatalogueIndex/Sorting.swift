@@ -7,11 +7,13 @@ func sortListings(_ listings: [Listing], by schema: KindSchema) -> [Listing] {
     sortListings(listings, keys: schema.sort.isEmpty ? [SortKey(field: schema.titleField, descending: false)] : schema.sort)
 }
 
+/// Sorts positions rather than the listings themselves: a `Listing` is a large value, and moving it around
+/// in the sort cost more than the comparisons.
 func sortListings(_ listings: [Listing], keys: [SortKey]) -> [Listing] {
-    let decorated = listings.map { listing in (keys.map { sortValue(listing.fields[$0.field]) }, listing) }
-    return decorated.sorted { a, b in
+    let values = listings.map { listing in keys.map { sortValue(listing.fields[$0.field]) } }
+    let order = listings.indices.sorted { a, b in
         for (index, key) in keys.enumerated() {
-            switch (a.0[index], b.0[index]) {
+            switch (values[a][index], values[b][index]) {
             case (.missing, .missing): continue
             case (.missing, _): return false  // missing values sort last whichever the direction
             case (_, .missing): return true
@@ -20,8 +22,9 @@ func sortListings(_ listings: [Listing], keys: [SortKey]) -> [Listing] {
                 if order != .orderedSame { return key.descending ? order == .orderedDescending : order == .orderedAscending }
             }
         }
-        return a.1.slug < b.1.slug
-    }.map(\.1)
+        return listings[a].slug < listings[b].slug
+    }
+    return order.map { listings[$0] }
 }
 
 /// A value reduced to something with a total order; text folds case and accents so "Ó" sorts with "O".
