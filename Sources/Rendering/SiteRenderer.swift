@@ -50,7 +50,7 @@ public struct SiteRenderer: Sendable {
             if collection.schema.hasPages {
                 pages += indexPages(collection)
                 pages += collection.facets.flatMap { facetPages($0, in: collection) }
-                pages += collection.listings.map { listingPage($0, in: collection) }
+                pages += collection.listings.parallelMap { listingPage($0, in: collection) }
             }
             files += apiDocuments(collection)
             files += feeds(collection)
