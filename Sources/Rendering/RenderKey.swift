@@ -49,19 +49,19 @@ enum RenderKey {
         case .object(let fields):
             bytes.append(Tag.object.rawValue)
             appendInteger(Int64(fields.count), to: &bytes)
-            for (key, item) in fields {
-                appendText(key, to: &bytes)
-                append(item, to: &bytes)
+            for index in fields.keys.indices {
+                appendText(fields.keys[index], to: &bytes)
+                append(fields.values[index], to: &bytes)
             }
         }
     }
 
-    /// The length, then the UTF-8 bytes in one copy.
+    /// The length, then the UTF-8 bytes in one copy (read in place: no copy of the string to make it contiguous,
+    /// which native strings always are).
     private static func appendText(_ text: String, to bytes: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { utf8 in
-            appendInteger(Int64(utf8.count), to: &bytes)
-            bytes.append(contentsOf: utf8)
+        appendInteger(Int64(text.utf8.count), to: &bytes)
+        if text.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
+            bytes.append(contentsOf: text.utf8)
         }
     }
 
