@@ -27,15 +27,19 @@ SIZES = {
 
 
 def timed(command, cwd=REPO):
-    """Runs a command under GNU time; returns (wall seconds, peak RSS in MiB)."""
-    rss_file = os.path.join(WORK, "rss.txt")
+    """Runs a command under GNU time -v; returns (wall seconds, peak RSS in MiB)."""
+    report = os.path.join(WORK, "time-v.txt")
     start = time.monotonic()
-    subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file] + command, cwd=cwd, check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(["/usr/bin/time", "-v", "-o", report] + command, cwd=cwd, check=True, stdout=subprocess.DEVNULL)
     wall = time.monotonic() - start
-    with open(rss_file) as handle:
-        rss_kib = int(handle.read().split()[-1])
+    with open(report) as handle:
+        rss_kib = next(int(line.split(":")[1]) for line in handle if "Maximum resident set size" in line)
     return wall, rss_kib / 1024
+
+
+def load_average():
+    """The 1, 5 and 15 minute load averages as `uptime` prints them: other work on a shared machine shows here."""
+    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.split("load average:")[-1].strip()
 
 
 def tree_stats(folder):
@@ -87,7 +91,7 @@ def bench_size(size, counts, runs):
     build = [NOTICEBOARD, "build", "--root", site, "--output", output, "--now", NOW, "--quiet"]
     hugo_build = ["hugo", "--quiet", "--source", hugo, "--destination", os.path.join(hugo, "public")]
     results = {name: [] for name in ["full", "hugo", "floor", "no-change", "edit"]}
-    load_before = os.getloadavg()[0]
+    load_before = load_average()
     for _ in range(runs):
         # Alternating, so both tools see the same machine conditions.
         remove(output, os.path.join(site, ".noticeboard-cache"))
@@ -103,7 +107,7 @@ def bench_size(size, counts, runs):
     for run in range(runs):
         edit_one_listing(site, run + 1)
         results["edit"].append(timed(build))
-    load_after = os.getloadavg()[0]
+    load_after = load_average()
     ours, theirs = tree_stats(output), tree_stats(os.path.join(hugo, "public"))
     hugo_wall = statistics.median(wall for wall, _ in results["hugo"])
     rows = []
@@ -136,9 +140,9 @@ def main():
         size_rows, (load_before, load_after) = bench_size(size, SIZES[size], arguments.runs)
         rows += size_rows
         walls[size] = {row[1]: row[5] for row in size_rows}
-        print(f"{size}: load average {load_before:.2f} before, {load_after:.2f} after", flush=True)
+        print(f"{size}: load average {load_before} before, {load_after} after", flush=True)
     print()
-    print("| size | build | listings | output files | output MB | wall s (median) | pages/s | peak RSS MB | Hugo time ÷ this |")
+    print("| size | build | listings | output files | output MB | wall s (median) | pages/s | peak RSS MB | Hugo full build ÷ this |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for size, label, listings, files, megabytes, wall, rate, rss, ratio in rows:
         print(f"| {size} | {label} | {listings} | {files} | {megabytes:.1f} | {wall:.2f} | {rate:.0f} | {rss:.0f} | {ratio:.2f} |")
