@@ -22,6 +22,20 @@ import Testing
         return port
     }
 
+    /// Starts `noticeboard serve` with the arguments in the site folder; what it prints goes to the returned log file.
+    static func startServe(_ arguments: [String], in site: String) throws -> (server: Process, log: String) {
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: TestSupport.executable)
+        server.arguments = ["serve"] + arguments
+        server.currentDirectoryURL = URL(fileURLWithPath: site)
+        let log = site + "/serve.log"
+        FileManager.default.createFile(atPath: log, contents: nil)
+        server.standardOutput = FileHandle(forWritingAtPath: log)
+        server.standardError = FileHandle(forWritingAtPath: log)
+        try server.run()
+        return (server, log)
+    }
+
     struct Fetched {
         let status: Int
         let contentType: String
@@ -53,15 +67,7 @@ import Testing
         defer { TestSupport.removeTree(site) }
         let port = Self.freePort()
         let base = "http://127.0.0.1:\(port)"
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: TestSupport.executable)
-        server.arguments = ["serve", "--port", String(port), "--now", "2026-11-23"]
-        server.currentDirectoryURL = URL(fileURLWithPath: site)
-        let log = site + "/serve.log"
-        FileManager.default.createFile(atPath: log, contents: nil)
-        server.standardOutput = FileHandle(forWritingAtPath: log)
-        server.standardError = FileHandle(forWritingAtPath: log)
-        try server.run()
+        let (server, log) = try Self.startServe(["--port", String(port), "--now", "2026-11-23"], in: site)
         defer { server.terminate(); server.waitUntilExit() }
         #expect(try Self.eventually(60) { TestSupport.read(log).contains("Serving \(base)/catalogue/") }, "\(TestSupport.read(log))")
 
@@ -115,15 +121,7 @@ import Testing
         var released = false
         defer { if !released { close(held) } }
         let port = Self.freePort()
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: TestSupport.executable)
-        server.arguments = ["serve", "--port", String(port)]
-        server.currentDirectoryURL = URL(fileURLWithPath: site)
-        let log = site + "/serve.log"
-        FileManager.default.createFile(atPath: log, contents: nil)
-        server.standardOutput = FileHandle(forWritingAtPath: log)
-        server.standardError = FileHandle(forWritingAtPath: log)
-        try server.run()
+        let (server, log) = try Self.startServe(["--port", String(port)], in: site)
         defer { server.terminate(); server.waitUntilExit() }
 
         #expect(try Self.eventually(30) { TestSupport.read(log).contains("Another build is writing .noticeboard-cache/serve/; waiting for it to finish.") }, "\(TestSupport.read(log))")
