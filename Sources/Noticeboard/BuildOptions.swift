@@ -37,6 +37,8 @@ public struct BuildReport: Sendable {
     public var imagesProcessed: Int
     public var warnings: [Diagnostic]
     public var seconds: Double
+    /// Where those seconds went.
+    public var stages: StageTimes
 }
 
 import SiteModel

@@ -23,7 +23,8 @@ public enum Noticeboard {
     /// Reads and checks the site, and renders it in memory, without writing anything.
     public static func check(_ options: BuildOptions) throws(BuildFailure) -> [Diagnostic] {
         let site = try LoadedSite(files: SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes), baseURL: options.baseURL)
-        _ = render(site, buildDate: options.now ?? CalendarDate.today(), previousKeys: [:])
+        var stages = StageTimes()
+        _ = render(site, buildDate: options.now ?? CalendarDate.today(), previousKeys: [:], stages: &stages)
         return site.warnings
     }
 
@@ -34,6 +35,7 @@ public enum Noticeboard {
     public static func build(_ options: BuildOptions, waiting: () -> Void = {}) throws(BuildFailure) -> BuildReport {
         let start = DispatchTime.now()
         func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 }
+        var stages = StageTimes()
         try checkOutputPath(options)
         // Taken before the last build's state is read, so a build that waited sees what the other one wrote.
         let lock = try OutputLock(outputPath: options.outputPath, waiting: waiting)
@@ -43,20 +45,23 @@ public enum Noticeboard {
         let statePath = BuildState.file(for: options)
         let settings = BuildState.settings(for: options, buildDate: buildDate)
         let inputs = InputStamps.scan(files, folders: inputFolders)
+        stages.finish("scan inputs")
         let previous = BuildState.load(statePath).flatMap { state in
             state.settings == settings && state.outputsAreIntact(in: options.outputPath) ? state : nil
         }
+        stages.finish("read last build's state")
         if let previous, previous.inputs == inputs {
             return BuildReport(
                 listings: previous.listings, pages: previous.outputs.keys.filter { $0.hasSuffix(".html") }.count,
                 files: previous.outputs.count, written: 0, bytes: previous.outputs.values.reduce(0) { $0 + $1.digest.size },
-                imagesProcessed: 0, warnings: previous.warnings, seconds: seconds())
+                imagesProcessed: 0, warnings: previous.warnings, seconds: seconds(), stages: stages)
         }
 
         options.progress?("Reading \(inputs.stamps.count) files")
         let site = try LoadedSite(files: files, baseURL: options.baseURL)
+        stages.finish("load, parse, validate")
         options.progress?("Rendering \(site.listings.values.reduce(0) { $0 + $1.count }) listings")
-        let (catalogue, rendered) = render(site, buildDate: buildDate, previousKeys: previous?.outputs.compactMapValues(\.renderKey) ?? [:])
+        let (catalogue, rendered) = render(site, buildDate: buildDate, previousKeys: previous?.outputs.compactMapValues(\.renderKey) ?? [:], stages: &stages)
         options.progress?("Writing \(rendered.count) files")
         // Digest every file; one whose bytes the last build already wrote is kept rather than rewritten.
         var digested = rendered.parallelMap { item -> (OutputFile, BuildState.Output) in
@@ -77,19 +82,24 @@ public enum Noticeboard {
             digested.append((manifest, BuildState.Output(digest: digest, renderKey: nil)))
         }
         let outputFiles = digested.map(\.0)
+        stages.finish("digest outputs")
         let summary = try StagedOutput(outputPath: options.outputPath).write(outputFiles)
         let state = BuildState(
             settings: settings, inputs: inputs, outputs: Dictionary(uniqueKeysWithValues: digested.map { ($0.0.path, $0.1) }),
             listings: catalogue.listingCount, warnings: site.warnings)
+        stages.finish("write output")
         state.save(statePath)
         ImagePublisher(files: files, settings: site.config.images).pruneCache(keeping: site.images.cacheKeys)
+        stages.finish("save state")
         return BuildReport(
             listings: catalogue.listingCount, pages: outputFiles.filter { $0.path.hasSuffix(".html") }.count, files: summary.files,
             written: summary.written, bytes: summary.bytes, imagesProcessed: site.images.processed, warnings: site.warnings,
-            seconds: seconds())
+            seconds: seconds(), stages: stages)
     }
 
-    static func render(_ site: LoadedSite, buildDate: CalendarDate, previousKeys: [String: String]) -> (Catalogue, [SiteRenderer.RenderedFile]) {
+    static func render(
+        _ site: LoadedSite, buildDate: CalendarDate, previousKeys: [String: String], stages: inout StageTimes
+    ) -> (Catalogue, [SiteRenderer.RenderedFile]) {
         let markdown = MarkdownRenderer(allowRawHTML: site.config.allowRawHTML)
         let formatter = DisplayFormatter(language: site.config.language, currency: site.config.currency)
         var titles: [String: [String: String]] = [:]
@@ -109,10 +119,13 @@ public enum Noticeboard {
             page.html = markdown.html(page.markdown)
             return page
         }
+        stages.finish("enrich")
         let catalogue = Catalogue(
             site: site.config, schemas: site.schemas, listings: enriched, pages: pages, buildDate: buildDate, formatter: formatter)
+        stages.finish("index")
         var files = SiteRenderer(catalogue: catalogue, templates: site.templates).render(previousKeys: previousKeys)
         files += staticFiles(site).map { SiteRenderer.RenderedFile(file: $0, renderKey: nil) }
+        stages.finish("render")
         return (catalogue, files)
     }
 

@@ -36,6 +36,9 @@ struct Build: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing but problems.")
     var quiet = false
 
+    @Flag(help: "Print how long each stage of the build took.")
+    var timings = false
+
     func run() throws {
         var options = BuildOptions(root: site.root, output: output, maxFileBytes: site.maxFileBytes, now: site.now?.date)
         // Progress goes to a terminal only, on one line that the summary replaces.
@@ -54,6 +57,11 @@ struct Build: ParsableCommand {
                     format: "Built %d listings into %@/: %d pages, %d files (%d written, %d unchanged%@), %.1f MB in %.2f s",
                     report.listings, options.outputPath, report.pages, report.files, report.written, report.files - report.written,
                     images, megabytes, report.seconds))
+            }
+            if timings {
+                for stage in report.stages.stages {
+                    FileHandle.standardError.write(Data(String(format: "%8.3f s  %@\n", stage.seconds, stage.name).utf8))
+                }
             }
         } catch {
             if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }

@@ -38,12 +38,18 @@ import Testing
         defer { TestSupport.removeTree(site) }
         let first = try build(site)
         #expect(first.written == first.files)
+        #expect(first.stages.stages.map(\.name) == [
+            "scan inputs", "read last build's state", "load, parse, validate", "enrich", "index", "render", "digest outputs",
+            "write output", "save state",
+        ])
+        #expect(first.stages.stages.reduce(0) { $0 + $1.seconds } <= first.seconds)
 
-        // Nothing changed: nothing is written and no file's time moves.
+        // Nothing changed: nothing is written and no file's time moves; the build stops once it has read its state.
         let before = times(site + "/public")
         Thread.sleep(forTimeInterval: 0.02)
         let again = try build(site)
         #expect(again.written == 0 && again.files == first.files && again.listings == first.listings)
+        #expect(again.stages.stages.map(\.name) == ["scan inputs", "read last build's state"])
         #expect(times(site + "/public") == before)
 
         // Edit one listing: its page and the lists it is on change; an unrelated page keeps its time.
