@@ -14,6 +14,14 @@ struct BuildState: Equatable {
     /// Reported again by a build that finds nothing changed.
     var listings: Int
     var warnings: [Diagnostic]
+    /// What the output's staging folder holds (the site before this one), by path, and the name of that
+    /// record, which the staging marker must repeat for the folder to be reused; nil when not kept.
+    var staged: Staged?
+
+    struct Staged: Equatable {
+        var id: String
+        var digests: [String: FileDigest]
+    }
 
     struct Output: Equatable {
         var digest: FileDigest
@@ -21,13 +29,36 @@ struct BuildState: Equatable {
     }
 
     static let folder = ".noticeboard-cache"
-    private static let header = "noticeboard-build-state 1"
+    private static let header = "noticeboard-build-state 2"
 
     /// The state file for one output folder (a site may be built into several).
     static func file(for options: BuildOptions) -> String {
         let output = URL(fileURLWithPath: options.outputPath).standardizedFileURL.path
         let name = "build-" + String(Manifest.sha256(Array(output.utf8)).prefix(16)) + ".state"
         return (options.root == "." ? "" : options.root + "/") + folder + "/" + name
+    }
+
+    /// The marker beside the state file that says the staging folder is as the state describes it: a build
+    /// removes it before changing that folder and writes it again once the state describing it is saved.
+    static func stagingMarker(for statePath: String) -> String {
+        String(statePath.dropLast(".state".count)) + ".staged"
+    }
+
+    /// The staging folder's files, when the marker confirms the state's record of them.
+    func confirmedStaged(statePath: String) -> [String: FileDigest]? {
+        guard let staged, let marker = FileManager.default.contents(atPath: Self.stagingMarker(for: statePath)),
+            String(decoding: marker, as: UTF8.self) == staged.id
+        else { return nil }
+        return staged.digests
+    }
+
+    /// Writes the marker for the saved state's staging record.
+    func confirmStaged(statePath: String) {
+        guard let staged else { return }
+        let marker = Self.stagingMarker(for: statePath)
+        let temporary = marker + ".tmp-\(getpid())"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(staged.id.utf8)) else { return }
+        if rename(temporary, marker) != 0 { unlink(temporary) }
     }
 
     /// Nil when there is no usable state: never built, written by another version, or damaged.
@@ -47,6 +78,10 @@ struct BuildState: Equatable {
         var outputs: [String: Output] = [:]
         var listings = 0
         var warnings: [Diagnostic] = []
+        // The staging folder's record, as differences from the outputs.
+        var stagingID: String?
+        var stagedDifferent: [String: FileDigest] = [:]
+        var unstaged: Set<String> = []
         while let line = lines.next() {
             if line.isEmpty { continue }
             let fields = split(line, maxFields: 5)
@@ -58,6 +93,13 @@ struct BuildState: Equatable {
                 warnings.append(.warning(at: SourceLocation(file: string(fields[1]), line: line, column: column), string(fields[4])))
             case ("input", 3):
                 inputs[string(fields[2])] = string(fields[1])
+            case ("staging", 2):
+                stagingID = string(fields[1])
+            case ("staged", 4):
+                guard let size = Int(string(fields[1])) else { return nil }
+                stagedDifferent[string(fields[3])] = FileDigest(size: size, sha256: string(fields[2]))
+            case ("unstaged", 2):
+                unstaged.insert(string(fields[1]))
             case ("output", 5):
                 guard let size = Int(string(fields[1])) else { return nil }
                 let renderKey = string(fields[3])
@@ -66,7 +108,14 @@ struct BuildState: Equatable {
                 return nil
             }
         }
-        return BuildState(settings: settings, inputs: InputStamps(stamps: inputs), outputs: outputs, listings: listings, warnings: warnings)
+        let staged = stagingID.map { id in
+            var digests = outputs.compactMapValues { $0.digest }
+            for path in unstaged { digests[path] = nil }
+            digests.merge(stagedDifferent) { $1 }
+            return Staged(id: id, digests: digests)
+        }
+        return BuildState(
+            settings: settings, inputs: InputStamps(stamps: inputs), outputs: outputs, listings: listings, warnings: warnings, staged: staged)
     }
 
     private static func string(_ bytes: UnsafeBufferPointer<UInt8>.SubSequence) -> String {
@@ -121,6 +170,14 @@ struct BuildState: Equatable {
         for (path, stamp) in inputs.stamps.sorted(by: { $0.key < $1.key }) { line("input", stamp, path) }
         for (path, output) in outputs.sorted(by: { $0.key < $1.key }) {
             line("output", String(output.digest.size), output.digest.sha256, output.renderKey ?? "-", path)
+        }
+        // Most staged files are the outputs' own; only the differences are written.
+        if let staged, staged.digests.keys.allSatisfy(isField) {
+            line("staging", staged.id)
+            for (path, digest) in staged.digests.sorted(by: { $0.key < $1.key }) where outputs[path]?.digest != digest {
+                line("staged", String(digest.size), digest.sha256, path)
+            }
+            for path in outputs.keys.sorted() where staged.digests[path] == nil { line("unstaged", path) }
         }
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -82,13 +82,21 @@ public enum Noticeboard {
             digested.append((manifest, BuildState.Output(digest: digest, renderKey: nil)))
         }
         let outputFiles = digested.map(\.0)
+        let outputs = Dictionary(uniqueKeysWithValues: digested.map { ($0.0.path, $0.1) })
         stages.finish("digest outputs")
-        let summary = try StagedOutput(outputPath: options.outputPath).write(outputFiles)
-        let state = BuildState(
-            settings: settings, inputs: inputs, outputs: Dictionary(uniqueKeysWithValues: digested.map { ($0.0.path, $0.1) }),
-            listings: catalogue.listingCount, warnings: site.warnings)
+        // The staging folder beside the output still holds the site before last when the marker says so; it
+        // is brought up to date rather than staged anew. Its marker goes first: a write cut short leaves none.
+        let staged = previous?.confirmedStaged(statePath: statePath)
+        unlink(BuildState.stagingMarker(for: statePath))
+        let summary = try StagedOutput(outputPath: options.outputPath).write(
+            outputFiles, digests: outputs.mapValues(\.digest), staged: staged, keepPrevious: previous != nil)
         stages.finish("write output")
+        // The staging folder now holds the previous output, which the previous state describes.
+        let state = BuildState(
+            settings: settings, inputs: inputs, outputs: outputs, listings: catalogue.listingCount, warnings: site.warnings,
+            staged: previous.map { BuildState.Staged(id: UUID().uuidString, digests: $0.outputs.mapValues(\.digest)) })
         state.save(statePath)
+        state.confirmStaged(statePath: statePath)
         ImagePublisher(files: files, settings: site.config.images).pruneCache(keeping: site.images.cacheKeys)
         stages.finish("save state")
         return BuildReport(

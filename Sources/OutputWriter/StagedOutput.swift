@@ -5,7 +5,14 @@ import SiteModel
 /// Writes a whole site into a staging folder beside the output folder, then swaps the two in one
 /// atomic rename, so readers (and a build killed half-way) only ever see the old or the new site.
 /// The staging folder has a fixed name, `.<output>.staging`: the caller holds `OutputLock`, so no other
-/// build uses it, and whatever a killed build left there is removed before the next one writes.
+/// build uses it.
+///
+/// After the swap the staging folder holds the site before, and it can stay there: when the caller knows
+/// what is in it (the digests its last build recorded, confirmed by a marker no half-finished write left
+/// behind), the next write only brings that folder up to date — removing, linking and writing the files
+/// that differ — instead of staging every file again. Unchanged files are hard links shared by both trees,
+/// so keeping the previous site costs folders and changed files, not a copy; a file is never written in
+/// place, so changing one tree cannot change the other.
 public struct StagedOutput: Sendable {
     /// The output folder, e.g. `public`.
     public let outputPath: String
@@ -22,18 +29,32 @@ public struct StagedOutput: Sendable {
         public var bytes: Int
     }
 
-    public func write(_ files: [OutputFile]) throws(BuildFailure) -> Summary {
+    /// Writes `files` (whose digests are `digests`, by path) as the new output.
+    /// - Parameters:
+    ///   - staged: what the staging folder holds, by path, when the caller knows it; nil to stage every file anew.
+    ///   - keepPrevious: leave the site before in the staging folder after the swap, for the next build to reuse.
+    public func write(
+        _ files: [OutputFile], digests: [String: FileDigest] = [:], staged: [String: FileDigest]? = nil, keepPrevious: Bool = false
+    ) throws(BuildFailure) -> Summary {
         for file in files where !Self.isSafeRelativePath(file.path) {
             throw BuildFailure([.error("refusing to write '\(file.path)': output paths must stay inside \(outputPath)/")])
         }
         let staging = stagingPath
-        try? FileManager.default.removeItem(atPath: staging)
-        try? FileManager.default.createDirectory(atPath: Self.parentFolder(of: outputPath), withIntermediateDirectories: true)
+        let reusable = staged.flatMap { staged in Self.isFolder(staging) ? staged : nil }
+        if reusable == nil {
+            try? FileManager.default.removeItem(atPath: staging)
+            try? FileManager.default.createDirectory(atPath: Self.parentFolder(of: outputPath), withIntermediateDirectories: true)
+        }
         do throws(WriteError) {
-            try Self.makeStagingFolder(staging)
-            let (written, bytes) = try writeTree(files, into: staging)
-            try swapIn(staging)
-            return Summary(files: files.count, written: written, bytes: bytes)
+            if let reusable {
+                try update(staging, from: reusable, to: files, digests: digests)
+            } else {
+                try Self.makeStagingFolder(staging)
+                try writeTree(files, into: staging)
+            }
+            try swapIn(staging, keepPrevious: keepPrevious)
+            let written = files.filter { if case .previous = $0.contents { return false } else { return true } }.count
+            return Summary(files: files.count, written: written, bytes: files.reduce(0) { $0 + size(of: $1, digests) })
         } catch {
             try? FileManager.default.removeItem(atPath: staging)
             throw BuildFailure([.error("cannot write the site to \(outputPath)/: \(error.message)")])
@@ -66,8 +87,40 @@ public struct StagedOutput: Sendable {
         }
     }
 
-    /// The number of files written anew and the bytes of all files.
-    private func writeTree(_ files: [OutputFile], into root: String) throws(WriteError) -> (Int, Int) {
+    /// Every file into an empty folder.
+    private func writeTree(_ files: [OutputFile], into root: String) throws(WriteError) {
+        try Self.makeFolders(for: files, in: root)
+        try writeFiles(files, into: root)
+    }
+
+    /// Makes the staging folder, which holds `staged`, hold `files`: removes what is no longer wanted, and
+    /// replaces each file whose digest differs (a file is unlinked first, never overwritten: it may be a
+    /// hard link shared with the output folder).
+    private func update(_ root: String, from staged: [String: FileDigest], to files: [OutputFile], digests: [String: FileDigest]) throws(WriteError) {
+        let wanted = Set(files.map(\.path))
+        for path in staged.keys where !wanted.contains(path) {
+            try Self.remove(root + "/" + path)
+            Self.removeEmptyFolders(above: path, in: root)
+        }
+        let changed = files.filter { file in digests[file.path].map { staged[file.path] != $0 } ?? true }
+        for file in changed where staged[file.path] != nil { try Self.remove(root + "/" + file.path) }
+        try Self.makeFolders(for: changed, in: root)
+        try writeFiles(changed, into: root)
+    }
+
+    private func writeFiles(_ files: [OutputFile], into root: String) throws(WriteError) {
+        let results = files.parallelMap { file -> Result<Void, WriteError> in
+            do throws(WriteError) {
+                return .success(try writeFile(file, at: root + "/" + file.path))
+            } catch {
+                return .failure(error)
+            }
+        }
+        for result in results { try result.get() }
+    }
+
+    /// The folders that hold `files`, shortest first; those already there are fine.
+    private static func makeFolders(for files: [OutputFile], in root: String) throws(WriteError) {
         var folders = Set<Substring>()
         for file in files {
             var path = file.path[...]
@@ -76,21 +129,46 @@ public struct StagedOutput: Sendable {
                 if !folders.insert(path).inserted { break }
             }
         }
-        for folder in folders.sorted(by: { $0.count < $1.count }) { try Self.makeDirectory(root + "/" + folder) }
-        let results = files.parallelMap { file -> Result<Int, WriteError> in
-            do throws(WriteError) {
-                return .success(try writeFile(file, at: root + "/" + file.path))
-            } catch {
-                return .failure(error)
+        for folder in folders.sorted(by: { $0.count < $1.count }) {
+            let path = root + "/" + folder
+            if mkdir(path, 0o755) == 0 { continue }
+            guard errno == EEXIST else { throw WriteError(path: path) }
+            if !isFolder(path) {
+                // A file the previous site had where this site has a folder.
+                try remove(path)
+                try makeDirectory(path)
             }
         }
-        var total = 0
-        for result in results { total += try result.get() }
-        let written = files.filter { if case .previous = $0.contents { return false } else { return true } }.count
-        return (written, total)
     }
 
-    private func swapIn(_ staging: String) throws(WriteError) {
+    /// Removes a file, or a folder the previous site had where this one has a file; absent is fine.
+    private static func remove(_ path: String) throws(WriteError) {
+        if unlink(path) == 0 || errno == ENOENT { return }
+        guard errno == EISDIR || errno == EPERM, (try? FileManager.default.removeItem(atPath: path)) != nil else { throw WriteError(path: path) }
+    }
+
+    /// After removing `path`, the folders above it that it leaves empty, as a clean build would not have them.
+    private static func removeEmptyFolders(above path: String, in root: String) {
+        var folder = path[...]
+        while let slash = folder.lastIndex(of: "/") {
+            folder = folder[..<slash]
+            if rmdir(root + "/" + folder) != 0 { return }
+        }
+    }
+
+    private static func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// From its digest, or else from the file written into the output folder.
+    private func size(of file: OutputFile, _ digests: [String: FileDigest]) -> Int {
+        if let digest = digests[file.path] { return digest.size }
+        var info = stat()
+        return stat(outputPath + "/" + file.path, &info) == 0 ? Int(info.st_size) : 0
+    }
+
+    private func swapIn(_ staging: String, keepPrevious: Bool) throws(WriteError) {
         var info = stat()
         if lstat(outputPath, &info) != 0 {
             guard errno == ENOENT else { throw WriteError(path: outputPath) }
@@ -102,38 +180,33 @@ public struct StagedOutput: Sendable {
         }
         guard nb_rename_exchange(staging, outputPath) == 0 else { throw WriteError(path: outputPath) }
         // The staging path now holds the previous site.
-        try? FileManager.default.removeItem(atPath: staging)
+        if !keepPrevious { try? FileManager.default.removeItem(atPath: staging) }
     }
 
     private static func makeDirectory(_ path: String) throws(WriteError) {
         guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw WriteError(path: path) }
     }
 
-    private func writeFile(_ file: OutputFile, at path: String) throws(WriteError) -> Int {
+    private func writeFile(_ file: OutputFile, at path: String) throws(WriteError) {
         switch file.contents {
         case .previous:
             let existing = outputPath + "/" + file.path
-            var info = stat()
-            guard stat(existing, &info) == 0 else { throw WriteError(path: existing) }
             if link(existing, path) != 0 {
                 // Another file system, or one without hard links: copy the bytes instead.
                 guard let data = FileManager.default.contents(atPath: existing) else { throw WriteError(path: existing) }
                 try Self.writeBytes([UInt8](data), at: path)
             }
-            return Int(info.st_size)
         case .bytes(let bytes):
             try Self.writeBytes(bytes, at: path)
-            return bytes.count
         case .copy(let source):
             guard let data = FileManager.default.contents(atPath: source) else { throw WriteError(message: "cannot read \(source)") }
-            let bytes = [UInt8](data)
-            try Self.writeBytes(bytes, at: path)
-            return bytes.count
+            try Self.writeBytes([UInt8](data), at: path)
         }
     }
 
+    /// Into a new file only (O_EXCL): an existing one may be a hard link that the output folder shares.
     private static func writeBytes(_ bytes: [UInt8], at path: String) throws(WriteError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw WriteError(path: path) }
         defer { close(descriptor) }
         let failed = bytes.withUnsafeBytes { buffer -> Bool in

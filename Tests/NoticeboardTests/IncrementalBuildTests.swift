@@ -168,6 +168,46 @@ import Testing
         }
     }
 
+    /// From the third build on, the staging folder (holding the site before last) is brought up to date and
+    /// swapped in, instead of a new tree being staged; a marker it lacks (as a write cut short leaves it) means
+    /// staging anew.
+    @Test func laterBuildsReuseTheStagingFolder() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        func inode(_ path: String) -> ino_t {
+            var info = stat()
+            return stat(site + "/" + path, &info) == 0 ? info.st_ino : 0
+        }
+        let joao = site + "/content/cleaners/joao-ferreira.yaml"
+        func edit(_ rate: String) {
+            TestSupport.write(TestSupport.read(joao).replacing(/hourly_rate: [0-9.]+/, with: "hourly_rate: \(rate)"), to: joao)
+        }
+        _ = try build(site)
+        #expect(!FileManager.default.fileExists(atPath: site + "/.public.staging"), "nothing to keep after a first build")
+        edit("18.25")
+        _ = try build(site)
+        let previousSite = TestSupport.tree(site + "/.public.staging")
+        let staging = inode(".public.staging")
+        edit("18.50")
+        let reused = try build(site)
+        #expect(inode("public") == staging, "the staging folder was brought up to date and swapped in")
+        #expect(reused.written > 0 && reused.written < 20)
+        #expect(TestSupport.read(site + "/public/cleaners/joao-ferreira/index.html").contains("€18.50"))
+        #expect(TestSupport.tree(site + "/.public.staging") != previousSite, "it now holds the site before")
+        try expectSameAsCleanBuild(site, "reused staging folder")
+
+        // Without the marker the staging folder is not trusted: it is staged anew.
+        let marker = try FileManager.default.contentsOfDirectory(atPath: site + "/.noticeboard-cache").first { $0.hasSuffix(".staged") }
+        #expect(marker != nil)
+        try FileManager.default.removeItem(atPath: site + "/.noticeboard-cache/" + marker!)
+        TestSupport.write("stale", to: site + "/.public.staging/cleaners/joao-ferreira/index.html")
+        let stagingNow = inode(".public.staging")
+        edit("18.75")
+        _ = try build(site)
+        #expect(inode("public") != stagingNow)
+        try expectSameAsCleanBuild(site, "staged anew")
+    }
+
     @Test func aRemovedOutputFileIsWrittenAgain() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }

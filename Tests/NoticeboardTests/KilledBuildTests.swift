@@ -14,13 +14,21 @@ import Testing
                 try FileManager.default.copyItem(atPath: cleaners + name, toPath: cleaners + "\(copy)-" + name)
             }
         }
-        // Two versions of the site, which differ in one listing and not in the size of any file: a build killed
-        // after its swap but before it saved its state must not make the next one take the files for the others.
-        let changing = cleaners + "aoife-byrne.yaml"
-        let versions = [TestSupport.read(changing), TestSupport.read(changing).replacing("Aoife Byrne", with: "Aoife Beirn")]
+        // Two versions of the site, which differ in one listing and in the layout (so that every page is written
+        // again, and writing takes long enough to be hit), not in the size of any file: a build killed after its
+        // swap but before it saved its state must not make the next one take the files for the others.
+        let listing = cleaners + "aoife-byrne.yaml", layout = site + "/templates/layout.mustache"
+        let versions = [
+            [listing: TestSupport.read(listing), layout: TestSupport.read(layout)],
+            [listing: TestSupport.read(listing).replacing("Aoife Byrne", with: "Aoife Beirn"),
+             layout: TestSupport.read(layout).replacing("site-footer", with: "site-fouter")],
+        ]
+        func write(_ version: [String: String]) {
+            for (path, text) in version { TestSupport.write(text, to: path) }
+        }
         var trees: [[String: Data]] = []
         for version in versions {
-            TestSupport.write(version, to: changing)
+            write(version)
             let reference = TestSupport.temporaryFolder()
             defer { TestSupport.removeTree(reference) }
             #expect(try TestSupport.runCLI(["build", "--output", reference + "/public"], in: site).status == 0)
@@ -30,7 +38,7 @@ import Testing
         #expect(trees[0].mapValues(\.count) == trees[1].mapValues(\.count), "the two versions should differ in bytes only")
         #expect(try TestSupport.runCLI(["build"], in: site).status == 0)  // version 1, now in public/
         // The rounds below are incremental builds after one edit: time one, so that kills fall all through it.
-        TestSupport.write(versions[0], to: changing)
+        write(versions[0])
         let started = Date()
         #expect(try TestSupport.runCLI(["build"], in: site).status == 0)
         let buildSeconds = Date().timeIntervalSince(started)
@@ -44,11 +52,26 @@ import Testing
             var info = stat()
             return stat(site + "/public", &info) == 0 ? info.st_ino : 0
         }
+        /// The staging folder's inode and change time: a new folder may get the inode number of the one removed.
+        func stagingStamp() -> String {
+            var info = stat()
+            guard stat(site + "/.public.staging", &info) == 0 else { return "" }
+            return "\(info.st_ino) \(info.st_ctim.tv_sec) \(info.st_ctim.tv_nsec)"
+        }
+        // Present while the staging folder holds the site before last as the build state says; a build removes
+        // it before bringing that folder up to date, or stages a new folder when it is absent.
+        func stagingMarker() -> Bool {
+            let cache = site + "/.noticeboard-cache/"
+            return ((try? FileManager.default.contentsOfDirectory(atPath: cache)) ?? []).contains { $0.hasSuffix(".staged") }
+        }
         let rounds = 18
         for round in 0..<rounds {
             let next = 1 - current
-            TestSupport.write(versions[next], to: changing)
-            let before = publicFolder()
+            write(versions[next])
+            let before = publicFolder(), stagingBefore = stagingStamp(), markerBefore = stagingMarker()
+            // Writing has begun once the marker is gone (reusing the staging folder) or the staging folder changed
+            // (cleared and staged anew).
+            func writing() -> Bool { markerBefore ? !stagingMarker() : !stagingStamp().isEmpty && stagingStamp() != stagingBefore }
             let build = try TestSupport.startCLI(["build", "--quiet"], in: site, stderr: log)
             switch round % 3 {
             case 0:
@@ -56,9 +79,11 @@ import Testing
                 // and saving the build's state; a little past its usual end, as a build may be slower.
                 usleep(UInt32.random(in: 0...UInt32(buildSeconds * 1_200_000), using: &random))
             case 1:
-                // While pages are being written to the staging folder.
-                _ = TestSupport.eventually(within: 30) { FileManager.default.fileExists(atPath: site + "/.public.staging") }
-                usleep(UInt32.random(in: 0...30_000, using: &random))
+                // While pages are being written to the staging folder: bringing it up to date takes a few
+                // milliseconds, staging every file anew (after a kill) longer.
+                let deadline = Date().addingTimeInterval(30)
+                while build.isRunning, !writing(), Date() < deadline { usleep(100) }
+                usleep(UInt32.random(in: 0...(markerBefore ? 500 : 3_000), using: &random))
             default:
                 // Right after the swap, while the previous site is cleared away and before the state is saved.
                 let deadline = Date().addingTimeInterval(30)
@@ -73,7 +98,7 @@ import Testing
             #expect(now == trees[current] || now == trees[next], "round \(round): public/ is neither the previous site nor the new one")
             if build.terminationReason == .uncaughtSignal && build.terminationStatus == SIGKILL {
                 killed += 1
-                if swapped { killedAfterSwap += 1 } else if FileManager.default.fileExists(atPath: site + "/.public.staging") { killedWhileWriting += 1 }
+                if swapped { killedAfterSwap += 1 } else if writing() { killedWhileWriting += 1 }
                 if now == trees[next] { leftNew += 1 } else { leftPrevious += 1 }
             }
             if now == trees[next] { current = next }
@@ -86,7 +111,12 @@ import Testing
 
         let last = try TestSupport.runCLI(["build"], in: site)
         #expect(last.status == 0, "\(last.stderr)")
-        #expect(TestSupport.tree(site + "/public") == trees[versions.firstIndex(of: TestSupport.read(changing))!])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: site).sorted() == [".noticeboard-cache", "content", "public", "templates"])
+        #expect(TestSupport.tree(site + "/public") == trees[versions.firstIndex { $0[listing] == TestSupport.read(listing) }!])
+        // Beside them only the staging folder, holding the site before (for the next build to bring up to date).
+        let names = try FileManager.default.contentsOfDirectory(atPath: site).sorted()
+        #expect(names.filter { $0 != ".public.staging" } == [".noticeboard-cache", "content", "public", "templates"])
+        if names.contains(".public.staging") {
+            #expect(trees.contains(TestSupport.tree(site + "/.public.staging")), "the staging folder holds a complete site")
+        }
     }
 }

@@ -35,4 +35,40 @@ import Testing
             }
         }
     }
+
+    /// The staging folder, holding the site before, is brought up to date in place of a new one: only files
+    /// whose digest differs are written, the rest stay (shared with the output as hard links), files no
+    /// longer wanted go with the folders they leave empty — and the site being replaced is not changed.
+    @Test func theStagingFolderIsBroughtUpToDate() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let output = StagedOutput(outputPath: folder + "/public")
+        func digest(_ text: String) -> FileDigest { FileDigest(size: text.utf8.count, sha256: text) }
+        func inode(_ path: String) -> ino_t {
+            var info = stat()
+            return stat(folder + "/" + path, &info) == 0 ? info.st_ino : 0
+        }
+        // Site 1, then site 2 kept site 1 in the staging folder.
+        let site1 = ["index.html": "home", "a/b/gone.html": "gone", "same.css": "css", "edited.html": "one"]
+        _ = try output.write(site1.map { OutputFile(path: $0.key, text: $0.value) }, digests: site1.mapValues(digest))
+        let site2 = ["index.html": "home", "same.css": "css", "edited.html": "two", "a/b/gone.html": "gone"]
+        _ = try output.write(
+            site2.map { OutputFile(path: $0.key, contents: $0.key == "edited.html" ? .bytes(Array($0.value.utf8)) : .previous) },
+            digests: site2.mapValues(digest), keepPrevious: true)
+        #expect(TestSupport.tree(folder + "/.public.staging") == site1.mapValues { Data($0.utf8) })
+        #expect(inode("public/same.css") == inode(".public.staging/same.css"), "unchanged files are shared")
+        let stagingFolder = inode(".public.staging")
+
+        // Site 3 from the staging folder: one file edited again, one gone, one new, the rest as they were.
+        let site3 = ["index.html": "home", "same.css": "css", "edited.html": "three", "new/page.html": "new"]
+        let summary = try output.write(
+            site3.map { OutputFile(path: $0.key, contents: ["edited.html", "new/page.html"].contains($0.key) ? .bytes(Array($0.value.utf8)) : .previous) },
+            digests: site3.mapValues(digest), staged: site1.mapValues(digest), keepPrevious: true)
+        #expect(summary.files == 4 && summary.written == 2 && summary.bytes == 15)
+        #expect(inode("public") == stagingFolder, "the staging folder became the output")
+        #expect(TestSupport.tree(folder + "/public") == site3.mapValues { Data($0.utf8) })
+        #expect(!FileManager.default.fileExists(atPath: folder + "/public/a"), "folders left empty are removed")
+        #expect(TestSupport.tree(folder + "/.public.staging") == site2.mapValues { Data($0.utf8) }, "the site replaced is unchanged")
+        #expect(inode("public/same.css") == inode(".public.staging/same.css"))
+    }
 }
