@@ -11,21 +11,33 @@ func isValidURL(_ text: String) -> Bool {
 }
 
 /// `local@domain.tld`: one `@`, a dot-atom local part, and a domain of letter/digit/hyphen labels.
+/// Checked as bytes: every listing with an email field passes here.
 func isValidEmail(_ text: String) -> Bool {
-    let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-    guard parts.count == 2, let local = parts.first, let domain = parts.last,
-        (1...64).contains(local.utf8.count), (3...253).contains(domain.utf8.count),
-        !local.hasPrefix("."), !local.hasSuffix("."), !local.contains("..")
-    else { return false }
-    let localAllowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.!#$%&'*+/=?^_`{|}~-")
-    guard local.allSatisfy({ localAllowed.contains($0) }) else { return false }
-    let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
-    guard labels.count >= 2, let top = labels.last, top.count >= 2, top.allSatisfy(\.isLetter) else { return false }
+    let bytes = Array(text.utf8)
+    let dot = UInt8(ascii: "."), hyphen = UInt8(ascii: "-")
+    guard let at = bytes.firstIndex(of: UInt8(ascii: "@")), !bytes[(at + 1)...].contains(UInt8(ascii: "@")) else { return false }
+    let local = bytes[..<at], domain = bytes[(at + 1)...]
+    guard (1...64).contains(local.count), (3...253).contains(domain.count), local.first != dot, local.last != dot else { return false }
+    var previous: UInt8 = 0
+    for byte in local {
+        guard byte < 128, emailLocalCharacters[Int(byte)], !(byte == dot && previous == dot) else { return false }
+        previous = byte
+    }
+    func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+    let labels = domain.split(separator: dot, omittingEmptySubsequences: false)
+    guard labels.count >= 2, let top = labels.last, top.count >= 2, top.allSatisfy(isLetter) else { return false }
     return labels.allSatisfy { label in
-        (1...63).contains(label.count) && !label.hasPrefix("-") && !label.hasSuffix("-")
-            && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+        (1...63).contains(label.count) && label.first != hyphen && label.last != hyphen
+            && label.allSatisfy { isLetter($0) || (0x30...0x39).contains($0) || $0 == hyphen }
     }
 }
+
+/// The ASCII characters an email's local part may hold, by byte.
+private let emailLocalCharacters: [Bool] = {
+    var allowed = [Bool](repeating: false, count: 128)
+    for byte in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.!#$%&'*+/=?^_`{|}~-".utf8 { allowed[Int(byte)] = true }
+    return allowed
+}()
 
 /// A phone number as people write it: digits with spaces, dots, dashes or brackets, an optional leading `+`,
 /// and 7 to 15 digits (the E.164 maximum).

@@ -120,6 +120,19 @@ import Testing
         #expect(problems == ["content/cleaners/ana.yaml:2:7: error: 'rate' must be a decimal number such as 18.50, not '18.50' (numbers are written without quotes)"])
     }
 
+    @Test(arguments: [
+        ("ana@example.ie", true), ("a.b+c!#$%&'*/=?^_`{|}~-@mail.example.co.uk", true), ("x@a-b.ie", true),
+        ("ana", false), ("ana@", false), ("@example.ie", false), ("a@b@example.ie", false), (".ana@example.ie", false),
+        ("ana.@example.ie", false), ("a..b@example.ie", false), ("ana@example", false), ("ana@example.i", false),
+        ("ana@example.i3", false), ("ana@-example.ie", false), ("ana@example-.ie", false), ("ana@exa_mple.ie", false),
+        ("ana@example..ie", false), ("añа@example.ie", false), ("ana@exämple.ie", false), ("a na@example.ie", false),
+        (String(repeating: "a", count: 65) + "@example.ie", false), ("ana@" + String(repeating: "a", count: 64) + ".ie", false),
+    ])
+    func emailAddressesAreChecked(address: String, valid: Bool) throws {
+        let (_, problems) = try validate("name: Ana\nrate: 18.50\nemail: \"\(address)\"\n")
+        #expect(problems.isEmpty == valid, "\(address): \(problems)")
+    }
+
     @Test func imagePathsMayNotLeaveTheMediaFolder() throws {
         for path in ["../site.yaml", "/etc/passwd", "cleaners/%2e%2e/x.png", "a//b.png"] {
             let (_, problems) = try validate("name: Ana\nrate: 1\nphoto: \"\(path)\"\n")
