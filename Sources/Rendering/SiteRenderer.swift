@@ -42,31 +42,58 @@ public struct SiteRenderer: Sendable {
     }
 
     /// Every page and document. A page whose render key matches `previousKeys[path]` is not rendered
-    /// again: it comes back as `.previous`, the file the last build wrote. Pages render across all cores.
+    /// again: it comes back as `.previous`, the file the last build wrote. Everything is made in one pass
+    /// across all cores, the large documents (a kind's JSON, the search index) first, so that they are
+    /// written while the other cores describe and render pages.
     public func render(previousKeys: [String: String] = [:]) -> [RenderedFile] {
-        var pages: [Page] = [homePage()]
-        var files: [OutputFile] = []
+        var work: [Work] = []
         for collection in catalogue.kinds {
-            if collection.schema.hasPages {
-                pages += indexPages(collection)
-                pages += collection.facets.flatMap { facetPages($0, in: collection) }
-                pages += collection.listings.parallelMap { listingPage($0, in: collection) }
+            work.append(.documents { apiDocuments(collection) + feeds(collection) })
+        }
+        work.append(.documents { [searchIndex()] + jsonSchemas() })
+        work.append(.pages { [homePage()] })
+        for collection in catalogue.kinds where collection.schema.hasPages {
+            work.append(.pages { indexPages(collection) })
+            for facet in collection.facets { work.append(.pages { facetPages(facet, in: collection) }) }
+            for start in stride(from: 0, to: collection.listings.count, by: Self.listingsPerWorkItem) {
+                let listings = collection.listings[start..<min(start + Self.listingsPerWorkItem, collection.listings.count)]
+                work.append(.pages { listings.map { listingPage($0, in: collection) } })
             }
-            files += apiDocuments(collection)
-            files += feeds(collection)
         }
-        pages += catalogue.pages.map(freePage)
-        if templates.names.contains("search") { pages.append(searchPage()) }
-        if templates.names.contains("404") { pages.append(notFoundPage()) }
-        files.append(searchIndex())
-        files += jsonSchemas()
-        files += sitemapAndRobots(pages.filter(\.inSitemap))
-        let rendered = pages.parallelMap { page -> RenderedFile in
-            let key = renderKey(page)
-            if previousKeys[page.path] == key { return RenderedFile(file: OutputFile(path: page.path, contents: .previous), renderKey: key) }
-            return RenderedFile(file: OutputFile(path: page.path, text: render(page)), renderKey: key)
+        work.append(.pages { catalogue.pages.map(freePage) })
+        if templates.names.contains("search") { work.append(.pages { [searchPage()] }) }
+        if templates.names.contains("404") { work.append(.pages { [notFoundPage()] }) }
+
+        let done = work.parallelMap { item -> (files: [RenderedFile], sitemap: [SitemapEntry]) in
+            switch item {
+            case .documents(let make):
+                return (make().map { RenderedFile(file: $0, renderKey: nil) }, [])
+            case .pages(let make):
+                let pages = make()
+                let files = pages.map { page -> RenderedFile in
+                    let key = renderKey(page)
+                    if previousKeys[page.path] == key { return RenderedFile(file: OutputFile(path: page.path, contents: .previous), renderKey: key) }
+                    return RenderedFile(file: OutputFile(path: page.path, text: render(page)), renderKey: key)
+                }
+                return (files, pages.filter(\.inSitemap).map { SitemapEntry(path: $0.path, lastModified: $0.lastModified) })
+            }
         }
-        return rendered + files.map { RenderedFile(file: $0, renderKey: nil) }
+        return done.flatMap(\.files) + sitemapAndRobots(done.flatMap(\.sitemap)).map { RenderedFile(file: $0, renderKey: nil) }
+    }
+
+    /// A share of the rendering: documents, or pages to describe and render.
+    private enum Work: Sendable {
+        case documents(@Sendable () -> [OutputFile])
+        case pages(@Sendable () -> [Page])
+    }
+
+    /// Listing pages are described and rendered in groups of this many, so the cores share them evenly.
+    static let listingsPerWorkItem = 256
+
+    /// A page as the sitemap lists it.
+    struct SitemapEntry: Sendable {
+        let path: String
+        let lastModified: CalendarDate?
     }
 
     /// Renders the page's own template, then the layout around it.

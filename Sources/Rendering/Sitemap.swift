@@ -2,7 +2,7 @@ import SiteModel
 
 /// `sitemap.xml` (every HTML page, with the date its newest listing changed) and `robots.txt` pointing at it.
 extension SiteRenderer {
-    func sitemapAndRobots(_ pages: [Page]) -> [OutputFile] {
+    func sitemapAndRobots(_ pages: [SitemapEntry]) -> [OutputFile] {
         var xml = """
             <?xml version="1.0" encoding="UTF-8"?>
             <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
