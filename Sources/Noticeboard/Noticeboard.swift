@@ -88,14 +88,16 @@ public enum Noticeboard {
         // is brought up to date rather than staged anew. Its marker goes first: a write cut short leaves none.
         let staged = previous?.confirmedStaged(statePath: statePath)
         unlink(BuildState.stagingMarker(for: statePath))
-        let summary = try StagedOutput(outputPath: options.outputPath).write(
-            outputFiles, digests: outputs.mapValues(\.digest), staged: staged, keepPrevious: previous != nil)
-        stages.finish("write output")
-        // The staging folder now holds the previous output, which the previous state describes.
+        // After the swap the staging folder holds the previous output, which the previous state describes.
         let state = BuildState(
             settings: settings, inputs: inputs, outputs: outputs, listings: catalogue.listingCount, warnings: site.warnings,
             staged: previous.map { BuildState.Staged(id: UUID().uuidString, digests: $0.outputs.mapValues(\.digest)) })
-        state.save(statePath)
+        // The state is encoded while the files are written, and saved only once they are in place.
+        let encodedState = InBackground { state.encoded() }
+        let summary = try StagedOutput(outputPath: options.outputPath).write(
+            outputFiles, digests: outputs.mapValues(\.digest), staged: staged, keepPrevious: previous != nil)
+        stages.finish("write output")
+        BuildState.save(encodedState.value, to: statePath)
         state.confirmStaged(statePath: statePath)
         ImagePublisher(files: files, settings: site.config.images).pruneCache(keeping: site.images.cacheKeys)
         stages.finish("save state")
