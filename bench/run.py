@@ -26,12 +26,19 @@ SIZES = {
 }
 
 
-def timed(command, cwd=REPO):
-    """Runs a command under GNU time -v; returns (wall seconds, peak RSS in MiB)."""
+STAGE_TIMES = {}
+
+
+def timed(command, cwd=REPO, stages=None):
+    """Runs a command under GNU time -v; returns (wall seconds, peak RSS in MiB). With `stages`, keeps the
+    command's standard error (Noticeboard's --timings) under that name, the last run's."""
     report = os.path.join(WORK, "time-v.txt")
     start = time.monotonic()
-    subprocess.run(["/usr/bin/time", "-v", "-o", report] + command, cwd=cwd, check=True, stdout=subprocess.DEVNULL)
+    finished = subprocess.run(["/usr/bin/time", "-v", "-o", report] + command, cwd=cwd, check=True,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE if stages else None, text=True)
     wall = time.monotonic() - start
+    if stages:
+        STAGE_TIMES[stages] = finished.stderr
     with open(report) as handle:
         rss_kib = next(int(line.split(":")[1]) for line in handle if "Maximum resident set size" in line)
     return wall, rss_kib / 1024
@@ -88,14 +95,15 @@ def generate(size, counts):
 def bench_size(size, counts, runs):
     site, hugo, listings = generate(size, counts)
     output, floor_copy = os.path.join(site, "public"), os.path.join(WORK, size, "copy")
-    build = [NOTICEBOARD, "build", "--root", site, "--output", output, "--now", NOW, "--quiet"]
+    build = [NOTICEBOARD, "build", "--root", site, "--output", output, "--now", NOW, "--quiet", "--timings"]
     hugo_build = ["hugo", "--quiet", "--source", hugo, "--destination", os.path.join(hugo, "public")]
     results = {name: [] for name in ["full", "hugo", "floor", "no-change", "edit"]}
     load_before = load_average()
     for _ in range(runs):
         # Alternating, so both tools see the same machine conditions.
-        remove(output, os.path.join(site, ".noticeboard-cache"))
-        results["full"].append(timed(build))
+        # Everything a build leaves: the output, the staging folder beside it (the site before) and the cache.
+        remove(output, os.path.join(site, ".public.staging"), os.path.join(site, ".noticeboard-cache"))
+        results["full"].append(timed(build, stages=f"{size} full build"))
         remove(os.path.join(hugo, "public"), os.path.join(hugo, "resources"))
         results["hugo"].append(timed(hugo_build))
     for _ in range(runs):
@@ -103,10 +111,10 @@ def bench_size(size, counts, runs):
         results["floor"].append(timed(["cp", "-r", output, floor_copy]))
     remove(floor_copy)
     for _ in range(runs):
-        results["no-change"].append(timed(build))
+        results["no-change"].append(timed(build, stages=f"{size} no-change rebuild"))
     for run in range(runs):
         edit_one_listing(site, run + 1)
-        results["edit"].append(timed(build))
+        results["edit"].append(timed(build, stages=f"{size} one-listing edit"))
     load_after = load_average()
     ours, theirs = tree_stats(output), tree_stats(os.path.join(hugo, "public"))
     hugo_wall = statistics.median(wall for wall, _ in results["hugo"])
@@ -150,6 +158,10 @@ def main():
         print()
         for label in ["Noticeboard full build", "Hugo full build"]:
             print(f"Scaling, {label}: L takes {walls['L'][label] / walls['S'][label]:.1f}× the time of S (10× the listings)")
+    print()
+    print("Where the last run of each went (noticeboard build --timings):")
+    for name, text in STAGE_TIMES.items():
+        print(f"{name}: " + "; ".join(" ".join(line.split()) for line in text.strip().splitlines()))
     sys.stdout.flush()
 
 

@@ -32,7 +32,8 @@ struct LoadedSite {
         }
 
         // A symbolic link out of content/ or templates/ could publish any file on the machine: stop first.
-        diagnostics += files.entryProblems(under: "content") + files.entryProblems(under: "templates")
+        let content = files.contents(of: "content")
+        diagnostics += content.problems + files.entryProblems(under: "templates")
         try stopIfErrors()
 
         // Site configuration: nothing else can be read without its list of kinds.
@@ -58,9 +59,9 @@ struct LoadedSite {
         try stopIfErrors()
 
         // Listings, parsed and checked across all cores.
-        let mediaFiles = Set(files.files(under: "content/media").map { String($0.dropFirst("content/media/".count)) })
+        let mediaFiles = Set(content.files(under: "content/media").map { String($0.dropFirst("content/media/".count)) })
         let validators = Dictionary(uniqueKeysWithValues: schemas.map { ($0.name, ListingValidator(schema: $0, mediaFiles: mediaFiles)) })
-        let jobs = schemas.flatMap { schema in files.files(under: "content/\(schema.name)", extensions: ["yaml", "yml"]).map { (schema.name, $0) } }
+        let jobs = schemas.flatMap { schema in content.files(under: "content/\(schema.name)", extensions: ["yaml", "yml"]).map { (schema.name, $0) } }
         let results = jobs.parallelMap { (kind, file) -> (Listing?, [Diagnostic]) in
             let slug = Slug.from(fileName: String(file.split(separator: "/").last ?? ""))
             guard !slug.isEmpty else {
@@ -83,7 +84,7 @@ struct LoadedSite {
                 failed[kind, default: []].insert(Slug.from(fileName: String(file.split(separator: "/").last ?? "")))
             }
         }
-        let (pages, pageProblems) = Self.loadPages(files, kinds: config.kinds)
+        let (pages, pageProblems) = Self.loadPages(files, content.files(under: "content/pages", extensions: ["md", "markdown"]), kinds: config.kinds)
         diagnostics += pageProblems
         diagnostics += Self.duplicateSlugs(in: listings)
         diagnostics += Self.reservedSlugs(in: listings, schemas: schemas)
@@ -133,10 +134,10 @@ struct LoadedSite {
     /// Output folders a page may not take, besides the kinds' own.
     static let reservedPageSlugs: Set<String> = ["api", "assets", "media", "feeds", "search", "404"]
 
-    private static func loadPages(_ files: SiteFiles, kinds: [String]) -> ([FreePage], [Diagnostic]) {
+    private static func loadPages(_ files: SiteFiles, _ pageFiles: [String], kinds: [String]) -> ([FreePage], [Diagnostic]) {
         var pages: [FreePage] = []
         var problems: [Diagnostic] = []
-        for file in files.files(under: "content/pages", extensions: ["md", "markdown"]) {
+        for file in pageFiles {
             let slug = Slug.from(fileName: String(file.split(separator: "/").last ?? ""))
             if slug.isEmpty || kinds.contains(slug) || reservedPageSlugs.contains(slug) || pages.contains(where: { $0.slug == slug }) {
                 problems.append(.error(at: SourceLocation(file: file), "the page would be published at /\(slug)/, which is taken; rename the file"))

@@ -74,11 +74,30 @@ public struct SiteFiles: Sendable {
     /// Symbolic links are followed while they stay inside the folder's top folder (`content/`, `templates/`);
     /// the others are left out, and `entryProblems(under:)` reports them, as it does named pipes and devices.
     public func files(under folder: String, extensions: Set<String>? = nil) -> [String] {
-        walk(folder).files.filter { name in
-            guard let extensions else { return true }
-            guard let dot = name.lastIndex(of: "."), !name[dot...].contains("/") else { return false }
-            return extensions.contains(String(name[name.index(after: dot)...]).lowercased())
+        contents(of: folder).files(under: folder, extensions: extensions)
+    }
+
+    /// One walk of a folder: its files and its entries' problems, so that a caller that needs both, and the
+    /// files of several of its subfolders, walks a large `content/` once rather than once for each.
+    public struct FolderContents: Sendable {
+        public let files: [String]
+        public let problems: [Diagnostic]
+
+        /// As `SiteFiles.files(under:extensions:)` gives them, for this folder or one below it.
+        public func files(under folder: String, extensions: Set<String>? = nil) -> [String] {
+            let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+            return files.filter { name in
+                guard name.hasPrefix(prefix) else { return false }
+                guard let extensions else { return true }
+                guard let dot = name.lastIndex(of: "."), !name[dot...].contains("/") else { return false }
+                return extensions.contains(String(name[name.index(after: dot)...]).lowercased())
+            }
         }
+    }
+
+    public func contents(of folder: String) -> FolderContents {
+        let (files, problems) = walk(folder)
+        return FolderContents(files: files, problems: problems)
     }
 
     /// A located error for every entry below a folder that cannot be part of the site: a symbolic link that
