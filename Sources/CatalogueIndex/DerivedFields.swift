@@ -48,14 +48,16 @@ private func derive(
         guard case .lookup = derived.operation, case .reference(let kind)? = schema.field(named: derived.via ?? "")?.type, targets[kind] == nil else { continue }
         targets[kind] = Dictionary((listings[kind] ?? []).map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
     }
-    return (listings[schema.name] ?? []).map { listing in
+    // Fixed from here on, and read across all cores.
+    let groups = referrers, lookups = targets
+    return (listings[schema.name] ?? []).parallelMap { listing in
         var listing = listing
         for derived in schema.derived {
             let value: Value?
             if derived.operation.gathers {
-                value = gather(derived.operation, over: referrers[(derived.from ?? "") + "." + (derived.via ?? "")]?[listing.slug] ?? [])
+                value = gather(derived.operation, over: groups[(derived.from ?? "") + "." + (derived.via ?? "")]?[listing.slug] ?? [])
             } else {
-                value = compute(derived, on: listing, schema: schema, targets: targets, buildDate: buildDate)
+                value = compute(derived, on: listing, schema: schema, targets: lookups, buildDate: buildDate)
             }
             guard let value else { continue }
             listing.fields[derived.name] = value
