@@ -95,7 +95,7 @@ public enum Noticeboard {
         // The state is encoded while the files are written, and saved only once they are in place.
         let encodedState = InBackground { state.encoded() }
         let summary = try StagedOutput(outputPath: options.outputPath).write(
-            outputFiles, digests: outputs.mapValues(\.digest), staged: staged, keepPrevious: previous != nil)
+            outputFiles, digests: outputs.mapValues(\.digest), staged: staged, previousIsKnown: previous != nil)
         stages.finish("write output")
         BuildState.save(encodedState.value, to: statePath)
         state.confirmStaged(statePath: statePath)

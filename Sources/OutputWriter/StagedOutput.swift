@@ -32,9 +32,13 @@ public struct StagedOutput: Sendable {
     /// Writes `files` (whose digests are `digests`, by path) as the new output.
     /// - Parameters:
     ///   - staged: what the staging folder holds, by path, when the caller knows it; nil to stage every file anew.
-    ///   - keepPrevious: leave the site before in the staging folder after the swap, for the next build to reuse.
+    ///   - previousIsKnown: the caller knows what the output folder holds (its last build's record matched it).
+    ///     Then the site it replaces stays in the staging folder, for the next build to bring up to date.
+    ///     Otherwise a new file with the same bytes as the output folder's (compared byte by byte) is linked to
+    ///     it rather than written, so a rebuild from scratch keeps unchanged files as they were, and the
+    ///     replaced site is removed.
     public func write(
-        _ files: [OutputFile], digests: [String: FileDigest] = [:], staged: [String: FileDigest]? = nil, keepPrevious: Bool = false
+        _ files: [OutputFile], digests: [String: FileDigest] = [:], staged: [String: FileDigest]? = nil, previousIsKnown: Bool = false
     ) throws(BuildFailure) -> Summary {
         for file in files where !Self.isSafeRelativePath(file.path) {
             throw BuildFailure([.error("refusing to write '\(file.path)': output paths must stay inside \(outputPath)/")])
@@ -46,14 +50,15 @@ public struct StagedOutput: Sendable {
             try? FileManager.default.createDirectory(atPath: Self.parentFolder(of: outputPath), withIntermediateDirectories: true)
         }
         do throws(WriteError) {
+            var kept = 0
             if let reusable {
                 try update(staging, from: reusable, to: files, digests: digests)
             } else {
                 try Self.makeStagingFolder(staging)
-                try writeTree(files, into: staging)
+                kept = try writeTree(files, into: staging, linkingSameBytes: !previousIsKnown)
             }
-            try swapIn(staging, keepPrevious: keepPrevious)
-            let written = files.filter { if case .previous = $0.contents { return false } else { return true } }.count
+            try swapIn(staging, keepPrevious: previousIsKnown)
+            let written = files.filter { if case .previous = $0.contents { return false } else { return true } }.count - kept
             return Summary(files: files.count, written: written, bytes: files.reduce(0) { $0 + size(of: $1, digests) })
         } catch {
             try? FileManager.default.removeItem(atPath: staging)
@@ -87,10 +92,10 @@ public struct StagedOutput: Sendable {
         }
     }
 
-    /// Every file into an empty folder.
-    private func writeTree(_ files: [OutputFile], into root: String) throws(WriteError) {
+    /// Every file into an empty folder; the number of new files linked to the output folder's same bytes.
+    private func writeTree(_ files: [OutputFile], into root: String, linkingSameBytes: Bool) throws(WriteError) -> Int {
         try Self.makeFolders(for: files, in: root)
-        try writeFiles(files, into: root)
+        return try writeFiles(files, into: root, linkingSameBytes: linkingSameBytes)
     }
 
     /// Makes the staging folder, which holds `staged`, hold `files`: removes what is no longer wanted, and
@@ -105,18 +110,21 @@ public struct StagedOutput: Sendable {
         let changed = files.filter { file in digests[file.path].map { staged[file.path] != $0 } ?? true }
         for file in changed where staged[file.path] != nil { try Self.remove(root + "/" + file.path) }
         try Self.makeFolders(for: changed, in: root)
-        try writeFiles(changed, into: root)
+        _ = try writeFiles(changed, into: root, linkingSameBytes: false)
     }
 
-    private func writeFiles(_ files: [OutputFile], into root: String) throws(WriteError) {
-        let results = files.parallelMap { file -> Result<Void, WriteError> in
+    /// The number of new files linked to the output folder's same bytes.
+    private func writeFiles(_ files: [OutputFile], into root: String, linkingSameBytes: Bool) throws(WriteError) -> Int {
+        let results = files.parallelMap { file -> Result<Bool, WriteError> in
             do throws(WriteError) {
-                return .success(try writeFile(file, at: root + "/" + file.path))
+                return .success(try writeFile(file, at: root + "/" + file.path, linkingSameBytes: linkingSameBytes))
             } catch {
                 return .failure(error)
             }
         }
-        for result in results { try result.get() }
+        var linked = 0
+        for result in results where try result.get() { linked += 1 }
+        return linked
     }
 
     /// The folders that hold `files`, shortest first; those already there are fine.
@@ -187,21 +195,37 @@ public struct StagedOutput: Sendable {
         guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw WriteError(path: path) }
     }
 
-    private func writeFile(_ file: OutputFile, at path: String) throws(WriteError) {
+    /// True when a new file was linked to the output folder's file with the same bytes instead of written.
+    private func writeFile(_ file: OutputFile, at path: String, linkingSameBytes: Bool) throws(WriteError) -> Bool {
+        let existing = outputPath + "/" + file.path
+        let bytes: [UInt8]
         switch file.contents {
         case .previous:
-            let existing = outputPath + "/" + file.path
             if link(existing, path) != 0 {
                 // Another file system, or one without hard links: copy the bytes instead.
                 guard let data = FileManager.default.contents(atPath: existing) else { throw WriteError(path: existing) }
                 try Self.writeBytes([UInt8](data), at: path)
             }
-        case .bytes(let bytes):
-            try Self.writeBytes(bytes, at: path)
+            return false
+        case .bytes(let contents):
+            bytes = contents
         case .copy(let source):
             guard let data = FileManager.default.contents(atPath: source) else { throw WriteError(message: "cannot read \(source)") }
-            try Self.writeBytes([UInt8](data), at: path)
+            bytes = [UInt8](data)
         }
+        if linkingSameBytes, Self.holds(existing, bytes), link(existing, path) == 0 { return true }
+        try Self.writeBytes(bytes, at: path)
+        return false
+    }
+
+    /// Whether the regular file at `path` holds exactly `bytes` (its size is checked before it is read).
+    private static func holds(_ path: String, _ bytes: [UInt8]) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == bytes.count,
+            let data = FileManager.default.contents(atPath: path)
+        else { return false }
+        if bytes.isEmpty { return true }
+        return data.withUnsafeBytes { stored in bytes.withUnsafeBytes { memcmp(stored.baseAddress!, $0.baseAddress!, bytes.count) == 0 } }
     }
 
     /// Into a new file only (O_EXCL): an existing one may be a hard link that the output folder shares.

@@ -54,7 +54,7 @@ import Testing
         let site2 = ["index.html": "home", "same.css": "css", "edited.html": "two", "a/b/gone.html": "gone"]
         _ = try output.write(
             site2.map { OutputFile(path: $0.key, contents: $0.key == "edited.html" ? .bytes(Array($0.value.utf8)) : .previous) },
-            digests: site2.mapValues(digest), keepPrevious: true)
+            digests: site2.mapValues(digest), previousIsKnown: true)
         #expect(TestSupport.tree(folder + "/.public.staging") == site1.mapValues { Data($0.utf8) })
         #expect(inode("public/same.css") == inode(".public.staging/same.css"), "unchanged files are shared")
         let stagingFolder = inode(".public.staging")
@@ -63,12 +63,34 @@ import Testing
         let site3 = ["index.html": "home", "same.css": "css", "edited.html": "three", "new/page.html": "new"]
         let summary = try output.write(
             site3.map { OutputFile(path: $0.key, contents: ["edited.html", "new/page.html"].contains($0.key) ? .bytes(Array($0.value.utf8)) : .previous) },
-            digests: site3.mapValues(digest), staged: site1.mapValues(digest), keepPrevious: true)
+            digests: site3.mapValues(digest), staged: site1.mapValues(digest), previousIsKnown: true)
         #expect(summary.files == 4 && summary.written == 2 && summary.bytes == 15)
         #expect(inode("public") == stagingFolder, "the staging folder became the output")
         #expect(TestSupport.tree(folder + "/public") == site3.mapValues { Data($0.utf8) })
         #expect(!FileManager.default.fileExists(atPath: folder + "/public/a"), "folders left empty are removed")
         #expect(TestSupport.tree(folder + "/.public.staging") == site2.mapValues { Data($0.utf8) }, "the site replaced is unchanged")
         #expect(inode("public/same.css") == inode(".public.staging/same.css"))
+    }
+
+    /// Without a record of what the output folder holds, a new file with the same bytes as the old one is
+    /// linked to it (compared byte by byte), so its time does not move; the replaced site is removed.
+    @Test func aRebuildFromScratchKeepsFilesWithTheSameBytes() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let output = StagedOutput(outputPath: folder + "/public")
+        func inode(_ path: String) -> ino_t {
+            var info = stat()
+            return stat(folder + "/public/" + path, &info) == 0 ? info.st_ino : 0
+        }
+        _ = try output.write([OutputFile(path: "a/same.css", text: "css"), OutputFile(path: "edited.html", text: "one"), OutputFile(path: "sized.txt", text: "abc")])
+        let same = inode("a/same.css"), edited = inode("edited.html"), sized = inode("sized.txt")
+        let summary = try output.write([
+            OutputFile(path: "a/same.css", text: "css"), OutputFile(path: "edited.html", text: "two"), OutputFile(path: "sized.txt", text: "abd"),
+        ])
+        #expect(summary.files == 3 && summary.written == 2)
+        #expect(inode("a/same.css") == same, "the same bytes: kept")
+        #expect(inode("edited.html") != edited && inode("sized.txt") != sized, "other bytes, even of the same size: written")
+        #expect(TestSupport.tree(folder + "/public") == ["a/same.css": Data("css".utf8), "edited.html": Data("two".utf8), "sized.txt": Data("abd".utf8)])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["public"])
     }
 }
