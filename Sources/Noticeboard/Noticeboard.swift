@@ -46,9 +46,10 @@ public enum Noticeboard {
         let settings = BuildState.settings(for: options, buildDate: buildDate)
         let inputs = InputStamps.scan(files, folders: inputFolders)
         stages.finish("scan inputs")
-        let previous = BuildState.load(statePath).flatMap { state in
-            state.settings == settings && state.outputsAreIntact(in: options.outputPath) ? state : nil
-        }
+        // The last build's record describes the output folder (and the staging folder) while the folder is
+        // intact; its inputs and render keys count only if it was built with the same settings.
+        let recorded = BuildState.load(statePath).flatMap { state in state.outputsAreIntact(in: options.outputPath) ? state : nil }
+        let previous = recorded.flatMap { state in state.settings == settings ? state : nil }
         stages.finish("read last build's state")
         if let previous, previous.inputs == inputs {
             return BuildReport(
@@ -68,17 +69,17 @@ public enum Noticeboard {
             var file = item.file
             let digest: FileDigest
             switch file.contents {
-            case .previous: digest = previous!.outputs[file.path]!.digest
+            case .previous: digest = recorded!.outputs[file.path]!.digest
             case .bytes(let bytes): digest = Manifest.digest(bytes)
             case .copy(let source): digest = Manifest.digest(FileManager.default.contents(atPath: source).map { [UInt8]($0) } ?? [])
             }
-            if previous?.outputs[file.path]?.digest == digest { file.contents = .previous }
+            if recorded?.outputs[file.path]?.digest == digest { file.contents = .previous }
             return (file, BuildState.Output(digest: digest, renderKey: item.renderKey))
         }
         var manifest = Manifest.file(for: Dictionary(uniqueKeysWithValues: digested.map { ($0.0.path, $0.1.digest) }), site: site.config)
         if case .bytes(let bytes) = manifest.contents {
             let digest = Manifest.digest(bytes)
-            if previous?.outputs[manifest.path]?.digest == digest { manifest.contents = .previous }
+            if recorded?.outputs[manifest.path]?.digest == digest { manifest.contents = .previous }
             digested.append((manifest, BuildState.Output(digest: digest, renderKey: nil)))
         }
         let outputFiles = digested.map(\.0)
@@ -86,16 +87,16 @@ public enum Noticeboard {
         stages.finish("digest outputs")
         // The staging folder beside the output still holds the site before last when the marker says so; it
         // is brought up to date rather than staged anew. Its marker goes first: a write cut short leaves none.
-        let staged = previous?.confirmedStaged(statePath: statePath)
+        let staged = recorded?.confirmedStaged(statePath: statePath)
         unlink(BuildState.stagingMarker(for: statePath))
         // After the swap the staging folder holds the previous output, which the previous state describes.
         let state = BuildState(
             settings: settings, inputs: inputs, outputs: outputs, listings: catalogue.listingCount, warnings: site.warnings,
-            staged: previous.map { BuildState.Staged(id: UUID().uuidString, digests: $0.outputs.mapValues(\.digest)) })
+            staged: recorded.map { BuildState.Staged(id: UUID().uuidString, digests: $0.outputs.mapValues(\.digest)) })
         // The state is encoded while the files are written, and saved only once they are in place.
         let encodedState = InBackground { state.encoded() }
         let summary = try StagedOutput(outputPath: options.outputPath).write(
-            outputFiles, digests: outputs.mapValues(\.digest), staged: staged, previousIsKnown: previous != nil)
+            outputFiles, digests: outputs.mapValues(\.digest), staged: staged, previousIsKnown: recorded != nil)
         stages.finish("write output")
         BuildState.save(encodedState.value, to: statePath)
         state.confirmStaged(statePath: statePath)
