@@ -55,10 +55,7 @@ struct BuildState: Equatable {
     /// Writes the marker for the saved state's staging record.
     func confirmStaged(statePath: String) {
         guard let staged else { return }
-        let marker = Self.stagingMarker(for: statePath)
-        let temporary = marker + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(staged.id.utf8)) else { return }
-        if rename(temporary, marker) != 0 { unlink(temporary) }
+        Self.replaceFile(at: Self.stagingMarker(for: statePath), with: Array(staged.id.utf8))
     }
 
     /// Nil when there is no usable state: never built, written by another version, or damaged.
@@ -146,11 +143,6 @@ struct BuildState: Equatable {
         }
     }
 
-    /// Writes the state beside the site; a site that cannot be written to simply builds in full next time.
-    func save(_ path: String) {
-        Self.save(encoded(), to: path)
-    }
-
     /// The state file's bytes; nil when a path or message cannot be written in its tab-separated lines.
     func encoded() -> [UInt8]? {
         func isField(_ text: String) -> Bool { !text.utf8.contains { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\t") } }
@@ -189,10 +181,17 @@ struct BuildState: Equatable {
         return bytes
     }
 
+    /// Writes encoded state beside the site; a site that cannot be written to simply builds in full next time.
     static func save(_ bytes: [UInt8]?, to path: String) {
         guard let bytes else { return }
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        replaceFile(at: path, with: bytes)
+    }
+
+    /// Through a temporary file and a rename, so a reader (or a build killed half-way) finds the old bytes or
+    /// the new ones; a failure leaves the old file.
+    private static func replaceFile(at path: String, with bytes: [UInt8]) {
         let temporary = path + ".tmp-\(getpid())"
         guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else { return }
         if rename(temporary, path) != 0 { unlink(temporary) }
