@@ -23,7 +23,7 @@ struct BuildState: Equatable {
         var digests: [String: FileDigest]
     }
 
-    struct Output: Equatable {
+    struct Output: Equatable, Sendable {
         var digest: FileDigest
         var renderKey: String?
     }

@@ -7,6 +7,7 @@ import OutputWriter
 import Rendering
 import SiteLoader
 import SiteModel
+import Synchronization
 
 /// The whole pipeline: load → parse → validate → enrich → index → render → write.
 public enum Noticeboard {
@@ -24,7 +25,8 @@ public enum Noticeboard {
     public static func check(_ options: BuildOptions) throws(BuildFailure) -> [Diagnostic] {
         let site = try LoadedSite(files: SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes), baseURL: options.baseURL)
         var stages = StageTimes()
-        _ = render(site, buildDate: options.now ?? CalendarDate.today(), previousKeys: [:], stages: &stages)
+        let catalogue = enrichAndIndex(site, buildDate: options.now ?? CalendarDate.today(), stages: &stages)
+        SiteRenderer(catalogue: catalogue, templates: site.templates).render { _ in }
         return site.warnings
     }
 
@@ -61,56 +63,67 @@ public enum Noticeboard {
         options.progress?("Reading \(inputs.stamps.count) files")
         let site = try LoadedSite(files: files, baseURL: options.baseURL)
         stages.finish("load, parse, validate")
-        options.progress?("Rendering \(site.listings.values.reduce(0) { $0 + $1.count }) listings")
-        let (catalogue, rendered) = render(site, buildDate: buildDate, previousKeys: previous?.outputs.compactMapValues(\.renderKey) ?? [:], stages: &stages)
-        options.progress?("Writing \(rendered.count) files")
-        // Digest every file; one whose bytes the last build already wrote is kept rather than rewritten.
-        var digested = rendered.parallelMap { item -> (OutputFile, BuildState.Output) in
-            var file = item.file
-            let digest: FileDigest
-            switch file.contents {
-            case .previous: digest = recorded!.outputs[file.path]!.digest
-            case .bytes(let bytes): digest = Manifest.digest(bytes)
-            case .copy(let source): digest = Manifest.digest(FileManager.default.contents(atPath: source).map { [UInt8]($0) } ?? [])
-            }
-            if recorded?.outputs[file.path]?.digest == digest { file.contents = .previous }
-            return (file, BuildState.Output(digest: digest, renderKey: item.renderKey))
-        }
-        var manifest = Manifest.file(for: Dictionary(uniqueKeysWithValues: digested.map { ($0.0.path, $0.1.digest) }), site: site.config)
-        if case .bytes(let bytes) = manifest.contents {
-            let digest = Manifest.digest(bytes)
-            if recorded?.outputs[manifest.path]?.digest == digest { manifest.contents = .previous }
-            digested.append((manifest, BuildState.Output(digest: digest, renderKey: nil)))
-        }
-        let outputFiles = digested.map(\.0)
-        let outputs = Dictionary(uniqueKeysWithValues: digested.map { ($0.0.path, $0.1) })
-        stages.finish("digest outputs")
+        let catalogue = enrichAndIndex(site, buildDate: buildDate, stages: &stages)
+
         // The staging folder beside the output still holds the site before last when the marker says so; it
         // is brought up to date rather than staged anew. Its marker goes first: a write cut short leaves none.
         let staged = recorded?.confirmedStaged(statePath: statePath)
         unlink(BuildState.stagingMarker(for: statePath))
+        let staging = try StagedOutput(outputPath: options.outputPath).begin(staged: staged, previousIsKnown: recorded != nil)
+        options.progress?("Rendering \(catalogue.listingCount) listings")
+        // Every file is digested as it is made, on the core that made it; one whose bytes the last build
+        // already wrote is kept rather than rewritten.
+        let recordedOutputs = recorded?.outputs
+        let outputs = Mutex<[String: BuildState.Output]>([:])
+        let add: @Sendable ([SiteRenderer.RenderedFile]) -> Void = { batch in
+            let digested = batch.map { item -> (file: OutputFile, digest: FileDigest?, output: BuildState.Output) in
+                var file = item.file
+                let digest: FileDigest
+                switch file.contents {
+                case .previous: digest = recordedOutputs![file.path]!.digest
+                case .bytes(let bytes): digest = Manifest.digest(bytes)
+                case .copy(let source): digest = Manifest.digest(FileManager.default.contents(atPath: source).map { [UInt8]($0) } ?? [])
+                }
+                if recordedOutputs?[file.path]?.digest == digest { file.contents = .previous }
+                return (file, digest, BuildState.Output(digest: digest, renderKey: item.renderKey))
+            }
+            staging.add(digested.map { ($0.file, $0.digest) })
+            outputs.withLock { outputs in
+                for item in digested { outputs[item.file.path] = item.output }
+            }
+        }
+        add(staticFiles(site).map { SiteRenderer.RenderedFile(file: $0, renderKey: nil) })
+        SiteRenderer(catalogue: catalogue, templates: site.templates)
+            .render(previousKeys: previous?.outputs.compactMapValues(\.renderKey) ?? [:], emit: add)
+        stages.finish("render")
+        var manifest = Manifest.file(for: outputs.withLock { $0 }.mapValues(\.digest), site: site.config)
+        if case .bytes(let bytes) = manifest.contents {
+            let digest = Manifest.digest(bytes)
+            if recordedOutputs?[manifest.path]?.digest == digest { manifest.contents = .previous }
+            staging.add([(manifest, digest)])
+            outputs.withLock { $0[manifest.path] = BuildState.Output(digest: digest, renderKey: nil) }
+        }
+        let finalOutputs = outputs.withLock { $0 }
         // After the swap the staging folder holds the previous output, which the previous state describes.
         let state = BuildState(
-            settings: settings, inputs: inputs, outputs: outputs, listings: catalogue.listingCount, warnings: site.warnings,
+            settings: settings, inputs: inputs, outputs: finalOutputs, listings: catalogue.listingCount, warnings: site.warnings,
             staged: recorded.map { BuildState.Staged(id: UUID().uuidString, digests: $0.outputs.mapValues(\.digest)) })
-        // The state is encoded while the files are written, and saved only once they are in place.
+        // The state is encoded while the last files are written, and saved only once they are in place.
         let encodedState = InBackground { state.encoded() }
-        let summary = try StagedOutput(outputPath: options.outputPath).write(
-            outputFiles, digests: outputs.mapValues(\.digest), staged: staged, previousIsKnown: recorded != nil)
-        stages.finish("write output")
+        let summary = try staging.finish()
+        stages.finish("finish writing output")
         BuildState.save(encodedState.value, to: statePath)
         state.confirmStaged(statePath: statePath)
         ImagePublisher(files: files, settings: site.config.images).pruneCache(keeping: site.images.cacheKeys)
         stages.finish("save state")
         return BuildReport(
-            listings: catalogue.listingCount, pages: outputFiles.filter { $0.path.hasSuffix(".html") }.count, files: summary.files,
+            listings: catalogue.listingCount, pages: finalOutputs.keys.filter { $0.hasSuffix(".html") }.count, files: summary.files,
             written: summary.written, bytes: summary.bytes, imagesProcessed: site.images.processed, warnings: site.warnings,
             seconds: seconds(), stages: stages)
     }
 
-    static func render(
-        _ site: LoadedSite, buildDate: CalendarDate, previousKeys: [String: String], stages: inout StageTimes
-    ) -> (Catalogue, [SiteRenderer.RenderedFile]) {
+    /// Markdown to HTML and derived values for every listing and page, then the catalogue's collections.
+    static func enrichAndIndex(_ site: LoadedSite, buildDate: CalendarDate, stages: inout StageTimes) -> Catalogue {
         let markdown = MarkdownRenderer(allowRawHTML: site.config.allowRawHTML)
         let formatter = DisplayFormatter(language: site.config.language, currency: site.config.currency)
         var titles: [String: [String: String]] = [:]
@@ -134,10 +147,7 @@ public enum Noticeboard {
         let catalogue = Catalogue(
             site: site.config, schemas: site.schemas, listings: enriched, pages: pages, buildDate: buildDate, formatter: formatter)
         stages.finish("index")
-        var files = SiteRenderer(catalogue: catalogue, templates: site.templates).render(previousKeys: previousKeys)
-        files += staticFiles(site).map { SiteRenderer.RenderedFile(file: $0, renderKey: nil) }
-        stages.finish("render")
-        return (catalogue, files)
+        return catalogue
     }
 
     /// Theme assets, and the published images of the media files that public fields name: variants from the

@@ -29,7 +29,8 @@ public struct StagedOutput: Sendable {
         public var bytes: Int
     }
 
-    /// Writes `files` (whose digests are `digests`, by path) as the new output.
+    /// Starts writing the new output into the staging folder: files are added to the returned `Staging`,
+    /// whose `finish` swaps the folder in.
     /// - Parameters:
     ///   - staged: what the staging folder holds, by path, when the caller knows it; nil to stage every file anew.
     ///   - previousIsKnown: the caller knows what the output folder holds (its last build's record matched it).
@@ -37,33 +38,28 @@ public struct StagedOutput: Sendable {
     ///     Otherwise a new file with the same bytes as the output folder's (compared byte by byte) is linked to
     ///     it rather than written, so a rebuild from scratch keeps unchanged files as they were, and the
     ///     replaced site is removed.
-    public func write(
-        _ files: [OutputFile], digests: [String: FileDigest] = [:], staged: [String: FileDigest]? = nil, previousIsKnown: Bool = false
-    ) throws(BuildFailure) -> Summary {
-        for file in files where !Self.isSafeRelativePath(file.path) {
-            throw BuildFailure([.error("refusing to write '\(file.path)': output paths must stay inside \(outputPath)/")])
-        }
+    public func begin(staged: [String: FileDigest]? = nil, previousIsKnown: Bool = false) throws(BuildFailure) -> Staging {
         let staging = stagingPath
         let reusable = staged.flatMap { staged in Self.isFolder(staging) ? staged : nil }
         if reusable == nil {
             try? FileManager.default.removeItem(atPath: staging)
             try? FileManager.default.createDirectory(atPath: Self.parentFolder(of: outputPath), withIntermediateDirectories: true)
-        }
-        do throws(WriteError) {
-            var kept = 0
-            if let reusable {
-                try update(staging, from: reusable, to: files, digests: digests)
-            } else {
+            do throws(WriteError) {
                 try Self.makeStagingFolder(staging)
-                kept = try writeTree(files, into: staging, linkingSameBytes: !previousIsKnown)
+            } catch {
+                throw BuildFailure([.error("cannot write the site to \(outputPath)/: \(error.message)")])
             }
-            try swapIn(staging, keepPrevious: previousIsKnown)
-            let written = files.filter { if case .previous = $0.contents { return false } else { return true } }.count - kept
-            return Summary(files: files.count, written: written, bytes: files.reduce(0) { $0 + size(of: $1, digests) })
-        } catch {
-            try? FileManager.default.removeItem(atPath: staging)
-            throw BuildFailure([.error("cannot write the site to \(outputPath)/: \(error.message)")])
         }
+        return Staging(output: self, root: staging, staged: reusable, previousIsKnown: previousIsKnown)
+    }
+
+    /// Writes `files` (whose digests are `digests`, by path) as the new output, in one go.
+    public func write(
+        _ files: [OutputFile], digests: [String: FileDigest] = [:], staged: [String: FileDigest]? = nil, previousIsKnown: Bool = false
+    ) throws(BuildFailure) -> Summary {
+        let staging = try begin(staged: staged, previousIsKnown: previousIsKnown)
+        staging.add(files.map { ($0, digests[$0.path]) })
+        return try staging.finish()
     }
 
     /// Beside the output folder: a rename only swaps folders on one file system.
@@ -92,46 +88,32 @@ public struct StagedOutput: Sendable {
         }
     }
 
-    /// Every file into an empty folder; the number of new files linked to the output folder's same bytes.
-    private func writeTree(_ files: [OutputFile], into root: String, linkingSameBytes: Bool) throws(WriteError) -> Int {
-        try Self.makeFolders(for: files, in: root)
-        return try writeFiles(files, into: root, linkingSameBytes: linkingSameBytes)
-    }
-
-    /// Makes the staging folder, which holds `staged`, hold `files`: removes what is no longer wanted, and
-    /// replaces each file whose digest differs (a file is unlinked first, never overwritten: it may be a
-    /// hard link shared with the output folder).
-    private func update(_ root: String, from staged: [String: FileDigest], to files: [OutputFile], digests: [String: FileDigest]) throws(WriteError) {
-        let wanted = Set(files.map(\.path))
+    /// Makes the staging folder, which holds `staged`, hold the `wanted` paths: removes what is no longer
+    /// wanted, and replaces the `changed` files (a file is unlinked first, never overwritten: it may be a hard
+    /// link shared with the output folder).
+    func update(_ root: String, from staged: [String: FileDigest], wanted: Set<String>, changed: [OutputFile]) throws(WriteError) {
         for path in staged.keys where !wanted.contains(path) {
             try Self.remove(root + "/" + path)
             Self.removeEmptyFolders(above: path, in: root)
         }
-        let changed = files.filter { file in digests[file.path].map { staged[file.path] != $0 } ?? true }
         for file in changed where staged[file.path] != nil { try Self.remove(root + "/" + file.path) }
-        try Self.makeFolders(for: changed, in: root)
-        _ = try writeFiles(changed, into: root, linkingSameBytes: false)
-    }
-
-    /// The number of new files linked to the output folder's same bytes.
-    private func writeFiles(_ files: [OutputFile], into root: String, linkingSameBytes: Bool) throws(WriteError) -> Int {
-        let results = files.parallelMap { file -> Result<Bool, WriteError> in
+        try Self.makeFolders(for: changed.map(\.path), in: root)
+        let results = changed.parallelMap { file -> WriteError? in
             do throws(WriteError) {
-                return .success(try writeFile(file, at: root + "/" + file.path, linkingSameBytes: linkingSameBytes))
+                _ = try writeFile(file, at: root + "/" + file.path, linkingSameBytes: false)
+                return nil
             } catch {
-                return .failure(error)
+                return error
             }
         }
-        var linked = 0
-        for result in results where try result.get() { linked += 1 }
-        return linked
+        if let error = results.lazy.compactMap({ $0 }).first { throw error }
     }
 
-    /// The folders that hold `files`, shortest first; those already there are fine.
-    private static func makeFolders(for files: [OutputFile], in root: String) throws(WriteError) {
+    /// The folders that hold the files at `paths`, shortest first; those already there are fine.
+    static func makeFolders(for paths: [String], in root: String) throws(WriteError) {
         var folders = Set<Substring>()
-        for file in files {
-            var path = file.path[...]
+        for filePath in paths {
+            var path = filePath[...]
             while let slash = path.lastIndex(of: "/") {
                 path = path[..<slash]
                 if !folders.insert(path).inserted { break }
@@ -164,19 +146,18 @@ public struct StagedOutput: Sendable {
         }
     }
 
-    private static func isFolder(_ path: String) -> Bool {
+    static func isFolder(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    /// From its digest, or else from the file written into the output folder.
-    private func size(of file: OutputFile, _ digests: [String: FileDigest]) -> Int {
-        if let digest = digests[file.path] { return digest.size }
+    /// The size of the file written into the output folder.
+    func size(of path: String) -> Int {
         var info = stat()
-        return stat(outputPath + "/" + file.path, &info) == 0 ? Int(info.st_size) : 0
+        return stat(outputPath + "/" + path, &info) == 0 ? Int(info.st_size) : 0
     }
 
-    private func swapIn(_ staging: String, keepPrevious: Bool) throws(WriteError) {
+    func swapIn(_ staging: String, keepPrevious: Bool) throws(WriteError) {
         var info = stat()
         if lstat(outputPath, &info) != 0 {
             guard errno == ENOENT else { throw WriteError(path: outputPath) }
@@ -196,7 +177,7 @@ public struct StagedOutput: Sendable {
     }
 
     /// True when a new file was linked to the output folder's file with the same bytes instead of written.
-    private func writeFile(_ file: OutputFile, at path: String, linkingSameBytes: Bool) throws(WriteError) -> Bool {
+    func writeFile(_ file: OutputFile, at path: String, linkingSameBytes: Bool) throws(WriteError) -> Bool {
         let existing = outputPath + "/" + file.path
         let bytes: [UInt8]
         switch file.contents {

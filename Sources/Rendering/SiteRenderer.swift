@@ -41,11 +41,11 @@ public struct SiteRenderer: Sendable {
         }
     }
 
-    /// Every page and document. A page whose render key matches `previousKeys[path]` is not rendered
-    /// again: it comes back as `.previous`, the file the last build wrote. Everything is made in one pass
-    /// across all cores, the large documents (a kind's JSON, the search index) first, so that they are
-    /// written while the other cores describe and render pages.
-    public func render(previousKeys: [String: String] = [:]) -> [RenderedFile] {
+    /// Every page and document, handed to `emit` in batches as they are made, from any thread. A page whose
+    /// render key matches `previousKeys[path]` is not rendered again: it comes as `.previous`, the file the
+    /// last build wrote. Everything is made in one pass across all cores, the large documents (a kind's JSON,
+    /// the search index) first, so that they are made while the other cores describe and render pages.
+    public func render(previousKeys: [String: String] = [:], emit: @Sendable ([RenderedFile]) -> Void) {
         var work: [Work] = []
         for collection in catalogue.kinds {
             work.append(.documents { apiDocuments(collection) + feeds(collection) })
@@ -64,21 +64,22 @@ public struct SiteRenderer: Sendable {
         if templates.names.contains("search") { work.append(.pages { [searchPage()] }) }
         if templates.names.contains("404") { work.append(.pages { [notFoundPage()] }) }
 
-        let done = work.parallelMap { item -> (files: [RenderedFile], sitemap: [SitemapEntry]) in
+        let sitemap = work.parallelMap { item -> [SitemapEntry] in
             switch item {
             case .documents(let make):
-                return (make().map { RenderedFile(file: $0, renderKey: nil) }, [])
+                emit(make().map { RenderedFile(file: $0, renderKey: nil) })
+                return []
             case .pages(let make):
                 let pages = make()
-                let files = pages.map { page -> RenderedFile in
+                emit(pages.map { page -> RenderedFile in
                     let key = renderKey(page)
                     if previousKeys[page.path] == key { return RenderedFile(file: OutputFile(path: page.path, contents: .previous), renderKey: key) }
                     return RenderedFile(file: OutputFile(path: page.path, text: render(page)), renderKey: key)
-                }
-                return (files, pages.filter(\.inSitemap).map { SitemapEntry(path: $0.path, lastModified: $0.lastModified) })
+                })
+                return pages.filter(\.inSitemap).map { SitemapEntry(path: $0.path, lastModified: $0.lastModified) }
             }
         }
-        return done.flatMap(\.files) + sitemapAndRobots(done.flatMap(\.sitemap)).map { RenderedFile(file: $0, renderKey: nil) }
+        emit(sitemapAndRobots(sitemap.flatMap { $0 }).map { RenderedFile(file: $0, renderKey: nil) })
     }
 
     /// A share of the rendering: documents, or pages to describe and render.

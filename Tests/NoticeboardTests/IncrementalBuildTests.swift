@@ -39,8 +39,8 @@ import Testing
         let first = try build(site)
         #expect(first.written == first.files)
         #expect(first.stages.stages.map(\.name) == [
-            "scan inputs", "read last build's state", "load, parse, validate", "enrich", "index", "render", "digest outputs",
-            "write output", "save state",
+            "scan inputs", "read last build's state", "load, parse, validate", "enrich", "index", "render", "finish writing output",
+            "save state",
         ])
         #expect(first.stages.stages.reduce(0) { $0 + $1.seconds } <= first.seconds)
 

@@ -28,6 +28,35 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["public"])
     }
 
+    /// A build adds its files from every core as they are rendered, while the writer thread writes them.
+    @Test func filesAddedFromManyThreadsAreAllWrittenBeforeTheSwap() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let output = StagedOutput(outputPath: folder + "/public")
+        _ = try output.write([OutputFile(path: "index.html", text: "previous")])
+        let staging = try output.begin()
+        DispatchQueue.concurrentPerform(iterations: 40) { batch in
+            staging.add((0..<50).map { item in
+                let text = "page \(batch)-\(item)"
+                return (OutputFile(path: "kind\(batch % 3)/\(batch)-\(item)/index.html", text: text), FileDigest(size: text.utf8.count, sha256: text))
+            })
+        }
+        #expect(TestSupport.tree(folder + "/public") == ["index.html": Data("previous".utf8)], "nothing is swapped in before finish")
+        let summary = try staging.finish()
+        let written = TestSupport.tree(folder + "/public")
+        #expect(summary.files == 2_000 && summary.written == 2_000 && written.count == 2_000)
+        #expect(written["kind2/38-49/index.html"] == Data("page 38-49".utf8))
+        #expect(summary.bytes == written.values.reduce(0) { $0 + $1.count })
+
+        // A path that escapes, added after files were already written, fails the write and leaves the site as it was.
+        let failing = try output.begin()
+        failing.add([(OutputFile(path: "fine/index.html", text: "x"), nil)])
+        failing.add([(OutputFile(path: "../outside.html", text: "x"), nil)])
+        #expect(throws: BuildFailure.self) { try failing.finish() }
+        #expect(TestSupport.tree(folder + "/public") == written)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["public"])
+    }
+
     @Test func pathsThatEscapeTheOutputAreRefused() {
         for path in ["../evil.html", "/etc/x", "a/../../b", "a//b", ""] {
             #expect(throws: BuildFailure.self) {

@@ -1,0 +1,126 @@
+import Dispatch
+import Foundation
+import SiteModel
+import Synchronization
+
+/// One write of a site into the staging folder, begun by `StagedOutput.begin` and ended by `finish`, which
+/// swaps the folder in. Files are added from any thread as they are rendered.
+///
+/// When the folder is staged anew, each added file is written at once by one writer thread, so writing
+/// overlaps rendering instead of following it: on a large site creating tens of thousands of files costs
+/// as much as rendering them, and it is kernel time (inode allocation) that two writers would spend
+/// contending for the same locks. When the folder is brought up to date, the few files that differ are
+/// written at the end, after the files no longer wanted are removed.
+public final class Staging: Sendable {
+    let output: StagedOutput
+    /// The staging folder.
+    let root: String
+    /// What the staging folder holds, by path, when it is brought up to date; nil when it was staged anew.
+    let staged: [String: FileDigest]?
+    let previousIsKnown: Bool
+    private let writer = DispatchQueue(label: "noticeboard.output-writer")
+    private let progress = Mutex(Progress())
+
+    private struct Progress {
+        var paths: [String] = []
+        /// The size of the files whose digests came with them, and the paths of the others.
+        var knownBytes = 0
+        var unsized: [String] = []
+        var kept = 0
+        /// Files written anew or linked, not counting `.previous` ones.
+        var new = 0
+        /// Files to write when the folder is brought up to date.
+        var pending: [OutputFile] = []
+        /// Folders already made in a folder staged anew.
+        var folders: Set<Substring> = []
+        var failure: BuildFailure?
+    }
+
+    init(output: StagedOutput, root: String, staged: [String: FileDigest]?, previousIsKnown: Bool) {
+        self.output = output
+        self.root = root
+        self.staged = staged
+        self.previousIsKnown = previousIsKnown
+    }
+
+    /// Adds files of the new site, with their digests where known (a file without one is always written).
+    public func add(_ files: [(file: OutputFile, digest: FileDigest?)]) {
+        let unsafe = files.first { !StagedOutput.isSafeRelativePath($0.file.path) }
+        let fresh = files.filter { file in
+            if case .previous = file.file.contents { return false }
+            return true
+        }.count
+        progress.withLock { progress in
+            if let unsafe, progress.failure == nil {
+                progress.failure = BuildFailure([.error("refusing to write '\(unsafe.file.path)': output paths must stay inside \(output.outputPath)/")])
+            }
+            progress.new += fresh
+            for (file, digest) in files {
+                progress.paths.append(file.path)
+                if let digest { progress.knownBytes += digest.size } else { progress.unsized.append(file.path) }
+            }
+            if let staged {
+                progress.pending += files.filter { file in file.digest.map { staged[file.file.path] != $0 } ?? true }.map(\.file)
+            }
+        }
+        guard staged == nil, unsafe == nil else { return }
+        writer.async { [self] in
+            guard progress.withLock({ $0.failure == nil }) else { return }
+            do throws(WriteError) {
+                var kept = 0
+                for (file, _) in files {
+                    try makeFolders(for: file.path)
+                    if try output.writeFile(file, at: root + "/" + file.path, linkingSameBytes: !previousIsKnown) { kept += 1 }
+                }
+                progress.withLock { $0.kept += kept }
+            } catch {
+                fail(error)
+            }
+        }
+    }
+
+    /// Waits for the files to be written, then swaps the staging folder in as the output folder.
+    public func finish() throws(BuildFailure) -> StagedOutput.Summary {
+        writer.sync {}
+        let result = progress.withLock { $0 }
+        do throws(WriteError) {
+            if result.failure == nil, let staged {
+                try output.update(root, from: staged, wanted: Set(result.paths), changed: result.pending)
+            }
+            if result.failure == nil { try output.swapIn(root, keepPrevious: previousIsKnown) }
+        } catch {
+            fail(error)
+        }
+        if let failure = progress.withLock({ $0.failure }) {
+            try? FileManager.default.removeItem(atPath: root)
+            throw failure
+        }
+        return StagedOutput.Summary(
+            files: result.paths.count, written: result.new - result.kept,
+            bytes: result.unsized.reduce(result.knownBytes) { $0 + output.size(of: $1) })
+    }
+
+    private func fail(_ error: WriteError) {
+        progress.withLock { progress in
+            if progress.failure == nil {
+                progress.failure = BuildFailure([.error("cannot write the site to \(output.outputPath)/: \(error.message)")])
+            }
+        }
+    }
+
+    /// The folders that hold `path` in the folder staged anew, made once each (on the writer thread).
+    private func makeFolders(for path: String) throws(WriteError) {
+        guard let slash = path.lastIndex(of: "/") else { return }
+        let parent = path[..<slash]
+        guard !progress.withLock({ $0.folders.contains(parent) }) else { return }
+        try StagedOutput.makeFolders(for: [path], in: root)
+        progress.withLock { progress in
+            var folder = parent
+            progress.folders.insert(folder)
+            while let slash = folder.lastIndex(of: "/") {
+                folder = folder[..<slash]
+                progress.folders.insert(folder)
+            }
+        }
+    }
+}
