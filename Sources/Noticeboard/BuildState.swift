@@ -14,13 +14,31 @@ struct BuildState: Equatable {
     /// Reported again by a build that finds nothing changed.
     var listings: Int
     var warnings: [Diagnostic]
-    /// What the output's staging folder holds (the site before this one), by path, and the name of that
-    /// record, which the staging marker must repeat for the folder to be reused; nil when not kept.
+    /// What the output's staging folder holds (the site before this one), and the name of that record,
+    /// which the staging marker must repeat for the folder to be reused; nil when not kept.
     var staged: Staged?
 
+    /// The staging folder's files as differences from `outputs`: most of them are the outputs' own, and
+    /// only a build that writes needs them whole.
     struct Staged: Equatable {
         var id: String
-        var digests: [String: FileDigest]
+        /// Files whose digest is not the output's, or that are not outputs at all.
+        var differing: [String: FileDigest]
+        /// Outputs that the staging folder does not hold.
+        var missing: Set<String>
+
+        init(id: String, differing: [String: FileDigest], missing: Set<String>) {
+            self.id = id
+            self.differing = differing
+            self.missing = missing
+        }
+
+        /// A staging folder holding `files`, recorded against `outputs`.
+        init(id: String, holding files: [String: Output], against outputs: [String: Output]) {
+            self.id = id
+            differing = files.filter { outputs[$0.key]?.digest != $0.value.digest }.mapValues(\.digest)
+            missing = Set(outputs.keys.filter { files[$0] == nil })
+        }
     }
 
     struct Output: Equatable, Sendable {
@@ -49,7 +67,10 @@ struct BuildState: Equatable {
         guard let staged, let marker = FileManager.default.contents(atPath: Self.stagingMarker(for: statePath)),
             String(decoding: marker, as: UTF8.self) == staged.id
         else { return nil }
-        return staged.digests
+        var digests = outputs.mapValues(\.digest)
+        for path in staged.missing { digests[path] = nil }
+        digests.merge(staged.differing) { $1 }
+        return digests
     }
 
     /// Writes the marker for the saved state's staging record.
@@ -105,12 +126,7 @@ struct BuildState: Equatable {
                 return nil
             }
         }
-        let staged = stagingID.map { id in
-            var digests = outputs.compactMapValues { $0.digest }
-            for path in unstaged { digests[path] = nil }
-            digests.merge(stagedDifferent) { $1 }
-            return Staged(id: id, digests: digests)
-        }
+        let staged = stagingID.map { Staged(id: $0, differing: stagedDifferent, missing: unstaged) }
         return BuildState(
             settings: settings, inputs: InputStamps(stamps: inputs), outputs: outputs, listings: listings, warnings: warnings, staged: staged)
     }
@@ -170,13 +186,12 @@ struct BuildState: Equatable {
             let output = outputs[path]!
             line("output", String(output.digest.size), output.digest.sha256, output.renderKey ?? "-", path)
         }
-        // Most staged files are the outputs' own; only the differences are written.
-        if let staged, staged.digests.keys.allSatisfy(isField) {
+        if let staged, staged.differing.keys.allSatisfy(isField) {
             line("staging", staged.id)
-            for (path, digest) in staged.digests.sorted(by: { $0.key < $1.key }) where outputs[path]?.digest != digest {
+            for (path, digest) in staged.differing.sorted(by: { $0.key < $1.key }) {
                 line("staged", String(digest.size), digest.sha256, path)
             }
-            for path in outputPaths where staged.digests[path] == nil { line("unstaged", path) }
+            for path in staged.missing.sorted() { line("unstaged", path) }
         }
         return bytes
     }
@@ -205,10 +220,14 @@ struct BuildState: Equatable {
         guard let manifest = outputs[Manifest.path], let bytes = FileManager.default.contents(atPath: outputPath + "/" + Manifest.path),
             Manifest.digest([UInt8](bytes)) == manifest.digest
         else { return false }
-        // One stat per file, tens of thousands on a large site: across all cores.
+        // One stat per file, tens of thousands on a large site: across all cores, each path looked up from
+        // the output folder rather than from the root.
+        let folder = open(outputPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { return false }
+        defer { close(folder) }
         return Array(outputs).parallelMap { path, output in
             var info = stat()
-            return stat(outputPath + "/" + path, &info) == 0 && Int(info.st_size) == output.digest.size
+            return fstatat(folder, path, &info, 0) == 0 && Int(info.st_size) == output.digest.size
         }.allSatisfy { $0 }
     }
 

@@ -107,7 +107,7 @@ public enum Noticeboard {
         // After the swap the staging folder holds the previous output, which the previous state describes.
         let state = BuildState(
             settings: settings, inputs: inputs, outputs: finalOutputs, listings: catalogue.listingCount, warnings: site.warnings,
-            staged: recorded.map { BuildState.Staged(id: UUID().uuidString, digests: $0.outputs.mapValues(\.digest)) })
+            staged: recorded.map { BuildState.Staged(id: UUID().uuidString, holding: $0.outputs, against: finalOutputs) })
         // The state is encoded while the last files are written, and saved only once they are in place.
         let encodedState = InBackground { state.encoded() }
         let summary = try staging.finish()

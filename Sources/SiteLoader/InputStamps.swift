@@ -15,31 +15,36 @@ public struct InputStamps: Sendable, Equatable {
     /// they point at, and named pipes and devices count too: the build refuses those that lead outside or
     /// cannot be read, and adding one after a good build must make the next build run and say so.
     public static func scan(_ files: SiteFiles, folders: [String]) -> InputStamps {
-        var relatives: [String] = []
-        for folder in folders {
-            guard let names = FileManager.default.subpaths(atPath: files.absolute(folder)) else { continue }
-            relatives += names.map { folder + "/" + $0 }
-        }
-        // One lstat per file: tens of thousands on a large site, so across all cores.
-        let found = relatives.parallelMap { relative -> String? in
-            let path = files.absolute(relative)
+        var stamps: [String: String] = [:]
+        for folder in folders { scan(files.absolute(folder), relative: folder, into: &stamps) }
+        return InputStamps(stamps: stamps)
+    }
+
+    /// One folder's entries and those below it, links not followed. Each folder is read once and each entry
+    /// looked up relative to it: this runs before every build, over tens of thousands of files on a large
+    /// site, and walking with FileManager and then stat-ing whole paths took a third of a no-change rebuild.
+    private static func scan(_ path: String, relative: String, into stamps: inout [String: String]) {
+        guard let folder = opendir(path) else { return }
+        defer { closedir(folder) }
+        while let entry = readdir(folder) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { name in
+                name.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name == "." || name == ".." { continue }
             var info = stat()
-            guard lstat(path, &info) == 0 else { return nil }
+            guard fstatat(dirfd(folder), name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+            let entryPath = path + "/" + name, entryRelative = relative + "/" + name
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
-                return nil
+                scan(entryPath, relative: entryRelative, into: &stamps)
             case S_IFLNK:
-                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? ""
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: entryPath)) ?? ""
                 var resolved = stat()
-                return "link \(target) " + (stat(path, &resolved) == 0 ? stamp(resolved) : "missing")
+                stamps[entryRelative] = "link \(target) " + (stat(entryPath, &resolved) == 0 ? stamp(resolved) : "missing")
             default:
-                return stamp(info)
+                stamps[entryRelative] = stamp(info)
             }
         }
-        var stamps: [String: String] = [:]
-        stamps.reserveCapacity(relatives.count)
-        for (relative, stamp) in zip(relatives, found) { stamps[relative] = stamp }
-        return InputStamps(stamps: stamps)
     }
 
     /// Type, size and modification time.
