@@ -63,14 +63,11 @@ public enum Noticeboard {
         options.progress?("Reading \(inputs.stamps.count) files")
         let site = try LoadedSite(files: files, baseURL: options.baseURL)
         stages.finish("load, parse, validate")
-        let catalogue = enrichAndIndex(site, buildDate: buildDate, stages: &stages)
-
         // The staging folder beside the output still holds the site before last when the marker says so; it
         // is brought up to date rather than staged anew. Its marker goes first: a write cut short leaves none.
         let staged = recorded?.confirmedStaged(statePath: statePath)
         unlink(BuildState.stagingMarker(for: statePath))
         let staging = try StagedOutput(outputPath: options.outputPath).begin(staged: staged, previousIsKnown: recorded != nil)
-        options.progress?("Rendering \(catalogue.listingCount) listings")
         // Every file is digested as it is made, on the core that made it; one whose bytes the last build
         // already wrote is kept rather than rewritten.
         let recordedOutputs = recorded?.outputs
@@ -92,7 +89,12 @@ public enum Noticeboard {
                 for item in digested { outputs[item.file.path] = item.output }
             }
         }
+        // What is known before rendering goes to the writer first: theme assets and images, and the listing
+        // pages' folders, made while the listings are enriched and indexed.
         add(staticFiles(site).map { SiteRenderer.RenderedFile(file: $0, renderKey: nil) })
+        staging.prepareFolders(site.schemas.filter(\.hasPages).flatMap { schema in (site.listings[schema.name] ?? []).map(\.outputPath) })
+        let catalogue = enrichAndIndex(site, buildDate: buildDate, stages: &stages)
+        options.progress?("Rendering \(catalogue.listingCount) listings")
         SiteRenderer(catalogue: catalogue, templates: site.templates)
             .render(previousKeys: previous?.outputs.compactMapValues(\.renderKey) ?? [:], emit: add)
         stages.finish("render")

@@ -138,7 +138,7 @@ public struct StagedOutput: Sendable {
     }
 
     /// After removing `path`, the folders above it that it leaves empty, as a clean build would not have them.
-    private static func removeEmptyFolders(above path: String, in root: String) {
+    static func removeEmptyFolders(above path: String, in root: String) {
         var folder = path[...]
         while let slash = folder.lastIndex(of: "/") {
             folder = folder[..<slash]

@@ -33,6 +33,8 @@ public final class Staging: Sendable {
         var pending: [OutputFile] = []
         /// Folders already made in a folder staged anew.
         var folders: Set<Substring> = []
+        /// Folders made ahead of their files that no file has gone into yet.
+        var prepared: Set<Substring> = []
         var failure: BuildFailure?
     }
 
@@ -79,10 +81,27 @@ public final class Staging: Sendable {
         }
     }
 
+    /// Makes folders that files will go into (`cleaners/ana/`, each ending in `/`) before the files are
+    /// rendered, so that the writer does this share of its work while the site is still being enriched and
+    /// indexed. One that no file ends up in is removed again by `finish`.
+    public func prepareFolders(_ folders: [String]) {
+        guard staged == nil else { return }
+        writer.async { [self] in
+            guard progress.withLock({ $0.failure == nil }) else { return }
+            do throws(WriteError) {
+                for folder in folders { try makeFolders(for: folder) }
+                progress.withLock { $0.prepared.formUnion(folders.map { $0.dropLast() }) }
+            } catch {
+                fail(error)
+            }
+        }
+    }
+
     /// Waits for the files to be written, then swaps the staging folder in as the output folder.
     public func finish() throws(BuildFailure) -> StagedOutput.Summary {
         writer.sync {}
         let result = progress.withLock { $0 }
+        for folder in result.prepared { StagedOutput.removeEmptyFolders(above: folder + "/", in: root) }
         do throws(WriteError) {
             if result.failure == nil, let staged {
                 try output.update(root, from: staged, wanted: Set(result.paths), changed: result.pending)
@@ -112,7 +131,10 @@ public final class Staging: Sendable {
     private func makeFolders(for path: String) throws(WriteError) {
         guard let slash = path.lastIndex(of: "/") else { return }
         let parent = path[..<slash]
-        guard !progress.withLock({ $0.folders.contains(parent) }) else { return }
+        guard !progress.withLock({ progress in
+            progress.prepared.remove(parent)
+            return progress.folders.contains(parent)
+        }) else { return }
         try StagedOutput.makeFolders(for: [path], in: root)
         progress.withLock { progress in
             var folder = parent

@@ -57,6 +57,18 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["public"])
     }
 
+    /// Folders made before their files are rendered: those files go in, and one that gets none is not left behind.
+    @Test func foldersMadeAheadThatGetNoFileAreRemoved() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let staging = try StagedOutput(outputPath: folder + "/public").begin()
+        staging.prepareFolders(["cleaners/ana/", "cleaners/bo/", "ghosts/nobody/"])
+        staging.add([(OutputFile(path: "cleaners/ana/index.html", text: "ana"), nil), (OutputFile(path: "cleaners/bo/index.html", text: "bo"), nil)])
+        _ = try staging.finish()
+        #expect(TestSupport.tree(folder + "/public").keys.sorted() == ["cleaners/ana/index.html", "cleaners/bo/index.html"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/public").sorted() == ["cleaners"], "no empty ghosts/ folder")
+    }
+
     @Test func pathsThatEscapeTheOutputAreRefused() {
         for path in ["../evil.html", "/etc/x", "a/../../b", "a//b", ""] {
             #expect(throws: BuildFailure.self) {
