@@ -26,19 +26,6 @@ struct BuildState: Equatable {
         var differing: [String: FileDigest]
         /// Outputs that the staging folder does not hold.
         var missing: Set<String>
-
-        init(id: String, differing: [String: FileDigest], missing: Set<String>) {
-            self.id = id
-            self.differing = differing
-            self.missing = missing
-        }
-
-        /// A staging folder holding `files`, recorded against `outputs`.
-        init(id: String, holding files: [String: Output], against outputs: [String: Output]) {
-            self.id = id
-            differing = files.filter { outputs[$0.key]?.digest != $0.value.digest }.mapValues(\.digest)
-            missing = Set(outputs.keys.filter { files[$0] == nil })
-        }
     }
 
     struct Output: Equatable, Sendable {
@@ -181,9 +168,7 @@ struct BuildState: Equatable {
             line("warning", warning.location!.file, String(warning.location!.line), String(warning.location!.column), warning.message)
         }
         for (path, stamp) in inputs.stamps.sorted(by: { $0.key < $1.key }) { line("input", stamp, path) }
-        let outputPaths = outputs.keys.sorted()
-        for path in outputPaths {
-            let output = outputs[path]!
+        for (path, output) in outputs.sorted(by: { $0.key < $1.key }) {
             line("output", String(output.digest.size), output.digest.sha256, output.renderKey ?? "-", path)
         }
         if let staged, staged.differing.keys.allSatisfy(isField) {
@@ -236,5 +221,14 @@ struct BuildState: Equatable {
         var info = stat()
         let executable = stat("/proc/self/exe", &info) == 0 ? "\(info.st_size) \(info.st_mtim.tv_sec)" : "unknown"
         return "version=\(Noticeboard.version) executable=\(executable) now=\(buildDate) max-file-bytes=\(options.maxFileBytes) base-url=\(options.baseURL ?? "")"
+    }
+}
+
+extension BuildState.Staged {
+    /// A staging folder holding `files`, recorded against `outputs`.
+    init(id: String, holding files: [String: BuildState.Output], against outputs: [String: BuildState.Output]) {
+        self.init(
+            id: id, differing: files.filter { outputs[$0.key]?.digest != $0.value.digest }.mapValues(\.digest),
+            missing: Set(outputs.keys.filter { files[$0] == nil }))
     }
 }

@@ -73,7 +73,7 @@ public enum Noticeboard {
         let recordedOutputs = recorded?.outputs
         let outputs = Mutex<[String: BuildState.Output]>([:])
         let add: @Sendable ([SiteRenderer.RenderedFile]) -> Void = { batch in
-            let digested = batch.map { item -> (file: OutputFile, digest: FileDigest?, output: BuildState.Output) in
+            let digested = batch.map { item -> (file: OutputFile, output: BuildState.Output) in
                 var file = item.file
                 let digest: FileDigest
                 switch file.contents {
@@ -82,9 +82,9 @@ public enum Noticeboard {
                 case .copy(let source): digest = Manifest.digest(FileManager.default.contents(atPath: source).map { [UInt8]($0) } ?? [])
                 }
                 if recordedOutputs?[file.path]?.digest == digest { file.contents = .previous }
-                return (file, digest, BuildState.Output(digest: digest, renderKey: item.renderKey))
+                return (file, BuildState.Output(digest: digest, renderKey: item.renderKey))
             }
-            staging.add(digested.map { ($0.file, $0.digest) })
+            staging.add(digested.map { ($0.file, $0.output.digest) })
             outputs.withLock { outputs in
                 for item in digested { outputs[item.file.path] = item.output }
             }
@@ -98,13 +98,7 @@ public enum Noticeboard {
         SiteRenderer(catalogue: catalogue, templates: site.templates)
             .render(previousKeys: previous?.outputs.compactMapValues(\.renderKey) ?? [:], emit: add)
         stages.finish("render")
-        var manifest = Manifest.file(for: outputs.withLock { $0 }.mapValues(\.digest), site: site.config)
-        if case .bytes(let bytes) = manifest.contents {
-            let digest = Manifest.digest(bytes)
-            if recordedOutputs?[manifest.path]?.digest == digest { manifest.contents = .previous }
-            staging.add([(manifest, digest)])
-            outputs.withLock { $0[manifest.path] = BuildState.Output(digest: digest, renderKey: nil) }
-        }
+        add([SiteRenderer.RenderedFile(file: Manifest.file(for: outputs.withLock { $0 }.mapValues(\.digest), site: site.config), renderKey: nil)])
         let finalOutputs = outputs.withLock { $0 }
         // After the swap the staging folder holds the previous output, which the previous state describes.
         let state = BuildState(

@@ -47,7 +47,7 @@ public struct StagedOutput: Sendable {
             do throws(WriteError) {
                 try Self.makeStagingFolder(staging)
             } catch {
-                throw BuildFailure([.error("cannot write the site to \(outputPath)/: \(error.message)")])
+                throw failure(error)
             }
         }
         return Staging(output: self, root: staging, staged: reusable, previousIsKnown: previousIsKnown)
@@ -60,6 +60,11 @@ public struct StagedOutput: Sendable {
         let staging = try begin(staged: staged, previousIsKnown: previousIsKnown)
         staging.add(files.map { ($0, digests[$0.path]) })
         return try staging.finish()
+    }
+
+    /// How a failed write is reported.
+    func failure(_ error: WriteError) -> BuildFailure {
+        BuildFailure([.error("cannot write the site to \(outputPath)/: \(error.message)")])
     }
 
     /// Beside the output folder: a rename only swaps folders on one file system.

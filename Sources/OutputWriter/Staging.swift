@@ -125,9 +125,7 @@ public final class Staging: Sendable {
 
     private func fail(_ error: WriteError) {
         progress.withLock { progress in
-            if progress.failure == nil {
-                progress.failure = BuildFailure([.error("cannot write the site to \(output.outputPath)/: \(error.message)")])
-            }
+            if progress.failure == nil { progress.failure = output.failure(error) }
         }
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import SiteModel
 
 /// Type, size and modification time of every entry below the folders a build reads, to tell cheaply whether
 /// anything changed.
