@@ -43,6 +43,14 @@ public struct Catalogue: Sendable {
         }.prefix(Catalogue.newestCount).map(\.1)
     }
 
+    init(site: SiteConfig, buildDate: CalendarDate, kinds: [KindCollection], newest: [Listing], pages: [FreePage]) {
+        self.site = site
+        self.buildDate = buildDate
+        self.kinds = kinds
+        self.newest = newest
+        self.pages = pages
+    }
+
     public var listingCount: Int { kinds.reduce(0) { $0 + $1.listings.count } }
 
     public func collection(_ kind: String) -> KindCollection? {

@@ -19,12 +19,19 @@ func deriveFields(schemas: [KindSchema], listings: [String: [Listing]], buildDat
 }
 
 /// The kinds whose listings a kind's derived fields read.
-private func reads(_ schema: KindSchema) -> [String] {
+func reads(_ schema: KindSchema) -> [String] {
     schema.derived.compactMap { derived in
         if derived.operation.gathers { return derived.from }
         if case .lookup = derived.operation, case .reference(let target)? = schema.field(named: derived.via ?? "")?.type { return target }
         return nil
     }
+}
+
+/// What derived fields read besides the listing itself: the listings of a kind that refer to a slug through
+/// a field (in that kind's order), and one listing of a kind by slug.
+struct DerivationSources: Sendable {
+    let referrers: @Sendable (_ from: String, _ via: String, _ slug: String) -> [Listing]
+    let lookup: @Sendable (_ kind: String, _ slug: String) -> Listing?
 }
 
 private func derive(
@@ -50,26 +57,35 @@ private func derive(
     }
     // Fixed from here on, and read across all cores.
     let groups = referrers, lookups = targets
+    let sources = DerivationSources(
+        referrers: { from, via, slug in groups[from + "." + via]?[slug] ?? [] }, lookup: { kind, slug in lookups[kind]?[slug] })
     return (listings[schema.name] ?? []).parallelMap { listing in
-        var listing = listing
-        for derived in schema.derived {
-            let value: Value?
-            if derived.operation.gathers {
-                value = gather(derived.operation, over: groups[(derived.from ?? "") + "." + (derived.via ?? "")]?[listing.slug] ?? [])
-            } else {
-                value = compute(derived, on: listing, schema: schema, targets: lookups, buildDate: buildDate)
-            }
-            guard let value else { continue }
-            listing.fields[derived.name] = value
-            if let format = derived.format, let text = formatter.text(for: value, format: format, maximum: derived.maximum) {
-                listing.display[derived.name] = text
-            }
-        }
-        return listing
+        withDerivedFields(listing, schema: schema, sources: sources, buildDate: buildDate, formatter: formatter)
     }
 }
 
-private func referencedSlug(_ value: Value?) -> String? {
+/// One listing with its derived fields filled in, in declaration order, so each may use the ones before it.
+func withDerivedFields(
+    _ listing: Listing, schema: KindSchema, sources: DerivationSources, buildDate: CalendarDate, formatter: DisplayFormatter
+) -> Listing {
+    var listing = listing
+    for derived in schema.derived {
+        let value: Value?
+        if derived.operation.gathers {
+            value = gather(derived.operation, over: sources.referrers(derived.from ?? "", derived.via ?? "", listing.slug))
+        } else {
+            value = compute(derived, on: listing, schema: schema, sources: sources, buildDate: buildDate)
+        }
+        guard let value else { continue }
+        listing.fields[derived.name] = value
+        if let format = derived.format, let text = formatter.text(for: value, format: format, maximum: derived.maximum) {
+            listing.display[derived.name] = text
+        }
+    }
+    return listing
+}
+
+func referencedSlug(_ value: Value?) -> String? {
     switch value {
     case .string(let slug)?: return slug
     case .object(let reference)?: return reference["slug"]?.stringValue
@@ -116,7 +132,7 @@ private func gather(_ operation: DerivedField.Operation, over group: [Listing]) 
 }
 
 private func compute(
-    _ derived: DerivedField, on listing: Listing, schema: KindSchema, targets: [String: [String: Listing]], buildDate: CalendarDate
+    _ derived: DerivedField, on listing: Listing, schema: KindSchema, sources: DerivationSources, buildDate: CalendarDate
 ) -> Value? {
     switch derived.operation {
     case .daysSince(let field):
@@ -132,7 +148,7 @@ private func compute(
         guard case .reference(let kind)? = schema.field(named: derived.via ?? "")?.type,
             let slug = referencedSlug(listing.fields[derived.via ?? ""])
         else { return nil }
-        return targets[kind]?[slug]?.fields[field]
+        return sources.lookup(kind, slug)?.fields[field]
     default:
         return nil
     }

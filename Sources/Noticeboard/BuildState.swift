@@ -51,13 +51,17 @@ struct BuildState: Equatable {
 
     /// The staging folder's files, when the marker confirms the state's record of them.
     func confirmedStaged(statePath: String) -> [String: FileDigest]? {
-        guard let staged, let marker = FileManager.default.contents(atPath: Self.stagingMarker(for: statePath)),
-            String(decoding: marker, as: UTF8.self) == staged.id
-        else { return nil }
+        guard let staged, stagingIsConfirmed(statePath: statePath) else { return nil }
         var digests = outputs.mapValues(\.digest)
         for path in staged.missing { digests[path] = nil }
         digests.merge(staged.differing) { $1 }
         return digests
+    }
+
+    /// Whether the marker beside the state file repeats the name of the state's staging record.
+    func stagingIsConfirmed(statePath: String) -> Bool {
+        guard let staged, let marker = FileManager.default.contents(atPath: Self.stagingMarker(for: statePath)) else { return false }
+        return String(decoding: marker, as: UTF8.self) == staged.id
     }
 
     /// Writes the marker for the saved state's staging record.

@@ -13,13 +13,17 @@ struct LoadedSite {
     let config: SiteConfig
     let schemas: [KindSchema]
     /// By kind name, in file order.
-    let listings: [String: [Listing]]
+    private(set) var listings: [String: [Listing]]
+    /// Every listing's slug, by kind (also those of listing files with errors).
+    let slugs: [String: Set<String>]
+    /// Each kind's listing checker.
+    private let validators: [String: ListingValidator]
     /// Free Markdown pages from `content/pages/`, in file order.
     let pages: [FreePage]
     let templates: TemplateSet
     /// The images that public fields name, published (variants made or taken from the cache).
     let images: ImagePublisher.Outcome
-    let warnings: [Diagnostic]
+    private(set) var warnings: [Diagnostic]
 
     static let configFile = "content/site.yaml"
 
@@ -62,17 +66,7 @@ struct LoadedSite {
         let mediaFiles = Set(content.files(under: "content/media").map { String($0.dropFirst("content/media/".count)) })
         let validators = Dictionary(uniqueKeysWithValues: schemas.map { ($0.name, ListingValidator(schema: $0, mediaFiles: mediaFiles)) })
         let jobs = schemas.flatMap { schema in content.files(under: "content/\(schema.name)", extensions: ["yaml", "yml"]).map { (schema.name, $0) } }
-        let results = jobs.parallelMap { (kind, file) -> (Listing?, [Diagnostic]) in
-            let slug = Slug.from(fileName: String(file.split(separator: "/").last ?? ""))
-            guard !slug.isEmpty else {
-                return (nil, [.error(at: SourceLocation(file: file), "the file name gives no usable slug; name listing files with letters or digits, e.g. ana-murphy.yaml")])
-            }
-            do throws(Diagnostic) {
-                return validators[kind]!.validate(try parseYAML(try files.read(file), file: file), file: file, slug: slug)
-            } catch {
-                return (nil, [error])
-            }
-        }
+        let results = jobs.parallelMap { (kind, file) in Self.readListing(file, validator: validators[kind]!, files: files) }
         var listings: [String: [Listing]] = [:]
         // Listing files that have errors of their own: a reference to one of them is not reported again.
         var failed: [String: Set<String>] = [:]
@@ -86,9 +80,10 @@ struct LoadedSite {
         }
         let (pages, pageProblems) = Self.loadPages(files, content.files(under: "content/pages", extensions: ["md", "markdown"]), kinds: config.kinds)
         diagnostics += pageProblems
+        let slugs = listings.mapValues { Set($0.map(\.slug)) }.merging(failed) { $0.union($1) }
         diagnostics += Self.duplicateSlugs(in: listings)
         diagnostics += Self.reservedSlugs(in: listings, schemas: schemas)
-        diagnostics += Self.danglingReferences(in: listings, failed: failed)
+        diagnostics += listings.values.joined().flatMap { Self.danglingReferences(of: $0, slugs: slugs) }
 
         // Images: checked and processed across all cores, or taken from the cache; reported where fields name them.
         let images = ImagePublisher(files: files, settings: config.images).publish(listings.values.joined().flatMap(\.media))
@@ -109,10 +104,30 @@ struct LoadedSite {
         self.config = config
         self.schemas = schemas
         self.listings = listings
+        self.slugs = slugs
+        self.validators = validators
         self.pages = pages
         self.templates = templates!
         self.images = images
         self.warnings = diagnostics.sorted()
+    }
+
+    /// The listing read from `file` (`content/cleaners/ana.yaml`), if it is one of the site's listing files.
+    func listing(inFile file: String) -> Listing? {
+        let parts = file.split(separator: "/")
+        guard parts.count >= 3, parts[0] == "content" else { return nil }
+        return listings[String(parts[1])]?.first { $0.file == file }
+    }
+
+    /// The title of every listing, by kind then slug, which references show.
+    var titles: [String: [String: String]] {
+        var titles: [String: [String: String]] = [:]
+        for schema in schemas {
+            for listing in listings[schema.name] ?? [] {
+                titles[schema.name, default: [:]][listing.slug] = listing.fields[schema.titleField]?.text ?? listing.slug
+            }
+        }
+        return titles
     }
 
     /// `content/site.yaml`, checked.
@@ -184,17 +199,39 @@ struct LoadedSite {
         }
     }
 
-    private static func danglingReferences(in listings: [String: [Listing]], failed: [String: Set<String>]) -> [Diagnostic] {
-        let slugs = listings.mapValues { Set($0.map(\.slug)) }.merging(failed) { $0.union($1) }
-        var problems: [Diagnostic] = []
-        for listing in listings.values.joined() {
-            for reference in listing.references where !(slugs[reference.kind]?.contains(reference.slug) ?? false) {
-                problems.append(.error(
-                    at: reference.location,
-                    "'\(reference.fieldPath.joined(separator: "."))' refers to '\(reference.slug)', but there is no content/\(reference.kind)/\(reference.slug).yaml"))
-            }
+    private static func danglingReferences(of listing: Listing, slugs: [String: Set<String>]) -> [Diagnostic] {
+        listing.references.filter { !(slugs[$0.kind]?.contains($0.slug) ?? false) }.map { reference in
+            .error(
+                at: reference.location,
+                "'\(reference.fieldPath.joined(separator: "."))' refers to '\(reference.slug)', but there is no content/\(reference.kind)/\(reference.slug).yaml")
         }
-        return problems
+    }
+
+    /// One listing file, parsed and checked against its kind's schema.
+    private static func readListing(_ file: String, validator: ListingValidator, files: SiteFiles) -> (Listing?, [Diagnostic]) {
+        let slug = Slug.from(fileName: String(file.split(separator: "/").last ?? ""))
+        guard !slug.isEmpty else {
+            return (nil, [.error(at: SourceLocation(file: file), "the file name gives no usable slug; name listing files with letters or digits, e.g. ana-murphy.yaml")])
+        }
+        do throws(Diagnostic) {
+            return validator.validate(try parseYAML(try files.read(file), file: file), file: file, slug: slug)
+        } catch {
+            return (nil, [error])
+        }
+    }
+
+    /// Reads one of the site's listing files again after it was edited, and checks it as a build would
+    /// (its references included): the listing, or the errors that stop the build. On success the site holds
+    /// the new listing, and the file's warnings replace its old ones.
+    mutating func reread(_ listing: Listing) throws(BuildFailure) -> Listing {
+        let (read, problems) = Self.readListing(listing.file, validator: validators[listing.kind]!, files: files)
+        let diagnostics = (problems + (read.map { Self.danglingReferences(of: $0, slugs: slugs) } ?? [])).sorted()
+        guard let read, !diagnostics.hasErrors, let index = listings[listing.kind]?.firstIndex(where: { $0.file == listing.file }) else {
+            throw BuildFailure(diagnostics)
+        }
+        listings[listing.kind]![index] = read
+        warnings = (warnings.filter { $0.location?.file != listing.file } + diagnostics).sorted()
+        return read
     }
 
     private static func loadTemplates(_ files: SiteFiles) throws(BuildFailure) -> TemplateSet {

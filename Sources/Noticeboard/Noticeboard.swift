@@ -35,6 +35,19 @@ public enum Noticeboard {
     /// keeps unchanged files as they were, and does nothing at all when no input changed.
     /// Builds into the same place run one at a time: `waiting` is called when this one has to wait.
     public static func build(_ options: BuildOptions, waiting: () -> Void = {}) throws(BuildFailure) -> BuildReport {
+        try build(options, waiting: waiting, keeping: false).report
+    }
+
+    /// What a build leaves in memory for the next one to start from (see `LiveSite`).
+    struct BuiltSite {
+        var site: LoadedSite
+        var catalogue: Catalogue
+        var state: BuildState
+        var statePath: String
+    }
+
+    /// A build, and with `keeping` what it read and made (also when nothing changed, so it still reads the site).
+    static func build(_ options: BuildOptions, waiting: () -> Void, keeping: Bool) throws(BuildFailure) -> (report: BuildReport, built: BuiltSite?) {
         let start = DispatchTime.now()
         func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 }
         var stages = StageTimes()
@@ -54,10 +67,19 @@ public enum Noticeboard {
         let previous = recorded.flatMap { state in state.settings == settings ? state : nil }
         stages.finish("read last build's state")
         if let previous, previous.inputs == inputs {
-            return BuildReport(
+            var built: BuiltSite?
+            if keeping {
+                let site = try LoadedSite(files: files, baseURL: options.baseURL)
+                var state = previous
+                if !state.stagingIsConfirmed(statePath: statePath) { state.staged = nil }
+                built = BuiltSite(
+                    site: site, catalogue: enrichAndIndex(site, buildDate: buildDate, stages: &stages), state: state, statePath: statePath)
+            }
+            let report = BuildReport(
                 listings: previous.listings, pages: previous.outputs.keys.filter { $0.hasSuffix(".html") }.count,
                 files: previous.outputs.count, written: 0, bytes: previous.outputs.values.reduce(0) { $0 + $1.digest.size },
                 imagesProcessed: 0, warnings: previous.warnings, seconds: seconds(), stages: stages)
+            return (report, built)
         }
 
         options.progress?("Reading \(inputs.stamps.count) files")
@@ -112,36 +134,28 @@ public enum Noticeboard {
         state.confirmStaged(statePath: statePath)
         ImagePublisher(files: files, settings: site.config.images).pruneCache(keeping: site.images.cacheKeys)
         stages.finish("save state")
-        return BuildReport(
+        let report = BuildReport(
             listings: catalogue.listingCount, pages: finalOutputs.keys.filter { $0.hasSuffix(".html") }.count, files: summary.files,
             written: summary.written, bytes: summary.bytes, imagesProcessed: site.images.processed, warnings: site.warnings,
             seconds: seconds(), stages: stages)
+        return (report, keeping ? BuiltSite(site: site, catalogue: catalogue, state: state, statePath: statePath) : nil)
     }
 
     /// Markdown to HTML and derived values for every listing and page, then the catalogue's collections.
     static func enrichAndIndex(_ site: LoadedSite, buildDate: CalendarDate, stages: inout StageTimes) -> Catalogue {
-        let markdown = MarkdownRenderer(allowRawHTML: site.config.allowRawHTML)
-        let formatter = DisplayFormatter(language: site.config.language, currency: site.config.currency)
-        var titles: [String: [String: String]] = [:]
-        for schema in site.schemas {
-            for listing in site.listings[schema.name] ?? [] {
-                titles[schema.name, default: [:]][listing.slug] = listing.fields[schema.titleField]?.text ?? listing.slug
-            }
-        }
+        let enrichment = SiteEnrichment(site)
         var enriched: [String: [Listing]] = [:]
         for schema in site.schemas {
-            let enricher = ListingEnricher(
-                site: site.config, schema: schema, markdown: markdown, formatter: formatter, titles: titles, images: site.images.images)
-            enriched[schema.name] = (site.listings[schema.name] ?? []).parallelMap(enricher.enrich)
+            enriched[schema.name] = (site.listings[schema.name] ?? []).parallelMap(enrichment.enricher(for: schema).enrich)
         }
         let pages = site.pages.map { page in
             var page = page
-            page.html = markdown.html(page.markdown)
+            page.html = enrichment.markdown.html(page.markdown)
             return page
         }
         stages.finish("enrich")
         let catalogue = Catalogue(
-            site: site.config, schemas: site.schemas, listings: enriched, pages: pages, buildDate: buildDate, formatter: formatter)
+            site: site.config, schemas: site.schemas, listings: enriched, pages: pages, buildDate: buildDate, formatter: enrichment.formatter)
         stages.finish("index")
         return catalogue
     }

@@ -82,8 +82,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The port to listen on.")
     var port = 4000
 
+    @Flag(help: "After each build, print how long each of its stages took.")
+    var timings = false
+
     func run() async throws {
-        let server = PreviewServer(root: site.root, host: host, port: port, now: site.now?.date, maxFileBytes: site.maxFileBytes)
+        let server = PreviewServer(
+            root: site.root, host: host, port: port, now: site.now?.date, maxFileBytes: site.maxFileBytes, timings: timings)
         do {
             try await server.run { line in
                 FileHandle.standardOutput.write(Data((line + "\n").utf8))

@@ -12,13 +12,16 @@ public struct PreviewServer: Sendable {
     public let port: Int
     public let now: CalendarDate?
     public let maxFileBytes: Int
+    /// Log each build's stages after its summary.
+    public let timings: Bool
 
-    public init(root: String, host: String, port: Int, now: CalendarDate?, maxFileBytes: Int) {
+    public init(root: String, host: String, port: Int, now: CalendarDate?, maxFileBytes: Int, timings: Bool = false) {
         self.root = root
         self.host = host
         self.port = port
         self.now = now
         self.maxFileBytes = maxFileBytes
+        self.timings = timings
     }
 
     public enum Failure: Error, CustomStringConvertible {
@@ -82,14 +85,18 @@ public struct PreviewServer: Sendable {
         guard Self.canListen(host: host, port: port) else { throw Failure.portInUse(host: host, port: port) }
         let options = BuildOptions(root: root, output: outputPath, maxFileBytes: maxFileBytes, now: now, baseURL: baseURL(basePath: basePath))
         let events = ReloadEvents()
-        let output = outputPath
-        let watcher = SiteWatcher(options: options, events: events) {
+        let output = outputPath, timings = timings
+        let watcher = SiteWatcher(options: options, events: events, site: LiveSite(options: options)) {
             log("Another build is writing \(output)/; waiting for it to finish.")
         }
         let report: @Sendable (Result<BuildReport, BuildFailure>) -> Void = { result in
             switch result {
             case .success(let report):
-                log(String(format: "Built %d pages (%d files written) in %.2f s", report.pages, report.written, report.seconds))
+                let time = report.seconds < 1 ? String(format: "%.0f ms", report.seconds * 1000) : String(format: "%.2f s", report.seconds)
+                log("Built \(report.pages) pages (\(report.written) files written) in \(time)")
+                if timings {
+                    for stage in report.stages.stages { log(String(format: "%8.3f s  %@", stage.seconds, stage.name)) }
+                }
             case .failure(let failure):
                 log(failure.description + "\nThe last good build is still being served.")
             }

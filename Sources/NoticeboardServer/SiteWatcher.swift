@@ -5,10 +5,12 @@ import SiteModel
 
 /// Polls the site's inputs and rebuilds when they change. Polling (every 250 ms) needs no platform
 /// file-event API and costs a `stat` per input file; a change is acted on once it has been still for
-/// one more poll, so an editor's burst of writes makes one rebuild.
+/// one more poll, so an editor's burst of writes makes one rebuild. The site stays in memory between
+/// builds, so an edit to a listing's content is built in place (see `LiveSite`).
 struct SiteWatcher: Sendable {
     let options: BuildOptions
     let events: ReloadEvents
+    let site: LiveSite
     /// Called when a build has to wait for another one writing into the same place (see `OutputLock`).
     let waiting: @Sendable () -> Void
     let interval: Duration = .milliseconds(250)
@@ -25,7 +27,7 @@ struct SiteWatcher: Sendable {
             } else if current == pending {
                 built = current
                 pending = nil
-                await rebuild(onRebuild)
+                await rebuild(onRebuild, inputs: current)
             } else {
                 pending = current
             }
@@ -33,9 +35,9 @@ struct SiteWatcher: Sendable {
     }
 
     /// Builds, then tells the open tabs: reload, or show the errors (the last good build stays served).
-    func rebuild(_ onRebuild: @Sendable (Result<BuildReport, BuildFailure>) -> Void) async {
+    func rebuild(_ onRebuild: @Sendable (Result<BuildReport, BuildFailure>) -> Void, inputs: InputStamps? = nil) async {
         do throws(BuildFailure) {
-            let report = try Noticeboard.build(options, waiting: waiting)
+            let report = try site.build(inputs: inputs, waiting: waiting)
             onRebuild(.success(report))
             await events.publish(.reload)
         } catch {

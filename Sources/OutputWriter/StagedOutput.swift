@@ -62,6 +62,28 @@ public struct StagedOutput: Sendable {
         return try staging.finish()
     }
 
+    /// Replaces a few files of the output when the staging folder holds an earlier site the caller knows
+    /// file by file: only the paths where that site and the new one may differ are looked at, then the
+    /// folder is swapped in and keeps the replaced site. False, with nothing done, when there is no
+    /// staging folder to bring up to date.
+    /// - Parameters:
+    ///   - staged: what the staging folder holds at those paths (a path it does not hold is absent).
+    ///   - wanted: those paths that the new site has.
+    ///   - changed: the new site's files where it differs from the staging folder; `.previous` for one the
+    ///     output folder holds.
+    public func replace(staged: [String: FileDigest], wanted: Set<String>, changed: [OutputFile]) throws(BuildFailure) -> Bool {
+        let root = stagingPath
+        guard Self.isFolder(root) else { return false }
+        do throws(WriteError) {
+            try update(root, from: staged, wanted: wanted, changed: changed)
+            try swapIn(root, keepPrevious: true)
+        } catch {
+            try? FileManager.default.removeItem(atPath: root)
+            throw failure(error)
+        }
+        return true
+    }
+
     /// How a failed write is reported.
     func failure(_ error: WriteError) -> BuildFailure {
         BuildFailure([.error("cannot write the site to \(outputPath)/: \(error.message)")])

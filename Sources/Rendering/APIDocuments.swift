@@ -9,7 +9,8 @@ extension SiteRenderer {
 
     func schemaURL(_ name: String) -> Value { .string(site.url("api/schema/\(name).json")) }
 
-    func apiDocuments(_ collection: KindCollection) -> [OutputFile] {
+    /// With `onlyListings`, the per-listing documents of those listings only.
+    func apiDocuments(_ collection: KindCollection, onlyListings: Set<String>? = nil) -> [OutputFile] {
         let schema = collection.schema
         let list: Value = .object([
             "$schema": schemaURL(schema.name),
@@ -20,7 +21,8 @@ extension SiteRenderer {
             "items": .list(collection.listings.map { .object($0.fields) }),
         ])
         var files = [OutputFile(path: "api/\(schema.name).json", contents: .bytes(JSONWriter.bytes(list)))]
-        files += collection.listings.parallelMap { listing in
+        let listings = onlyListings.map { slugs in collection.listings.filter { slugs.contains($0.slug) } } ?? collection.listings
+        files += listings.parallelMap { listing in
             var fields = listing.fields
             fields.updateValue(schemaURL("\(schema.name).listing"), forKey: "$schema", insertingAt: 0)
             return OutputFile(path: "api/\(schema.name)/\(listing.slug).json", contents: .bytes(JSONWriter.bytes(.object(fields))))

@@ -23,14 +23,16 @@ extension SiteRenderer {
         return page(at: "", template: "home", context: context, lastModified: catalogue.kinds.compactMap { $0.latestDate(of: $0.listings) }.max())
     }
 
-    func indexPages(_ collection: KindCollection) -> [Page] {
+    /// With `showing`, only the pages that show one of those listings.
+    func indexPages(_ collection: KindCollection, showing: Set<String>? = nil) -> [Page] {
         listPages(
             collection.listings, in: collection, basePath: collection.outputPath, title: collection.schema.title,
-            description: collection.schema.description, facet: .null)
+            description: collection.schema.description, facet: .null, showing: showing)
     }
 
-    /// The facet's own page listing its values, then one paginated list per value.
-    func facetPages(_ facet: Facet, in collection: KindCollection) -> [Page] {
+    /// The facet's own page listing its values, then one paginated list per value. With `showing`, only
+    /// the list pages that show one of those listings (the facet's own page shows counts, not listings).
+    func facetPages(_ facet: Facet, in collection: KindCollection, showing: Set<String>? = nil) -> [Page] {
         let schema = collection.schema
         let facetPath = facet.outputPath(kind: schema.name)
         let facetTitle = "\(schema.title) by \(facet.field.label.lowercased())"
@@ -43,7 +45,7 @@ extension SiteRenderer {
                 "values": .list(facet.values.map { contexts.facetValue($0, of: facet, in: collection) }),
             ]),
         ])
-        var pages = [page(
+        var pages = showing != nil ? [] : [page(
             at: facetPath, template: templates.name("facet", forKind: schema.name), context: context,
             lastModified: collection.latestDate(of: collection.listings))]
         for value in facet.values {
@@ -53,17 +55,20 @@ extension SiteRenderer {
             ])
             pages += listPages(
                 value.listings, in: collection, basePath: facetPath + value.slug + "/", title: title,
-                description: "\(schema.title) with \(facet.field.label.lowercased()) \(value.text).", facet: facetValue)
+                description: "\(schema.title) with \(facet.field.label.lowercased()) \(value.text).", facet: facetValue, showing: showing)
         }
         return pages
     }
 
     private func listPages(
-        _ listings: [Listing], in collection: KindCollection, basePath: String, title: String, description: String, facet: Value
+        _ listings: [Listing], in collection: KindCollection, basePath: String, title: String, description: String, facet: Value,
+        showing: Set<String>?
     ) -> [Page] {
         let schema = collection.schema
         let paginations = Pagination.pages(of: listings, size: site.pageSize, basePath: basePath)
-        return zip(paginations, contexts.paginationValues(paginations)).map { pagination, paginationValue in
+        return zip(paginations, contexts.paginationValues(paginations)).filter { pagination, _ in
+            showing.map { slugs in pagination.items.contains { slugs.contains($0.slug) } } ?? true
+        }.map { pagination, paginationValue in
             let context: Value = .object([
                 "site": contexts.siteValue(currentKind: schema.name),
                 "page": contexts.page(title: title, description: description, pagination: pagination),

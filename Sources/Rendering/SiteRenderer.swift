@@ -64,7 +64,34 @@ public struct SiteRenderer: Sendable {
         if templates.names.contains("search") { work.append(.pages { [searchPage()] }) }
         if templates.names.contains("404") { work.append(.pages { [notFoundPage()] }) }
 
-        let sitemap = work.parallelMap { item -> [SitemapEntry] in
+        let sitemap = run(work, previousKey: { previousKeys[$0] }, emit: emit)
+        emit(sitemapAndRobots(sitemap).map { RenderedFile(file: $0, renderKey: nil) })
+    }
+
+    /// The files that change when the given listings of one kind change in place (see
+    /// `Catalogue.replacing`) and nothing else does: their pages and JSON, the list pages that show them,
+    /// the home page, the kind's documents and feeds, and the search index. Every other file, the sitemap
+    /// included, is as the last render made it.
+    public func renderChanges(
+        of slugs: Set<String>, kind: String, previousKey: @Sendable (String) -> String?, emit: @Sendable ([RenderedFile]) -> Void
+    ) {
+        guard let collection = catalogue.collection(kind) else { return }
+        var work: [Work] = [
+            .documents { apiDocuments(collection, onlyListings: slugs) + feeds(collection) },
+            .documents { [searchIndex()] },
+            .pages { [homePage()] },
+        ]
+        if collection.schema.hasPages {
+            work.append(.pages { indexPages(collection, showing: slugs) })
+            for facet in collection.facets { work.append(.pages { facetPages(facet, in: collection, showing: slugs) }) }
+            work.append(.pages { collection.listings.filter { slugs.contains($0.slug) }.map { listingPage($0, in: collection) } })
+        }
+        _ = run(work, previousKey: previousKey, emit: emit)
+    }
+
+    /// Makes the work across all cores and hands its files to `emit`; returns the pages' sitemap entries.
+    private func run(_ work: [Work], previousKey: @Sendable (String) -> String?, emit: @Sendable ([RenderedFile]) -> Void) -> [SitemapEntry] {
+        work.parallelMap { item -> [SitemapEntry] in
             switch item {
             case .documents(let make):
                 emit(make().map { RenderedFile(file: $0, renderKey: nil) })
@@ -73,13 +100,12 @@ public struct SiteRenderer: Sendable {
                 let pages = make()
                 emit(pages.map { page -> RenderedFile in
                     let key = renderKey(page)
-                    if previousKeys[page.path] == key { return RenderedFile(file: OutputFile(path: page.path, contents: .previous), renderKey: key) }
+                    if previousKey(page.path) == key { return RenderedFile(file: OutputFile(path: page.path, contents: .previous), renderKey: key) }
                     return RenderedFile(file: OutputFile(path: page.path, text: render(page)), renderKey: key)
                 })
                 return pages.filter(\.inSitemap).map { SitemapEntry(path: $0.path, lastModified: $0.lastModified) }
             }
-        }
-        emit(sitemapAndRobots(sitemap.flatMap { $0 }).map { RenderedFile(file: $0, renderKey: nil) })
+        }.flatMap { $0 }
     }
 
     /// A share of the rendering: documents, or pages to describe and render.

@@ -1,0 +1,50 @@
+import Enrichment
+import SiteModel
+
+extension Catalogue {
+    /// The catalogue with a listing's new values (as enrichment made them) in place of its old ones, its
+    /// derived fields computed again; nil when that is not all that changes, and the catalogue must be
+    /// built anew: when the listing is new, belongs to a collection kind (its entries are listings too),
+    /// or has another title, sort value, facet value or date (which would move it, or pages listing it, or
+    /// change what refers to it), or when some kind's derived fields read its kind.
+    ///
+    /// This is what makes an edit in `serve` cost the pages it touches rather than the whole site: the
+    /// kind's order, facets and counts, and every other kind, stay exactly as they were.
+    public func replacing(_ enriched: Listing, formatter: DisplayFormatter) -> Catalogue? {
+        guard let kindIndex = kinds.firstIndex(where: { $0.schema.name == enriched.kind }) else { return nil }
+        let collection = kinds[kindIndex], schema = collection.schema
+        guard schema.entriesField == nil, !kinds.contains(where: { reads($0.schema).contains(schema.name) }),
+            let position = collection.listings.firstIndex(where: { $0.slug == enriched.slug })
+        else { return nil }
+        let old = collection.listings[position]
+        let listing = withDerivedFields(enriched, schema: schema, sources: sources, buildDate: buildDate, formatter: formatter)
+        let sortFields = schema.sort.isEmpty ? [schema.titleField] : schema.sort.map(\.field)
+        let fixed = [schema.titleField] + sortFields + schema.facets + (schema.dateField.map { [$0] } ?? [])
+        guard fixed.allSatisfy({ old.fields[$0] == listing.fields[$0] }) else { return nil }
+
+        var listings = collection.listings
+        listings[position] = listing
+        let facets = collection.facets.map { facet in
+            Facet(field: facet.field, values: facet.values.map { value in
+                guard let index = value.listings.firstIndex(where: { $0.slug == listing.slug }) else { return value }
+                var members = value.listings
+                members[index] = listing
+                return FacetValue(text: value.text, slug: value.slug, listings: members)
+            })
+        }
+        var updatedKinds = kinds
+        updatedKinds[kindIndex] = KindCollection(schema: schema, listings: listings, entries: collection.entries, facets: facets)
+        let newest = newest.map { $0.kind == listing.kind && $0.slug == listing.slug ? listing : $0 }
+        return Catalogue(site: site, buildDate: buildDate, kinds: updatedKinds, newest: newest, pages: pages)
+    }
+
+    /// Derived fields read the catalogue's own listings: referrers in their kind's order, lookups by slug.
+    private var sources: DerivationSources {
+        let kinds = kinds
+        return DerivationSources(
+            referrers: { from, via, slug in
+                kinds.first { $0.schema.name == from }?.listings.filter { referencedSlug($0.fields[via]) == slug } ?? []
+            },
+            lookup: { kind, slug in kinds.first { $0.schema.name == kind }?.listings.first { $0.slug == slug } })
+    }
+}
