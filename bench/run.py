@@ -4,16 +4,22 @@
 For each size it generates a catalogue (`noticeboard generate`, with the same data as Hugo content for
 bench/hugo/), then times, alternating the two tools, full builds of both, and Noticeboard's no-change
 rebuild and one-listing edit through the ordinary `noticeboard build`; plus `cp -r` of Noticeboard's
-output as the floor. Each is run --runs times; the table shows medians. Wall time is measured around the
-tool alone (data generation and conversion happen before); peak RSS comes from GNU time.
+output as the floor. Last, the same edit in `noticeboard serve`, which keeps the site in memory: its time
+is the build's own, as serve logs it (from the change being seen to the new output swapped in).
+Each is run --runs times; the table shows medians. Wall time is measured around the tool alone (data
+generation and conversion happen before); peak RSS comes from GNU time.
 NOTICEBOARD_BIN names another noticeboard executable to measure (default: the release build).
 """
 import argparse
 import os
+import queue
+import re
+import signal
 import shutil
 import statistics
 import subprocess
 import sys
+import threading
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -80,6 +86,55 @@ def edit_one_listing(site, run):
         handle.write(text)
 
 
+SERVE_EDITS = {}
+
+
+def serve_edits(site, runs, port):
+    """Edits one listing `runs` times under `noticeboard serve --timings` (after one edit that may need an
+    ordinary build: the first build after start-up keeps no earlier site to update). Returns, per run,
+    (build seconds as serve logged them, peak RSS in MiB of the whole session), and keeps each run's stages."""
+    report = os.path.join(WORK, "time-v-serve.txt")
+    serve = subprocess.Popen(["/usr/bin/time", "-v", "-o", report, NOTICEBOARD, "serve", "--root", site, "--port", str(port),
+                              "--now", NOW, "--timings"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line.rstrip()) for line in serve.stdout], daemon=True).start()
+
+    def until(pattern):
+        """The lines up to and including the first that matches, and the stage lines after it."""
+        seen = []
+        while True:
+            line = lines.get(timeout=900)
+            if line.startswith("error"):
+                raise RuntimeError(line)
+            seen.append(line)
+            if re.search(pattern, line):
+                break
+        time.sleep(0.2)
+        while not lines.empty():
+            seen.append(lines.get())
+        return seen
+
+    until("^Serving")
+    time.sleep(1)
+    edit_one_listing(site, 100)
+    until("^Built")
+    results, stages = [], []
+    for run in range(runs):
+        time.sleep(1)
+        edit_one_listing(site, 101 + run)
+        seen = until("^Built")
+        built = next(line for line in seen if line.startswith("Built"))
+        number, unit = re.search(r"in ([0-9.]+) (ms|s)$", built).groups()
+        results.append(float(number) / (1000 if unit == "ms" else 1))
+        stages.append((built, [line.strip() for line in seen if re.match(r"^ *[0-9.]+ s  ", line)]))
+    serve.send_signal(signal.SIGINT)
+    serve.wait()
+    with open(report) as handle:
+        rss = next(int(line.split(":")[1]) for line in handle if "Maximum resident set size" in line) / 1024
+    SERVE_EDITS[os.path.basename(os.path.dirname(site))] = stages
+    return [(seconds, rss) for seconds in results]
+
+
 def generate(size, counts):
     site, hugo = os.path.join(WORK, size, "site"), os.path.join(WORK, size, "hugo")
     remove(site, hugo)
@@ -97,7 +152,7 @@ def bench_size(size, counts, runs):
     output, floor_copy = os.path.join(site, "public"), os.path.join(WORK, size, "copy")
     build = [NOTICEBOARD, "build", "--root", site, "--output", output, "--now", NOW, "--quiet", "--timings"]
     hugo_build = ["hugo", "--quiet", "--source", hugo, "--destination", os.path.join(hugo, "public")]
-    results = {name: [] for name in ["full", "hugo", "floor", "no-change", "edit"]}
+    results = {name: [] for name in ["full", "hugo", "floor", "no-change", "edit", "serve-edit"]}
     load_before = load_average()
     for _ in range(runs):
         # Alternating, so both tools see the same machine conditions.
@@ -115,13 +170,14 @@ def bench_size(size, counts, runs):
     for run in range(runs):
         edit_one_listing(site, run + 1)
         results["edit"].append(timed(build, stages=f"{size} one-listing edit"))
+    results["serve-edit"] = serve_edits(site, runs, 4950 + list(SIZES).index(size))
     load_after = load_average()
     ours, theirs = tree_stats(output), tree_stats(os.path.join(hugo, "public"))
     hugo_wall = statistics.median(wall for wall, _ in results["hugo"])
     rows = []
     for name, label, stats in [
         ("full", "Noticeboard full build", ours), ("no-change", "Noticeboard no-change rebuild", ours),
-        ("edit", "Noticeboard one-listing edit", ours), ("hugo", "Hugo full build", theirs), ("floor", "cp -r of our output", ours),
+        ("edit", "Noticeboard one-listing edit", ours), ("serve-edit", "Noticeboard one-listing edit in serve", ours), ("hugo", "Hugo full build", theirs), ("floor", "cp -r of our output", ours),
     ]:
         wall = statistics.median(wall for wall, _ in results[name])
         rss = statistics.median(rss for _, rss in results[name])
@@ -162,6 +218,11 @@ def main():
     print("Where the last run of each went (noticeboard build --timings):")
     for name, text in STAGE_TIMES.items():
         print(f"{name}: " + "; ".join(" ".join(line.split()) for line in text.strip().splitlines()))
+    print()
+    print("One-listing edits in serve (noticeboard serve --timings), each run:")
+    for size, runs in SERVE_EDITS.items():
+        for built, stages in runs:
+            print(f"{size}: {built}: " + "; ".join(" ".join(stage.split()) for stage in stages))
     sys.stdout.flush()
 
 

@@ -20,6 +20,11 @@ public final class LiveSite: @unchecked Sendable {
     public let options: BuildOptions
     /// What the last good build left; nil before one, or after one failed.
     private var built: Noticeboard.BuiltSite?
+    /// The enricher's settings and every listing's title, as the last build had them (in-place builds
+    /// change no title).
+    private var enrichment: SiteEnrichment?
+    /// The last build's report, whose totals an in-place build adjusts rather than counts again.
+    private var last: BuildReport?
     /// The output's manifest as the last build left it; a different one means another build wrote there since.
     private var manifestStamp: FileStamp?
     /// Saves the state of an in-place build after its output is in place; the next build waits for it.
@@ -37,17 +42,22 @@ public final class LiveSite: @unchecked Sendable {
     public func build(inputs: InputStamps? = nil, waiting: () -> Void = {}) throws(BuildFailure) -> BuildReport {
         saving.sync {}
         let inputs = inputs ?? InputStamps.scan(SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes), folders: Noticeboard.inputFolders)
-        if let built, let report = try buildInPlace(from: built, inputs: inputs, waiting: waiting) { return report }
-        built = nil
+        if let built, let enrichment, let last, let report = try buildInPlace(from: built, enrichment, last, inputs: inputs, waiting: waiting) {
+            self.last = report
+            return report
+        }
+        (built, enrichment, last) = (nil, nil, nil)
         let (report, kept) = try Noticeboard.build(options, waiting: waiting, keeping: true)
-        built = kept
+        (built, enrichment, last) = (kept, kept.map { SiteEnrichment($0.site) }, report)
         manifestStamp = FileStamp(of: options.outputPath + "/" + Manifest.path)
         return report
     }
 
     /// The in-place build, or nil when this change needs an ordinary build. Bad input fails it as it
     /// would fail any build, and the last good build stays in memory and in the output folder.
-    private func buildInPlace(from built: Noticeboard.BuiltSite, inputs: InputStamps, waiting: () -> Void) throws(BuildFailure) -> BuildReport? {
+    private func buildInPlace(
+        from built: Noticeboard.BuiltSite, _ enrichment: SiteEnrichment, _ last: BuildReport, inputs: InputStamps, waiting: () -> Void
+    ) throws(BuildFailure) -> BuildReport? {
         let start = DispatchTime.now()
         var stages = StageTimes()
         let previous = built.state
@@ -57,10 +67,10 @@ public final class LiveSite: @unchecked Sendable {
         guard buildDate == built.catalogue.buildDate, inputs.stamps.count == previous.inputs.stamps.count,
             FileStamp(of: options.outputPath + "/" + Manifest.path) == manifestStamp
         else { return nil }
-        if changed.isEmpty { return report(outputs: previous.outputs, written: 0, site: built.site, stages: stages, start: start) }
+        if changed.isEmpty { return report(last, written: 0, bytes: 0, site: built.site, stages: stages, start: start) }
         guard let staged = previous.staged else { return nil }
         var site = built.site
-        let listings = changed.sorted().compactMap { file in site.listing(inFile: file) }
+        let listings = changed.sorted().compactMap { site.listing(inFile: $0) }
         guard listings.count == changed.count else { return nil }
         let lock = try OutputLock(outputPath: options.outputPath, waiting: waiting)
         // Another build may have written the output since this one's last; then this one's record of it is stale.
@@ -69,17 +79,21 @@ public final class LiveSite: @unchecked Sendable {
         // Read, check and enrich the edited listings; put them in place in the catalogue.
         var catalogue = built.catalogue
         var slugs: [String: Set<String>] = [:]
-        let enrichment = SiteEnrichment(site)
+        var enriched: [Listing] = []
         for old in listings {
             let listing = try site.reread(old)
-            guard listing.media.map(\.path) == old.media.map(\.path),
-                let schema = site.schemas.first(where: { $0.name == listing.kind }),
-                let replaced = catalogue.replacing(enrichment.enricher(for: schema).enrich(listing), formatter: enrichment.formatter)
-            else { return nil }
+            guard listing.media.map(\.path) == old.media.map(\.path), let schema = site.schemas.first(where: { $0.name == listing.kind }) else {
+                return nil
+            }
+            enriched.append(enrichment.enricher(for: schema).enrich(listing))
+        }
+        stages.finish("read and enrich the edited listings")
+        for listing in enriched {
+            guard let replaced = catalogue.replacing(listing, formatter: enrichment.formatter) else { return nil }
             catalogue = replaced
             slugs[listing.kind, default: []].insert(listing.slug)
         }
-        stages.finish("read and index the edited listings")
+        stages.finish("index them in place")
 
         // Render what shows them; a file with the bytes the output already has is left alone.
         let renderer = SiteRenderer(catalogue: catalogue, templates: site.templates)
@@ -87,16 +101,21 @@ public final class LiveSite: @unchecked Sendable {
         for (kind, kindSlugs) in slugs.sorted(by: { $0.key < $1.key }) {
             renderer.renderChanges(of: kindSlugs, kind: kind, previousKey: { previous.outputs[$0]?.renderKey }, emit: rendered.add)
         }
+        stages.finish("render what shows them")
         var outputs = previous.outputs
         var files: [String: OutputFile] = [:]
+        var growth = 0
         for item in rendered.files {
             guard case .bytes(let bytes) = item.file.contents else { continue }
             let output = BuildState.Output(digest: Manifest.digest(bytes), renderKey: item.renderKey)
             guard let old = outputs[item.file.path] else { return nil }
             outputs[item.file.path] = output
-            if old.digest != output.digest { files[item.file.path] = item.file }
+            if old.digest != output.digest {
+                files[item.file.path] = item.file
+                growth += output.digest.size - old.digest.size
+            }
         }
-        stages.finish("render")
+        stages.finish("digest what changed")
         var state = previous
         state.inputs = inputs
         state.outputs = outputs
@@ -106,7 +125,9 @@ public final class LiveSite: @unchecked Sendable {
             if case .bytes(let bytes) = manifest.contents {
                 state.outputs[Manifest.path] = BuildState.Output(digest: Manifest.digest(bytes), renderKey: nil)
                 files[Manifest.path] = manifest
+                growth += bytes.count - previous.outputs[Manifest.path]!.digest.size
             }
+            stages.finish("manifest")
             guard try write(files, over: previous, as: state.outputs, staged: staged, statePath: built.statePath) else { return nil }
             stages.finish("write output")
             // The staging folder now holds the last site, which differs from this one at `files`.
@@ -123,7 +144,7 @@ public final class LiveSite: @unchecked Sendable {
             saved.confirmStaged(statePath: statePath)
             withExtendedLifetime(lock) {}
         }
-        return report(outputs: state.outputs, written: files.count, site: site, stages: stages, start: start)
+        return report(last, written: files.count, bytes: growth, site: site, stages: stages, start: start)
     }
 
     /// The staging folder holds the site before last: brings the paths where it differs from the new site
@@ -144,11 +165,11 @@ public final class LiveSite: @unchecked Sendable {
         return try StagedOutput(outputPath: options.outputPath).replace(staged: stagedDigests, wanted: wanted, changed: writes)
     }
 
-    private func report(outputs: [String: BuildState.Output], written: Int, site: LoadedSite, stages: StageTimes, start: DispatchTime) -> BuildReport {
+    /// The last report's counts, with what this build wrote and how much the output grew.
+    private func report(_ last: BuildReport, written: Int, bytes: Int, site: LoadedSite, stages: StageTimes, start: DispatchTime) -> BuildReport {
         BuildReport(
-            listings: built?.catalogue.listingCount ?? 0, pages: outputs.keys.filter { $0.hasSuffix(".html") }.count, files: outputs.count,
-            written: written, bytes: outputs.values.reduce(0) { $0 + $1.digest.size }, imagesProcessed: 0, warnings: site.warnings,
-            seconds: Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9, stages: stages)
+            listings: last.listings, pages: last.pages, files: last.files, written: written, bytes: last.bytes + bytes, imagesProcessed: 0,
+            warnings: site.warnings, seconds: Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9, stages: stages)
     }
 }
 

@@ -4,19 +4,21 @@ import SiteModel
 /// What enriching any of a site's listings needs: its Markdown settings, display formats, the titles of all
 /// listings (which references show) and the published images.
 struct SiteEnrichment {
-    let site: LoadedSite
+    let config: SiteConfig
+    let images: [String: PublishedImage]
     let markdown: MarkdownRenderer
     let formatter: DisplayFormatter
     let titles: [String: [String: String]]
 
     init(_ site: LoadedSite) {
-        self.site = site
+        config = site.config
+        images = site.images.images
         markdown = MarkdownRenderer(allowRawHTML: site.config.allowRawHTML)
         formatter = DisplayFormatter(language: site.config.language, currency: site.config.currency)
         titles = site.titles
     }
 
     func enricher(for schema: KindSchema) -> ListingEnricher {
-        ListingEnricher(site: site.config, schema: schema, markdown: markdown, formatter: formatter, titles: titles, images: site.images.images)
+        ListingEnricher(site: config, schema: schema, markdown: markdown, formatter: formatter, titles: titles, images: images)
     }
 }

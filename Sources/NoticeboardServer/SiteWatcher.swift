@@ -3,9 +3,11 @@ import Noticeboard
 import SiteLoader
 import SiteModel
 
-/// Polls the site's inputs and rebuilds when they change. Polling (every 250 ms) needs no platform
-/// file-event API and costs a `stat` per input file; a change is acted on once it has been still for
-/// one more poll, so an editor's burst of writes makes one rebuild. The site stays in memory between
+/// Polls the site's inputs and rebuilds when they change. Every 250 ms it asks inotify whether anything
+/// happened in the site's folders, and only then scans the inputs (a `stat` per file) to see what changed;
+/// without inotify, or when an input is a symbolic link (whose target may change anywhere), it scans on
+/// every poll. A change is acted on once it has been still for one more poll, so an editor's burst of
+/// writes makes one rebuild. The site stays in memory between
 /// builds, so an edit to a listing's content is built in place (see `LiveSite`).
 struct SiteWatcher: Sendable {
     let options: BuildOptions
@@ -17,15 +19,23 @@ struct SiteWatcher: Sendable {
 
     func run(onRebuild: @Sendable (Result<BuildReport, BuildFailure>) -> Void) async {
         let files = SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes)
+        let folders = Noticeboard.inputFolders.map(files.absolute)
+        let folderEvents = FolderEvents()
+        folderEvents?.watch(below: folders)
         var built = InputStamps.scan(files, folders: Noticeboard.inputFolders)
         var pending: InputStamps?
+        func hasLinks(_ inputs: InputStamps) -> Bool { inputs.stamps.values.contains { $0.hasPrefix("link ") } }
+        var watchesLinks = hasLinks(built)
         while !Task.isCancelled {
             try? await Task.sleep(for: interval)
+            guard folderEvents?.drain() ?? true || pending != nil || watchesLinks else { continue }
+            folderEvents?.watch(below: folders)
             let current = InputStamps.scan(files, folders: Noticeboard.inputFolders)
             if current == built {
                 pending = nil
             } else if current == pending {
                 built = current
+                watchesLinks = hasLinks(current)
                 pending = nil
                 await rebuild(onRebuild, inputs: current)
             } else {
