@@ -5,7 +5,8 @@ For each size it generates a catalogue (`noticeboard generate`, with the same da
 bench/hugo/), then times, alternating the two tools, full builds of both, and Noticeboard's no-change
 rebuild and one-listing edit through the ordinary `noticeboard build`; plus `cp -r` of Noticeboard's
 output as the floor. Last, the same edit in `noticeboard serve`, which keeps the site in memory: its time
-is the build's own, as serve logs it (from the change being seen to the new output swapped in).
+is the build's own, as serve logs it (from the change being seen to the new output swapped in); and the
+same edit in `hugo server --renderToDisk` (its default fast render mode), as it logs it.
 Each is run --runs times; the table shows medians. Wall time is measured around the tool alone (data
 generation and conversion happen before); peak RSS comes from GNU time.
 NOTICEBOARD_BIN names another noticeboard executable to measure (default: the release build).
@@ -89,22 +90,37 @@ def edit_one_listing(site, run):
 SERVE_EDITS = {}
 
 
-def serve_edits(site, runs, port):
-    """Edits one listing `runs` times under `noticeboard serve --timings` (after one edit that may need an
-    ordinary build: the first build after start-up keeps no earlier site to update). Returns, per run,
-    (build seconds as serve logged them, peak RSS in MiB of the whole session), and keeps each run's stages."""
-    report = os.path.join(WORK, "time-v-serve.txt")
-    serve = subprocess.Popen(["/usr/bin/time", "-v", "-o", report, NOTICEBOARD, "serve", "--root", site, "--port", str(port),
-                              "--now", NOW, "--timings"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+def edit_hugo_listing(hugo, run):
+    """The same edit in the same cleaner's Hugo page: a sentence before its body."""
+    folder = os.path.join(hugo, "content", "cleaners")
+    path = os.path.join(folder, sorted(name for name in os.listdir(folder) if name != "_index.md")[0])
+    with open(path) as handle:
+        text = handle.read()
+    start = text.index("\n---\n", 4) + 5
+    if text.startswith("Edited", start):
+        text = text[:start] + text[text.index(". ", start) + 2:]
+    with open(path, "w") as handle:
+        handle.write(text[:start] + f"Edited in run {run}. " + text[start:])
+
+
+def server_edits(name, command, ready, edit, built, runs):
+    """Starts a preview server (`command`, ready once a line matches `ready`), makes one edit that may need
+    a slower first rebuild, then `runs` edits; `built` matches the line that ends a rebuild, its first
+    group the time the server gives it (`123 ms` or `1.23 s`). Returns, per run, (those seconds, peak RSS
+    in MiB of the whole session), and keeps each run's log lines under `name`."""
+    report = os.path.join(WORK, "time-v-server.txt")
+    # In a session of its own, so that Ctrl-C can go to the whole group: GNU time ignores it while the server runs.
+    server = subprocess.Popen(["/usr/bin/time", "-v", "-o", report] + command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              start_new_session=True)
     lines = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(line.rstrip()) for line in serve.stdout], daemon=True).start()
+    threading.Thread(target=lambda: [lines.put(line.rstrip()) for line in server.stdout], daemon=True).start()
 
     def until(pattern):
-        """The lines up to and including the first that matches, and the stage lines after it."""
+        """The lines up to the first that matches, and those that follow it at once (the stages)."""
         seen = []
         while True:
             line = lines.get(timeout=900)
-            if line.startswith("error"):
+            if line.startswith("error") or line.startswith("Error"):
                 raise RuntimeError(line)
             seen.append(line)
             if re.search(pattern, line):
@@ -114,24 +130,24 @@ def serve_edits(site, runs, port):
             seen.append(lines.get())
         return seen
 
-    until("^Serving")
+    until(ready)
     time.sleep(1)
-    edit_one_listing(site, 100)
-    until("^Built")
-    results, stages = [], []
+    edit(100)
+    until(built)
+    results, logs = [], []
     for run in range(runs):
         time.sleep(1)
-        edit_one_listing(site, 101 + run)
-        seen = until("^Built")
-        built = next(line for line in seen if line.startswith("Built"))
-        number, unit = re.search(r"in ([0-9.]+) (ms|s)$", built).groups()
+        edit(101 + run)
+        seen = until(built)
+        line = next(line for line in seen if re.search(built, line))
+        number, unit = re.search(built, line).groups()
         results.append(float(number) / (1000 if unit == "ms" else 1))
-        stages.append((built, [line.strip() for line in seen if re.match(r"^ *[0-9.]+ s  ", line)]))
-    serve.send_signal(signal.SIGINT)
-    serve.wait()
+        logs.append((line, [line.strip() for line in seen if re.match(r"^ *[0-9.]+ s  ", line)]))
+    os.killpg(server.pid, signal.SIGINT)
+    server.wait()
     with open(report) as handle:
         rss = next(int(line.split(":")[1]) for line in handle if "Maximum resident set size" in line) / 1024
-    SERVE_EDITS[os.path.basename(os.path.dirname(site))] = stages
+    SERVE_EDITS[name] = logs
     return [(seconds, rss) for seconds in results]
 
 
@@ -152,7 +168,7 @@ def bench_size(size, counts, runs):
     output, floor_copy = os.path.join(site, "public"), os.path.join(WORK, size, "copy")
     build = [NOTICEBOARD, "build", "--root", site, "--output", output, "--now", NOW, "--quiet", "--timings"]
     hugo_build = ["hugo", "--quiet", "--source", hugo, "--destination", os.path.join(hugo, "public")]
-    results = {name: [] for name in ["full", "hugo", "floor", "no-change", "edit", "serve-edit"]}
+    results = {name: [] for name in ["full", "hugo", "floor", "no-change", "edit"]}
     load_before = load_average()
     for _ in range(runs):
         # Alternating, so both tools see the same machine conditions.
@@ -170,14 +186,22 @@ def bench_size(size, counts, runs):
     for run in range(runs):
         edit_one_listing(site, run + 1)
         results["edit"].append(timed(build, stages=f"{size} one-listing edit"))
-    results["serve-edit"] = serve_edits(site, runs, 4950 + list(SIZES).index(size))
-    load_after = load_average()
+    # Stats first: Hugo's server renders into the same folder as its build.
     ours, theirs = tree_stats(output), tree_stats(os.path.join(hugo, "public"))
+    port = 4950 + 2 * list(SIZES).index(size)
+    results["serve-edit"] = server_edits(
+        f"{size} noticeboard serve", [NOTICEBOARD, "serve", "--root", site, "--port", str(port), "--now", NOW, "--timings"],
+        "^Serving", lambda run: edit_one_listing(site, run), r"^Built .* in ([0-9.]+) (ms|s)$", runs)
+    results["hugo-server-edit"] = server_edits(
+        f"{size} hugo server", ["hugo", "server", "--source", hugo, "--port", str(port + 1), "--renderToDisk"],
+        "Web Server is available", lambda run: edit_hugo_listing(hugo, run), r"^Total in ([0-9.]+) (ms)$", runs)
+    load_after = load_average()
     hugo_wall = statistics.median(wall for wall, _ in results["hugo"])
     rows = []
     for name, label, stats in [
         ("full", "Noticeboard full build", ours), ("no-change", "Noticeboard no-change rebuild", ours),
-        ("edit", "Noticeboard one-listing edit", ours), ("serve-edit", "Noticeboard one-listing edit in serve", ours), ("hugo", "Hugo full build", theirs), ("floor", "cp -r of our output", ours),
+        ("edit", "Noticeboard one-listing edit", ours), ("serve-edit", "Noticeboard one-listing edit in serve", ours),
+        ("hugo", "Hugo full build", theirs), ("hugo-server-edit", "Hugo one-listing edit in hugo server", theirs), ("floor", "cp -r of our output", ours),
     ]:
         wall = statistics.median(wall for wall, _ in results[name])
         rss = statistics.median(rss for _, rss in results[name])
@@ -215,14 +239,18 @@ def main():
         for label in ["Noticeboard full build", "Hugo full build"]:
             print(f"Scaling, {label}: L takes {walls['L'][label] / walls['S'][label]:.1f}× the time of S (10× the listings)")
     print()
+    for size in walls:
+        ours, theirs = walls[size]["Noticeboard one-listing edit in serve"], walls[size]["Hugo one-listing edit in hugo server"]
+        print(f"One-listing edit in the preview servers, {size}: hugo server {theirs:.3f} s ÷ noticeboard serve {ours:.3f} s = {theirs / ours:.1f}")
+    print()
     print("Where the last run of each went (noticeboard build --timings):")
     for name, text in STAGE_TIMES.items():
         print(f"{name}: " + "; ".join(" ".join(line.split()) for line in text.strip().splitlines()))
     print()
-    print("One-listing edits in serve (noticeboard serve --timings), each run:")
-    for size, runs in SERVE_EDITS.items():
+    print("One-listing edits in the preview servers (noticeboard serve --timings; hugo server --renderToDisk, fast render), each run:")
+    for name, runs in SERVE_EDITS.items():
         for built, stages in runs:
-            print(f"{size}: {built}: " + "; ".join(" ".join(stage.split()) for stage in stages))
+            print(f"{name}: {built}" + "".join(f"; {' '.join(stage.split())}" for stage in stages))
     sys.stdout.flush()
 
 
