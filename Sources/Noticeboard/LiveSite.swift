@@ -20,9 +20,6 @@ public final class LiveSite: @unchecked Sendable {
     public let options: BuildOptions
     /// What the last good build left; nil before one, or after one failed.
     private var built: Noticeboard.BuiltSite?
-    /// The enricher's settings and every listing's title, as the last build had them (in-place builds
-    /// change no title).
-    private var enrichment: SiteEnrichment?
     /// The last build's report, whose totals an in-place build adjusts rather than counts again.
     private var last: BuildReport?
     /// The output's manifest as the last build left it; a different one means another build wrote there since.
@@ -42,13 +39,13 @@ public final class LiveSite: @unchecked Sendable {
     public func build(inputs: InputStamps? = nil, waiting: () -> Void = {}) throws(BuildFailure) -> BuildReport {
         saving.sync {}
         let inputs = inputs ?? InputStamps.scan(SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes), folders: Noticeboard.inputFolders)
-        if let built, let enrichment, let last, let report = try buildInPlace(from: built, enrichment, last, inputs: inputs, waiting: waiting) {
+        if let built, let last, let report = try buildInPlace(from: built, last, inputs: inputs, waiting: waiting) {
             self.last = report
             return report
         }
-        (built, enrichment, last) = (nil, nil, nil)
+        (built, last) = (nil, nil)
         let (report, kept) = try Noticeboard.build(options, waiting: waiting, keeping: true)
-        (built, enrichment, last) = (kept, kept.map { SiteEnrichment($0.site) }, report)
+        (built, last) = (kept, report)
         manifestStamp = FileStamp(of: options.outputPath + "/" + Manifest.path)
         return report
     }
@@ -56,7 +53,7 @@ public final class LiveSite: @unchecked Sendable {
     /// The in-place build, or nil when this change needs an ordinary build. Bad input fails it as it
     /// would fail any build, and the last good build stays in memory and in the output folder.
     private func buildInPlace(
-        from built: Noticeboard.BuiltSite, _ enrichment: SiteEnrichment, _ last: BuildReport, inputs: InputStamps, waiting: () -> Void
+        from built: Noticeboard.BuiltSite, _ last: BuildReport, inputs: InputStamps, waiting: () -> Void
     ) throws(BuildFailure) -> BuildReport? {
         let start = DispatchTime.now()
         var stages = StageTimes()
@@ -64,20 +61,19 @@ public final class LiveSite: @unchecked Sendable {
         // With as many inputs as before, a file added in place of another shows as changed, and is not a listing file of the site.
         let changed = inputs.stamps.filter { previous.inputs.stamps[$0.key] != $0.value }.keys
         let buildDate = options.now ?? CalendarDate.today()
-        guard buildDate == built.catalogue.buildDate, inputs.stamps.count == previous.inputs.stamps.count,
-            FileStamp(of: options.outputPath + "/" + Manifest.path) == manifestStamp
-        else { return nil }
-        if changed.isEmpty { return report(last, written: 0, bytes: 0, site: built.site, stages: stages, start: start) }
-        guard let staged = previous.staged else { return nil }
+        guard buildDate == built.catalogue.buildDate, inputs.stamps.count == previous.inputs.stamps.count else { return nil }
         var site = built.site
         let listings = changed.sorted().compactMap { site.listing(inFile: $0) }
         guard listings.count == changed.count else { return nil }
         let lock = try OutputLock(outputPath: options.outputPath, waiting: waiting)
         // Another build may have written the output since this one's last; then this one's record of it is stale.
         guard FileStamp(of: options.outputPath + "/" + Manifest.path) == manifestStamp else { return nil }
+        if changed.isEmpty { return report(last, written: 0, bytes: 0, site: built.site, stages: stages, start: start) }
+        guard let staged = previous.staged else { return nil }
 
         // Read, check and enrich the edited listings; put them in place in the catalogue.
         var catalogue = built.catalogue
+        let enrichment = built.enrichment
         var slugs: [String: Set<String>] = [:]
         var enriched: [Listing] = []
         for old in listings {
@@ -98,9 +94,7 @@ public final class LiveSite: @unchecked Sendable {
         // Render what shows them; a file with the bytes the output already has is left alone.
         let renderer = SiteRenderer(catalogue: catalogue, templates: site.templates)
         let rendered = RenderedFiles()
-        for (kind, kindSlugs) in slugs.sorted(by: { $0.key < $1.key }) {
-            renderer.renderChanges(of: kindSlugs, kind: kind, previousKey: { previous.outputs[$0]?.renderKey }, emit: rendered.add)
-        }
+        renderer.renderChanges(of: slugs, previousKey: { previous.outputs[$0]?.renderKey }, emit: rendered.add)
         stages.finish("render what shows them")
         var outputs = previous.outputs
         var files: [String: OutputFile] = [:]
@@ -135,7 +129,7 @@ public final class LiveSite: @unchecked Sendable {
                 id: UUID().uuidString, differing: files.keys.reduce(into: [:]) { $0[$1] = previous.outputs[$1]!.digest }, missing: [])
             manifestStamp = FileStamp(of: options.outputPath + "/" + Manifest.path)
         }
-        self.built = Noticeboard.BuiltSite(site: site, catalogue: catalogue, state: state, statePath: built.statePath)
+        self.built = Noticeboard.BuiltSite(site: site, enrichment: enrichment, catalogue: catalogue, state: state, statePath: built.statePath)
         // The output is in place: the state that describes it is saved while the caller goes on (the lock
         // is held until then, so no other build reads the state before it).
         let statePath = built.statePath, saved = state

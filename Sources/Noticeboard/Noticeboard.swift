@@ -25,7 +25,7 @@ public enum Noticeboard {
     public static func check(_ options: BuildOptions) throws(BuildFailure) -> [Diagnostic] {
         let site = try LoadedSite(files: SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes), baseURL: options.baseURL)
         var stages = StageTimes()
-        let catalogue = enrichAndIndex(site, buildDate: options.now ?? CalendarDate.today(), stages: &stages)
+        let catalogue = enrichAndIndex(site, SiteEnrichment(site), buildDate: options.now ?? CalendarDate.today(), stages: &stages)
         SiteRenderer(catalogue: catalogue, templates: site.templates).render { _ in }
         return site.warnings
     }
@@ -41,6 +41,8 @@ public enum Noticeboard {
     /// What a build leaves in memory for the next one to start from (see `LiveSite`).
     struct BuiltSite {
         var site: LoadedSite
+        /// Its enrichment settings and listings' titles (which an in-place build does not change).
+        var enrichment: SiteEnrichment
         var catalogue: Catalogue
         var state: BuildState
         var statePath: String
@@ -72,8 +74,10 @@ public enum Noticeboard {
                 let site = try LoadedSite(files: files, baseURL: options.baseURL)
                 var state = previous
                 if !state.stagingIsConfirmed(statePath: statePath) { state.staged = nil }
+                let enrichment = SiteEnrichment(site)
                 built = BuiltSite(
-                    site: site, catalogue: enrichAndIndex(site, buildDate: buildDate, stages: &stages), state: state, statePath: statePath)
+                    site: site, enrichment: enrichment, catalogue: enrichAndIndex(site, enrichment, buildDate: buildDate, stages: &stages),
+                    state: state, statePath: statePath)
             }
             let report = BuildReport(
                 listings: previous.listings, pages: previous.outputs.keys.filter { $0.hasSuffix(".html") }.count,
@@ -115,7 +119,8 @@ public enum Noticeboard {
         // pages' folders, made while the listings are enriched and indexed.
         add(staticFiles(site).map { SiteRenderer.RenderedFile(file: $0, renderKey: nil) })
         staging.prepareFolders(site.schemas.filter(\.hasPages).flatMap { schema in (site.listings[schema.name] ?? []).map(\.outputPath) })
-        let catalogue = enrichAndIndex(site, buildDate: buildDate, stages: &stages)
+        let enrichment = SiteEnrichment(site)
+        let catalogue = enrichAndIndex(site, enrichment, buildDate: buildDate, stages: &stages)
         options.progress?("Rendering \(catalogue.listingCount) listings")
         SiteRenderer(catalogue: catalogue, templates: site.templates)
             .render(previousKeys: previous?.outputs.compactMapValues(\.renderKey) ?? [:], emit: add)
@@ -138,12 +143,11 @@ public enum Noticeboard {
             listings: catalogue.listingCount, pages: finalOutputs.keys.filter { $0.hasSuffix(".html") }.count, files: summary.files,
             written: summary.written, bytes: summary.bytes, imagesProcessed: site.images.processed, warnings: site.warnings,
             seconds: seconds(), stages: stages)
-        return (report, keeping ? BuiltSite(site: site, catalogue: catalogue, state: state, statePath: statePath) : nil)
+        return (report, keeping ? BuiltSite(site: site, enrichment: enrichment, catalogue: catalogue, state: state, statePath: statePath) : nil)
     }
 
     /// Markdown to HTML and derived values for every listing and page, then the catalogue's collections.
-    static func enrichAndIndex(_ site: LoadedSite, buildDate: CalendarDate, stages: inout StageTimes) -> Catalogue {
-        let enrichment = SiteEnrichment(site)
+    static func enrichAndIndex(_ site: LoadedSite, _ enrichment: SiteEnrichment, buildDate: CalendarDate, stages: inout StageTimes) -> Catalogue {
         var enriched: [String: [Listing]] = [:]
         for schema in site.schemas {
             enriched[schema.name] = (site.listings[schema.name] ?? []).parallelMap(enrichment.enricher(for: schema).enrich)

@@ -7,8 +7,8 @@ import SiteModel
 /// happened in the site's folders, and only then scans the inputs (a `stat` per file) to see what changed;
 /// without inotify, or when an input is a symbolic link (whose target may change anywhere), it scans on
 /// every poll. A change is acted on once it has been still for one more poll, so an editor's burst of
-/// writes makes one rebuild. The site stays in memory between
-/// builds, so an edit to a listing's content is built in place (see `LiveSite`).
+/// writes makes one rebuild. The site stays in memory between builds, so an edit to a listing's content
+/// is built in place (see `LiveSite`).
 struct SiteWatcher: Sendable {
     let options: BuildOptions
     let events: ReloadEvents

@@ -68,20 +68,18 @@ public struct SiteRenderer: Sendable {
         emit(sitemapAndRobots(sitemap).map { RenderedFile(file: $0, renderKey: nil) })
     }
 
-    /// The files that change when the given listings of one kind change in place (see
+    /// The files that change when the given listings (slugs by kind) change in place (see
     /// `Catalogue.replacing`) and nothing else does: their pages and JSON, the list pages that show them,
-    /// the home page, the kind's documents and feeds, and the search index. Every other file, the sitemap
+    /// their kinds' documents and feeds, the home page and the search index. Every other file, the sitemap
     /// included, is as the last render made it.
     public func renderChanges(
-        of slugs: Set<String>, kind: String, previousKey: @Sendable (String) -> String?, emit: @Sendable ([RenderedFile]) -> Void
+        of changed: [String: Set<String>], previousKey: @Sendable (String) -> String?, emit: @Sendable ([RenderedFile]) -> Void
     ) {
-        guard let collection = catalogue.collection(kind) else { return }
-        var work: [Work] = [
-            .documents { apiDocuments(collection, onlyListings: slugs) + feeds(collection) },
-            .documents { [searchIndex()] },
-            .pages { [homePage()] },
-        ]
-        if collection.schema.hasPages {
+        var work: [Work] = [.documents { [searchIndex()] }, .pages { [homePage()] }]
+        for collection in catalogue.kinds {
+            guard let slugs = changed[collection.schema.name] else { continue }
+            work.append(.documents { apiDocuments(collection, onlyListings: slugs) + feeds(collection) })
+            guard collection.schema.hasPages else { continue }
             work.append(.pages { indexPages(collection, showing: slugs) })
             for facet in collection.facets { work.append(.pages { facetPages(facet, in: collection, showing: slugs) }) }
             work.append(.pages { collection.listings.filter { slugs.contains($0.slug) }.map { listingPage($0, in: collection) } })
