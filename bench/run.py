@@ -4,7 +4,11 @@
 For each size it generates a catalogue (`noticeboard generate`, with the same data as Hugo content for
 bench/hugo/), then times, alternating the two tools, full builds of both, and Noticeboard's no-change
 rebuild and one-listing edit through the ordinary `noticeboard build`; plus `cp -r` of Noticeboard's
-output as the floor. Last, the same edit in `noticeboard serve`, which keeps the site in memory: its time
+output as the floor. A full build writes into a new folder: the bench moves the last output aside and
+deletes what it moved only when everything else is timed, because on a journal-less ext4 (this machine's
+disk) creating files soon after many were deleted makes the kernel step over each recently freed inode,
+which would charge each tool for the bench's own clean-up. After all sizes, both tools' full builds are
+timed once more as earlier versions of this bench did, each right after deleting the last output. Last, the same edit in `noticeboard serve`, which keeps the site in memory: its time
 is the build's own, as serve logs it (from the change being seen to the new output swapped in); and the
 same edit in `hugo server --renderToDisk` (its default fast render mode), as it logs it.
 Each is run --runs times; the table shows medians. Wall time is measured around the tool alone (data
@@ -20,12 +24,15 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NOTICEBOARD = os.environ.get("NOTICEBOARD_BIN", os.path.join(REPO, ".build", "release", "noticeboard"))
 WORK = os.path.join(REPO, ".bench")
+# What the bench moved aside, deleted at the end (see the docstring).
+TRASH = os.path.join(WORK, "trash")
 NOW = "2026-11-23"
 SIZES = {
     "S": {"cleaners": 1000, "rentals": 1000, "quotes": 2000},
@@ -70,6 +77,14 @@ def tree_stats(folder):
 def remove(*paths):
     for path in paths:
         shutil.rmtree(path, ignore_errors=True)
+
+
+def move_aside(*paths):
+    """Moves what exists of `paths` into the trash folder, to be deleted once timing is over."""
+    for path in paths:
+        if os.path.lexists(path):
+            os.makedirs(TRASH, exist_ok=True)
+            os.rename(path, os.path.join(tempfile.mkdtemp(dir=TRASH), os.path.basename(path)))
 
 
 def edit_one_listing(site, run):
@@ -153,7 +168,7 @@ def server_edits(name, command, ready, edit, built, runs):
 
 def generate(size, counts):
     site, hugo = os.path.join(WORK, size, "site"), os.path.join(WORK, size, "hugo")
-    remove(site, hugo)
+    move_aside(site, hugo)
     shutil.copytree(os.path.join(REPO, "bench", "hugo"), hugo)
     shutil.copytree(os.path.join(REPO, "templates", "assets"), os.path.join(hugo, "static", "assets"))
     subprocess.run([NOTICEBOARD, "generate", "--output", site, "--example", REPO, "--hugo", hugo, "--seed", "1"]
@@ -163,24 +178,48 @@ def generate(size, counts):
     return site, hugo, listings
 
 
+def build_commands(site, hugo):
+    """Full-build commands of both tools: (ours, Hugo's)."""
+    output = os.path.join(site, "public")
+    return ([NOTICEBOARD, "build", "--root", site, "--output", output, "--now", NOW, "--quiet", "--timings"],
+            ["hugo", "--quiet", "--source", hugo, "--destination", os.path.join(hugo, "public")])
+
+
+def full_builds(site, hugo, runs, clear, stages):
+    """`runs` full builds of each tool, alternating so that both see the same machine conditions, each after
+    `clear` (move_aside or remove) took away what its last build left; returns (ours, Hugo's) results."""
+    build, hugo_build = build_commands(site, hugo)
+    ours, theirs = [], []
+    for _ in range(runs):
+        # Everything a build leaves: the output, the staging folder beside it (the site before) and the cache.
+        clear(os.path.join(site, "public"), os.path.join(site, ".public.staging"), os.path.join(site, ".noticeboard-cache"))
+        ours.append(timed(build, stages=stages))
+        clear(os.path.join(hugo, "public"), os.path.join(hugo, "resources"))
+        theirs.append(timed(hugo_build))
+    return ours, theirs
+
+
+def table_row(size, label, listings, stats, results, reference_wall):
+    """A row of the table from `runs` (wall, RSS) results and the output's (files, pages, MB)."""
+    wall = statistics.median(wall for wall, _ in results)
+    rss = statistics.median(rss for _, rss in results)
+    files, pages, megabytes = stats
+    return (size, label, listings, files, megabytes, wall, pages / wall, rss, reference_wall / wall)
+
+
 def bench_size(size, counts, runs):
+    """Everything but the full builds after a deletion; returns the rows, the load averages and what
+    `after_deletion_rows` needs."""
     site, hugo, listings = generate(size, counts)
     output, floor_copy = os.path.join(site, "public"), os.path.join(WORK, size, "copy")
-    build = [NOTICEBOARD, "build", "--root", site, "--output", output, "--now", NOW, "--quiet", "--timings"]
-    hugo_build = ["hugo", "--quiet", "--source", hugo, "--destination", os.path.join(hugo, "public")]
-    results = {name: [] for name in ["full", "hugo", "floor", "no-change", "edit"]}
+    build, _ = build_commands(site, hugo)
+    results = {name: [] for name in ["floor", "no-change", "edit"]}
     load_before = load_average()
+    results["full"], results["hugo"] = full_builds(site, hugo, runs, move_aside, f"{size} full build")
     for _ in range(runs):
-        # Alternating, so both tools see the same machine conditions.
-        # Everything a build leaves: the output, the staging folder beside it (the site before) and the cache.
-        remove(output, os.path.join(site, ".public.staging"), os.path.join(site, ".noticeboard-cache"))
-        results["full"].append(timed(build, stages=f"{size} full build"))
-        remove(os.path.join(hugo, "public"), os.path.join(hugo, "resources"))
-        results["hugo"].append(timed(hugo_build))
-    for _ in range(runs):
-        remove(floor_copy)
+        move_aside(floor_copy)
         results["floor"].append(timed(["cp", "-r", output, floor_copy]))
-    remove(floor_copy)
+    move_aside(floor_copy)
     for _ in range(runs):
         results["no-change"].append(timed(build, stages=f"{size} no-change rebuild"))
     for run in range(runs):
@@ -197,17 +236,20 @@ def bench_size(size, counts, runs):
         "Web Server is available", lambda run: edit_hugo_listing(hugo, run), r"^Total in ([0-9.]+) (ms)$", runs)
     load_after = load_average()
     hugo_wall = statistics.median(wall for wall, _ in results["hugo"])
-    rows = []
-    for name, label, stats in [
+    rows = [table_row(size, label, listings, stats, results[name], hugo_wall) for name, label, stats in [
         ("full", "Noticeboard full build", ours), ("no-change", "Noticeboard no-change rebuild", ours),
         ("edit", "Noticeboard one-listing edit", ours), ("serve-edit", "Noticeboard one-listing edit in serve", ours),
         ("hugo", "Hugo full build", theirs), ("hugo-server-edit", "Hugo one-listing edit in hugo server", theirs), ("floor", "cp -r of our output", ours),
-    ]:
-        wall = statistics.median(wall for wall, _ in results[name])
-        rss = statistics.median(rss for _, rss in results[name])
-        files, pages, megabytes = stats
-        rows.append((size, label, listings, files, megabytes, wall, pages / wall, rss, hugo_wall / wall))
-    return rows, (load_before, load_after)
+    ]]
+    return rows, (load_before, load_after), (site, hugo, listings, ours, theirs)
+
+
+def after_deletion_rows(size, runs, site, hugo, listings, ours, theirs):
+    """Both tools' full builds, each right after deleting its last output (its Hugo row is the reference)."""
+    results, hugo_results = full_builds(site, hugo, runs, remove, f"{size} full build after deleting the last output")
+    hugo_wall = statistics.median(wall for wall, _ in hugo_results)
+    return [table_row(size, "Noticeboard full build after deleting the last output", listings, ours, results, hugo_wall),
+            table_row(size, "Hugo full build after deleting the last output", listings, theirs, hugo_results, hugo_wall)]
 
 
 def main():
@@ -223,14 +265,20 @@ def main():
     hugo_version = subprocess.run(["hugo", "version"], capture_output=True, text=True).stdout.split()[1]
     measured = f"commit {commit}" if "NOTICEBOARD_BIN" not in os.environ else f"{NOTICEBOARD} (repository at {commit})"
     print(f"Noticeboard {measured}, Hugo {hugo_version}, {os.cpu_count()} cores, median of {arguments.runs} runs, --now {NOW}", flush=True)
-    rows, walls = [], {}
+    rows, walls, built = [], {}, {}
     for size in arguments.sizes or list(SIZES):
-        size_rows, (load_before, load_after) = bench_size(size, SIZES[size], arguments.runs)
+        size_rows, (load_before, load_after), built[size] = bench_size(size, SIZES[size], arguments.runs)
         rows += size_rows
         walls[size] = {row[1]: row[5] for row in size_rows}
         print(f"{size}: load average {load_before} before, {load_after} after", flush=True)
+    # Last, as they delete: nothing else is timed after them.
+    for size, (site, hugo, listings, ours, theirs) in built.items():
+        rows += after_deletion_rows(size, arguments.runs, site, hugo, listings, ours, theirs)
+    print(f"After deleting: load average {load_average()}", flush=True)
+    remove(TRASH)
     print()
-    print("| size | build | listings | output files | output MB | wall s (median) | pages/s | peak RSS MB | Hugo full build ÷ this |")
+    print("The last column compares with Hugo's full build in the same condition: into a new folder, or right after deleting.")
+    print("| size | build | listings | output files | output MB | wall s (median) | pages/s | peak RSS MB | Hugo's full build ÷ this |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for size, label, listings, files, megabytes, wall, rate, rss, ratio in rows:
         print(f"| {size} | {label} | {listings} | {files} | {megabytes:.1f} | {wall:.2f} | {rate:.0f} | {rss:.0f} | {ratio:.2f} |")
@@ -249,8 +297,8 @@ def main():
     print()
     print("One-listing edits in the preview servers (noticeboard serve --timings; hugo server --renderToDisk, fast render), each run:")
     for name, runs in SERVE_EDITS.items():
-        for built, stages in runs:
-            print(f"{name}: {built}" + "".join(f"; {' '.join(stage.split())}" for stage in stages))
+        for line, stages in runs:
+            print(f"{name}: {line}" + "".join(f"; {' '.join(stage.split())}" for stage in stages))
     sys.stdout.flush()
 
 
