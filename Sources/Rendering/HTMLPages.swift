@@ -23,16 +23,17 @@ extension SiteRenderer {
         return page(at: "", template: "home", context: context, lastModified: catalogue.kinds.compactMap { $0.latestDate(of: $0.listings) }.max())
     }
 
-    /// With `showing`, only the pages that show one of those listings.
-    func indexPages(_ collection: KindCollection, showing: Set<String>? = nil) -> [Page] {
+    /// With `showing`, only the pages that show one of those listings. `cardDigests` are the listings' card
+    /// digests by slug (`PageContexts.cardDigest`) where they were made ahead; missing ones are made here.
+    func indexPages(_ collection: KindCollection, showing: Set<String>? = nil, cardDigests: [String: String] = [:]) -> [Page] {
         listPages(
             collection.listings, in: collection, basePath: collection.outputPath, title: collection.schema.title,
-            description: collection.schema.description, facet: .null, showing: showing)
+            description: collection.schema.description, facet: .null, showing: showing, cardDigests: cardDigests)
     }
 
     /// The facet's own page listing its values, then one paginated list per value. With `showing`, only
     /// the list pages that show one of those listings (the facet's own page shows counts, not listings).
-    func facetPages(_ facet: Facet, in collection: KindCollection, showing: Set<String>? = nil) -> [Page] {
+    func facetPages(_ facet: Facet, in collection: KindCollection, showing: Set<String>? = nil, cardDigests: [String: String] = [:]) -> [Page] {
         let schema = collection.schema
         let facetPath = facet.outputPath(kind: schema.name)
         let facetTitle = "\(schema.title) by \(facet.field.label.lowercased())"
@@ -47,7 +48,7 @@ extension SiteRenderer {
         ])
         var pages = showing != nil ? [] : [page(
             at: facetPath, template: templates.name("facet", forKind: schema.name), context: context,
-            lastModified: collection.latestDate(of: collection.listings))]
+            keyStandIns: ["kind": contexts.kindStandIn(collection)], lastModified: collection.latestDate(of: collection.listings))]
         for value in facet.values {
             let title = "\(schema.title): \(facet.field.label) \(value.text)"
             let facetValue: Value = .object([
@@ -55,33 +56,38 @@ extension SiteRenderer {
             ])
             pages += listPages(
                 value.listings, in: collection, basePath: facetPath + value.slug + "/", title: title,
-                description: "\(schema.title) with \(facet.field.label.lowercased()) \(value.text).", facet: facetValue, showing: showing)
+                description: "\(schema.title) with \(facet.field.label.lowercased()) \(value.text).", facet: facetValue, showing: showing,
+                cardDigests: cardDigests)
         }
         return pages
     }
 
     private func listPages(
         _ listings: [Listing], in collection: KindCollection, basePath: String, title: String, description: String, facet: Value,
-        showing: Set<String>?
+        showing: Set<String>?, cardDigests: [String: String]
     ) -> [Page] {
         let schema = collection.schema
         let paginations = Pagination.pages(of: listings, size: site.pageSize, basePath: basePath)
         return zip(paginations, contexts.paginationValues(paginations)).filter { pagination, _ in
             showing.map { slugs in pagination.items.contains { slugs.contains($0.slug) } } ?? true
         }.map { pagination, paginationValue in
+            let cards = pagination.items.enumerated().map { index, listing in (listing, firstScreen: index < PageContexts.firstScreenCards) }
             let context: Value = .object([
                 "site": contexts.siteValue(currentKind: schema.name),
                 "page": contexts.page(title: title, description: description, pagination: pagination),
                 "kind": contexts.kindValue(collection),
                 "facet": facet,
                 "total": .int(Int64(listings.count)),
-                "pagination": paginationValue,
-                "listings": .list(pagination.items.enumerated().map { index, listing in
-                    contexts.card(listing, schema: schema, firstScreen: index < PageContexts.firstScreenCards)
-                }),
+                "pagination": paginationValue.value,
+                "listings": .list(cards.map { listing, firstScreen in contexts.card(listing, schema: schema, firstScreen: firstScreen) }),
             ])
+            let cardStandIns = cards.map { listing, firstScreen in
+                contexts.cardStandIn(
+                    cardDigest: cardDigests[listing.slug] ?? contexts.cardDigest(listing, schema: schema), firstScreen: firstScreen)
+            }
             return page(
                 at: pagination.outputPath, template: templates.name("list", forKind: schema.name), context: context,
+                keyStandIns: ["kind": contexts.kindStandIn(collection), "pagination": paginationValue.standIn, "listings": .list(cardStandIns)],
                 lastModified: collection.latestDate(of: pagination.items))
         }
     }
@@ -99,7 +105,7 @@ extension SiteRenderer {
         ])
         return page(
             at: listing.outputPath, template: templates.name("listing", forKind: schema.name), context: context,
-            lastModified: collection.latestDate(of: [listing]))
+            keyStandIns: ["kind": contexts.kindStandIn(collection)], lastModified: collection.latestDate(of: [listing]))
     }
 
     func freePage(_ freePage: FreePage) -> Page {
@@ -139,7 +145,11 @@ extension SiteRenderer {
     }
 
     /// A page with a pretty URL: `outputPath` is a folder and the file is its `index.html`.
-    func page(at outputPath: String, template: String, context: Value, lastModified: CalendarDate?) -> Page {
-        Page(path: outputPath + "index.html", template: template, context: context, lastModified: lastModified, inSitemap: true)
+    func page(
+        at outputPath: String, template: String, context: Value, keyStandIns: [String: Value] = [:], lastModified: CalendarDate?
+    ) -> Page {
+        Page(
+            path: outputPath + "index.html", template: template, context: context, keyStandIns: keyStandIns, lastModified: lastModified,
+            inSitemap: true)
     }
 }

@@ -5,15 +5,18 @@ import SiteModel
 /// Builds the values templates see. Every page gets `site` and `page`; the layout also gets `content`.
 struct PageContexts: Sendable {
     let catalogue: Catalogue
-    /// `site` and `kind` are the same on every page of a kind, so each is built once, not per page.
+    /// `site` and `kind` are the same on every page of a kind, so each is built once, not per page; so is
+    /// the kind's stand-in in render keys.
     private var siteValues: [String?: Value] = [:]
     private var kindValues: [String: Value] = [:]
+    private var kindStandIns: [String: Value] = [:]
 
     init(catalogue: Catalogue) {
         self.catalogue = catalogue
         let kindNames: [String?] = [nil] + catalogue.kinds.map(\.schema.name)
         siteValues = Dictionary(uniqueKeysWithValues: kindNames.map { ($0, makeSiteValue(currentKind: $0)) })
         kindValues = Dictionary(uniqueKeysWithValues: catalogue.kinds.map { ($0.schema.name, makeKindValue($0)) })
+        kindStandIns = kindValues.mapValues { .string(RenderKey.digest(of: $0)) }
     }
 
     var site: SiteConfig { catalogue.site }
@@ -67,24 +70,30 @@ struct PageContexts: Sendable {
         return .object(fields)
     }
 
-    /// The `pagination` value of each page of one list. Every page links every other, so the links are
-    /// made once for the list, each as it looks current and not, and shared by all its pages.
-    func paginationValues<Item>(_ paginations: [Pagination<Item>]) -> [Value] {
+    /// The `pagination` value of each page of one list, with its stand-in for render keys. Every page links
+    /// every other, so the links are made once for the list, each as it looks current and not, and shared by
+    /// all its pages; in the stand-in they are the digest of the list's links, since `number` says which
+    /// one is current.
+    func paginationValues<Item>(_ paginations: [Pagination<Item>]) -> [(value: Value, standIn: Value)] {
         guard let first = paginations.first else { return [] }
         let links = (1...first.count).map { number -> (current: Value, other: Value) in
             let path = Value.string(site.path(Pagination<Item>.path(of: number, basePath: first.basePath)))
             func link(current: Bool) -> Value { .object(["number": .int(Int64(number)), "path": path, "current": .bool(current)]) }
             return (link(current: true), link(current: false))
         }
+        let linksDigest = Value.string(RenderKey.digest(of: .list(links.map(\.other))))
         return paginations.map { pagination in
-            .object([
+            var fields: OrderedDictionary<String, Value> = [
                 "number": .int(Int64(pagination.number)),
                 "count": .int(Int64(pagination.count)),
                 "is_paged": .bool(pagination.count > 1),
                 "prev": pagination.previousPath.map { .string(site.path($0)) } ?? .null,
                 "next": pagination.nextPath.map { .string(site.path($0)) } ?? .null,
-                "pages": .list(links.indices.map { index in index + 1 == pagination.number ? links[index].current : links[index].other }),
-            ])
+                "pages": linksDigest,
+            ]
+            let standIn = Value.object(fields)
+            fields["pages"] = .list(links.indices.map { index in index + 1 == pagination.number ? links[index].current : links[index].other })
+            return (.object(fields), standIn)
         }
     }
 
@@ -110,6 +119,11 @@ struct PageContexts: Sendable {
 
     func kindValue(_ collection: KindCollection) -> Value {
         kindValues[collection.schema.name] ?? makeKindValue(collection)
+    }
+
+    /// `kind` as render keys take it.
+    func kindStandIn(_ collection: KindCollection) -> Value {
+        kindStandIns[collection.schema.name] ?? .string(RenderKey.digest(of: kindValue(collection)))
     }
 
     private func makeKindValue(_ collection: KindCollection) -> Value {
@@ -140,6 +154,16 @@ struct PageContexts: Sendable {
             "listing": .object(listing.fields),
             "display": .object(listing.display.mapValues(Value.string)),
         ])
+    }
+
+    /// A card as render keys take it: the digest of the card as it looks off the first screen (`cardDigest`,
+    /// made once per listing for a whole build), and whether it is on the first screen.
+    func cardStandIn(cardDigest: String, firstScreen: Bool) -> Value {
+        .list([.string(cardDigest), .bool(firstScreen)])
+    }
+
+    func cardDigest(_ listing: Listing, schema: KindSchema) -> String {
+        RenderKey.digest(of: card(listing, schema: schema, firstScreen: false))
     }
 
     /// The title field's text; for an entry of a collection, its first text field.

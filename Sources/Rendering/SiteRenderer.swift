@@ -25,6 +25,8 @@ public struct SiteRenderer: Sendable {
         let path: String
         let template: String
         let context: Value
+        /// Top-level context fields as its render key takes them (see `RenderKey`).
+        var keyStandIns: [String: Value] = [:]
         let lastModified: CalendarDate?
         let inSitemap: Bool
     }
@@ -53,8 +55,14 @@ public struct SiteRenderer: Sendable {
         work.append(.documents { [searchIndex()] + jsonSchemas() })
         work.append(.pages { [homePage()] })
         for collection in catalogue.kinds where collection.schema.hasPages {
-            work.append(.pages { indexPages(collection) })
-            for facet in collection.facets { work.append(.pages { facetPages(facet, in: collection) }) }
+            let listingCards = cardDigests(collection.listings, collection)
+            let listsEntries = collection.facets.contains { collection.schema.facetIsOverEntries($0.field.name) }
+            let entryCards = listsEntries ? cardDigests(collection.entries, collection) : [:]
+            work.append(.pages { indexPages(collection, cardDigests: listingCards) })
+            for facet in collection.facets {
+                let cards = collection.schema.facetIsOverEntries(facet.field.name) ? entryCards : listingCards
+                work.append(.pages { facetPages(facet, in: collection, cardDigests: cards) })
+            }
             for start in stride(from: 0, to: collection.listings.count, by: Self.listingsPerWorkItem) {
                 let listings = collection.listings[start..<min(start + Self.listingsPerWorkItem, collection.listings.count)]
                 work.append(.pages { listings.map { listingPage($0, in: collection) } })
@@ -121,6 +129,12 @@ public struct SiteRenderer: Sendable {
         let lastModified: CalendarDate?
     }
 
+    /// The listings' card digests by slug, made once for the whole render rather than once per list page.
+    /// A collection kind's entries go apart from its listings: an entry's slug (`proverbs-1`) may be a listing's.
+    private func cardDigests(_ listings: [Listing], _ collection: KindCollection) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: zip(listings.map(\.slug), listings.parallelMap { contexts.cardDigest($0, schema: collection.schema) }))
+    }
+
     /// Renders the page's own template, then the layout around it.
     func render(_ page: Page) -> String {
         let body = templates.render(page.context, with: page.template)
@@ -130,6 +144,6 @@ public struct SiteRenderer: Sendable {
     }
 
     private func renderKey(_ page: Page) -> String {
-        RenderKey.of(fingerprint: templates.fingerprint, template: page.template, context: page.context)
+        RenderKey.of(fingerprint: templates.fingerprint, template: page.template, context: page.context, standIns: page.keyStandIns)
     }
 }
