@@ -9,23 +9,25 @@ extension SiteRenderer {
 
     func schemaURL(_ name: String) -> Value { .string(site.url("api/schema/\(name).json")) }
 
-    /// With `onlyListings`, the per-listing documents of those listings only.
+    /// With `onlyListings`, the per-listing documents of those listings only. Each listing's fields are
+    /// encoded once, for both its own document and the kind's.
     func apiDocuments(_ collection: KindCollection, onlyListings: Set<String>? = nil) -> [OutputFile] {
         let schema = collection.schema
-        let list: Value = .object([
+        let items = collection.listings.parallelMap { listing in JSONWriter.encoded(.object(listing.fields)) }
+        let list: OrderedDictionary<String, Value> = [
             "$schema": schemaURL(schema.name),
             "kind": .string(schema.name),
             "title": .string(schema.title),
             "url": schema.hasPages ? .string(site.url(collection.outputPath)) : .null,
             "count": .int(Int64(collection.listings.count)),
-            "items": .list(collection.listings.map { .object($0.fields) }),
-        ])
-        var files = [OutputFile(path: "api/\(schema.name).json", contents: .bytes(JSONWriter.bytes(list)))]
-        let listings = onlyListings.map { slugs in collection.listings.filter { slugs.contains($0.slug) } } ?? collection.listings
-        files += listings.parallelMap { listing in
-            var fields = listing.fields
-            fields.updateValue(schemaURL("\(schema.name).listing"), forKey: "$schema", insertingAt: 0)
-            return OutputFile(path: "api/\(schema.name)/\(listing.slug).json", contents: .bytes(JSONWriter.bytes(.object(fields))))
+        ]
+        var files = [OutputFile(path: "api/\(schema.name).json", contents: .bytes(JSONWriter.bytes(list, thenList: "items", of: items)))]
+        let listingSchema = schemaURL("\(schema.name).listing")
+        let documents = zip(collection.listings, items).filter { listing, _ in onlyListings?.contains(listing.slug) ?? true }
+        files += documents.parallelMap { listing, fields in
+            OutputFile(
+                path: "api/\(schema.name)/\(listing.slug).json",
+                contents: .bytes(JSONWriter.bytes(["$schema": listingSchema], followedByFieldsOf: fields)))
         }
         if let daily = schema.daily {
             files += DailyPicks(collection: collection, from: catalogue.buildDate, days: daily.days).picks.map { pick in

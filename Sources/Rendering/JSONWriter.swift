@@ -1,3 +1,4 @@
+import OrderedCollections
 import SiteModel
 
 /// Writes the value tree as compact JSON with keys in the tree's order, so output is byte-stable.
@@ -7,6 +8,50 @@ public enum JSONWriter {
         var output: [UInt8] = []
         output.reserveCapacity(4096)
         write(value, to: &output)
+        output.append(UInt8(ascii: "\n"))
+        return output
+    }
+
+    /// A value's JSON without the closing newline, for `bytes(_:thenList:of:)` and `bytes(_:followedByFieldsOf:)`
+    /// to build into more than one document.
+    public struct Encoded: Sendable {
+        fileprivate let bytes: [UInt8]
+    }
+
+    public static func encoded(_ value: Value) -> Encoded {
+        var output: [UInt8] = []
+        write(value, to: &output)
+        return Encoded(bytes: output)
+    }
+
+    /// `bytes(.object(fields + [name: .list(items)]))`, from the items already encoded.
+    public static func bytes(_ fields: OrderedDictionary<String, Value>, thenList name: String, of items: [Encoded]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(items.reduce(256) { $0 + $1.bytes.count + 1 })
+        write(.object(fields), to: &output)
+        output.removeLast()
+        if !fields.isEmpty { output.append(UInt8(ascii: ",")) }
+        writeString(name, to: &output)
+        output.append(contentsOf: ":[".utf8)
+        for (index, item) in items.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            output.append(contentsOf: item.bytes)
+        }
+        output.append(contentsOf: "]}\n".utf8)
+        return output
+    }
+
+    /// `bytes(.object(first + rest))` where `rest` is an encoded object whose keys are not in `first`.
+    public static func bytes(_ first: OrderedDictionary<String, Value>, followedByFieldsOf rest: Encoded) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(rest.bytes.count + 256)
+        write(.object(first), to: &output)
+        let restIsEmpty = rest.bytes.count == 2
+        if !restIsEmpty {
+            output.removeLast()
+            if !first.isEmpty { output.append(UInt8(ascii: ",")) }
+            output.append(contentsOf: rest.bytes.dropFirst())
+        }
         output.append(UInt8(ascii: "\n"))
         return output
     }
