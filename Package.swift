@@ -65,6 +65,7 @@ let package = Package(
             dependencies: [
                 "Noticeboard", "SiteModel", "LocatedYAML", "SchemaValidation", "ImageProcessing", "Enrichment", "Rendering", "OutputWriter",
                 "SiteLoader", "CatalogueIndex", "SyntheticSite", .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ]),
     ]
 )

@@ -1,6 +1,7 @@
 import Foundation
 @testable import CatalogueIndex
 import Mustache
+import OrderedCollections
 @testable import Rendering
 import SiteModel
 import Testing
@@ -39,6 +40,42 @@ import Testing
         #expect(RenderKey.of(fingerprint: "f", template: "t2", context: .null) != keys[0])
         #expect(RenderKey.of(fingerprint: "f2", template: "t", context: .null) != keys[0])
         #expect(RenderKey.of(fingerprint: "ft", template: "", context: .null) != RenderKey.of(fingerprint: "f", template: "t", context: .null))
+    }
+
+    /// A stand-in replaces its field's value in the key, tagged apart from any value, so a context keyed through
+    /// stand-ins never shares a key with one keyed by value; fields without one are keyed as before.
+    @Test func renderKeyStandInsReplaceOnlyTheirField() {
+        let context: Value = .object(["kind": .string("k"), "listings": .list([.string("card")])])
+        let plain = RenderKey.of(fingerprint: "f", template: "t", context: context)
+        let digest = Value.string(RenderKey.digest(of: .list([.string("card")])))
+        let standIn = RenderKey.of(fingerprint: "f", template: "t", context: context, standIns: ["listings": digest])
+        #expect(standIn != plain)
+        #expect(RenderKey.of(fingerprint: "f", template: "t", context: .object(["kind": .string("k"), "listings": digest])) != standIn)
+        #expect(RenderKey.of(fingerprint: "f", template: "t", context: context, standIns: ["absent": digest]) == plain)
+        let otherKind: Value = .object(["kind": .string("j"), "listings": .list([.string("card")])])
+        #expect(RenderKey.of(fingerprint: "f", template: "t", context: otherKind, standIns: ["listings": digest]) != standIn)
+        #expect(RenderKey.digest(of: .list([.string("card")])) != RenderKey.digest(of: .list([.html("card")])))
+    }
+
+    /// The API documents splice each listing's encoded fields into its own document and its kind's; the bytes
+    /// must be those of encoding each document whole.
+    @Test func splicedJSONMatchesWholeDocuments() {
+        let objects: [OrderedDictionary<String, Value>] = [
+            [:], ["slug": .string("ana")], ["text": .string(Self.awkwardTexts[2]), "list": .list([.int(1), .null]), "nested": .object([:])],
+        ]
+        for first in objects {
+            for rest in objects where Set(rest.keys).isDisjoint(with: first.keys) {
+                var whole = first
+                whole.merge(rest) { a, _ in a }
+                #expect(JSONWriter.bytes(first, followedByFieldsOf: JSONWriter.encoded(.object(rest))) == JSONWriter.bytes(.object(whole)))
+            }
+            for count in [0, 1, 3] {
+                let items = Array(objects.prefix(count)).map { Value.object($0) }
+                var whole = first
+                whole["items"] = .list(items)
+                #expect(JSONWriter.bytes(first, thenList: "items", of: items.map(JSONWriter.encoded)) == JSONWriter.bytes(.object(whole)))
+            }
+        }
     }
 
     @Test func templatesUseTheFastEscapingAndKeepErrorLines() throws {
