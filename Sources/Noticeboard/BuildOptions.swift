@@ -12,6 +12,9 @@ public struct BuildOptions: Sendable {
     public var baseURL: String?
     /// Told what the build is doing as each stage starts ("Rendering 23,525 pages"), for a progress line.
     public var progress: (@Sendable (String) -> Void)?
+    /// The process ends right after the build (the command line): what it read and made is left allocated
+    /// rather than freed object by object (see `LeftForExit`).
+    public var processEndsAfter = false
 
     public init(root: String = ".", output: String? = nil, maxFileBytes: Int = 10 * 1024 * 1024, now: CalendarDate? = nil, baseURL: String? = nil) {
         self.root = root

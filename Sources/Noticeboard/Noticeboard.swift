@@ -139,6 +139,7 @@ public enum Noticeboard {
         state.confirmStaged(statePath: statePath)
         ImagePublisher(files: files, settings: site.config.images).pruneCache(keeping: site.images.cacheKeys)
         stages.finish("save state")
+        if options.processEndsAfter { LeftForExit.keep(site, enrichment, catalogue, state, recorded, inputs) }
         let report = BuildReport(
             listings: catalogue.listingCount, pages: finalOutputs.keys.filter { $0.hasSuffix(".html") }.count, files: summary.files,
             written: summary.written, bytes: summary.bytes, imagesProcessed: site.images.processed, warnings: site.warnings,

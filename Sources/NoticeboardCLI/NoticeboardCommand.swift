@@ -41,6 +41,7 @@ struct Build: ParsableCommand {
 
     func run() throws {
         var options = BuildOptions(root: site.root, output: output, maxFileBytes: site.maxFileBytes, now: site.now?.date)
+        options.processEndsAfter = true
         // Progress goes to a terminal only, on one line that the summary replaces.
         let showProgress = !quiet && isatty(STDERR_FILENO) == 1
         if showProgress { options.progress = { stage in FileHandle.standardError.write(Data("\r\u{1B}[K\(stage)…".utf8)) } }
