@@ -19,6 +19,25 @@ public struct Pagination<Item: Sendable>: Sendable {
         number == 1 ? basePath : "\(basePath)page/\(number)/"
     }
 
+    /// The page numbers a paginator shows on this page: the first, the last, and up to `Self.windowRadius`
+    /// either side of this one, nil where pages are skipped. A single skipped page is shown instead, since
+    /// its number takes no more room than the gap. At most 9 entries, however long the list: linking every
+    /// page from every page made a list's pages grow with the square of its length.
+    public var window: [Int?] {
+        let near = max(1, number - Self.windowRadius)...min(count, number + Self.windowRadius)
+        var shown = Set([1, count]).union(near).sorted()
+        for (before, after) in zip(shown, shown.dropFirst()) where after - before == 2 { shown.append(before + 1) }
+        shown.sort()
+        var window: [Int?] = []
+        for (index, page) in shown.enumerated() {
+            if index > 0, page - shown[index - 1] > 1 { window.append(nil) }
+            window.append(page)
+        }
+        return window
+    }
+
+    public static var windowRadius: Int { 2 }
+
     public var outputPath: String { Self.path(of: number, basePath: basePath) }
     public var previousPath: String? { number > 1 ? Self.path(of: number - 1, basePath: basePath) : nil }
     public var nextPath: String? { number < count ? Self.path(of: number + 1, basePath: basePath) : nil }

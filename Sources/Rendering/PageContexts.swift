@@ -70,10 +70,11 @@ struct PageContexts: Sendable {
         return .object(fields)
     }
 
-    /// The `pagination` value of each page of one list, with its stand-in for render keys. Every page links
-    /// every other, so the links are made once for the list, each as it looks current and not, and shared by
-    /// all its pages; in the stand-in they are the digest of the list's links, since `number` says which
-    /// one is current.
+    /// The `pagination` value of each page of one list, with its stand-in for render keys. `pages` links
+    /// every page of the list and `window` the pages near this one (`Pagination.window`), with a `gap`
+    /// where pages are skipped. The links are made once for the list, each as it looks current and not,
+    /// and shared by all its pages; in the stand-in, `pages` is the digest of the list's links, since
+    /// `number` says which one is current, and `window` follows from `number` and `count`.
     func paginationValues<Item>(_ paginations: [Pagination<Item>]) -> [(value: Value, standIn: Value)] {
         guard let first = paginations.first else { return [] }
         let links = (1...first.count).map { number -> (current: Value, other: Value) in
@@ -92,10 +93,15 @@ struct PageContexts: Sendable {
                 "pages": linksDigest,
             ]
             let standIn = Value.object(fields)
-            fields["pages"] = .list(links.indices.map { index in index + 1 == pagination.number ? links[index].current : links[index].other })
+            func link(_ number: Int) -> Value { number == pagination.number ? links[number - 1].current : links[number - 1].other }
+            fields["pages"] = .list((1...links.count).map(link))
+            fields["window"] = .list(pagination.window.map { number in number.map(link) ?? Self.paginationGap })
             return (.object(fields), standIn)
         }
     }
+
+    /// Where a paginator's window skips pages; its links carry no `gap`, so templates test `{{#gap}}`.
+    private static let paginationGap: Value = .object(["gap": .bool(true)])
 
     /// A kind's facets with their values, for "browse by" links.
     func facetsValue(_ collection: KindCollection) -> Value {

@@ -1,3 +1,4 @@
+import CatalogueIndex
 import Foundation
 import Noticeboard
 import SiteModel
@@ -53,6 +54,45 @@ import Testing
         // Best rated first (4.33 beats 4.00), unreviewed cleaners last by name.
         let order = first.matches(of: /cleaners\/(cleaner-\d\d)\//).map { String($0.1) }
         #expect(Array(order.prefix(6)) == ["cleaner-03", "cleaner-01", "cleaner-05", "cleaner-02", "cleaner-04", "cleaner-06"])
+    }
+
+    /// A paginator links the first and last pages and two either side of the current one, with a gap for
+    /// skipped pages, so a long list's pages do not each carry a link to every other.
+    @Test func paginatorsShowAWindowOfPages() throws {
+        func window(_ number: Int, of count: Int) -> String {
+            let pages = Pagination.pages(of: Array(0..<(count * 24)), size: 24, basePath: "cleaners/")
+            return pages[number - 1].window.map { $0.map(String.init) ?? "…" }.joined(separator: " ")
+        }
+        #expect(window(1, of: 1) == "1")
+        #expect(window(1, of: 3) == "1 2 3")
+        #expect(window(1, of: 417) == "1 2 3 … 417")
+        #expect(window(5, of: 417) == "1 2 3 4 5 6 7 … 417")
+        #expect(window(6, of: 417) == "1 … 4 5 6 7 8 … 417")
+        #expect(window(7, of: 417) == "1 … 5 6 7 8 9 … 417")
+        #expect(window(412, of: 417) == "1 … 410 411 412 413 414 … 417")
+        #expect(window(413, of: 417) == "1 … 411 412 413 414 415 416 417")
+        #expect(window(417, of: 417) == "1 … 415 416 417")
+        #expect(window(4, of: 7) == "1 2 3 4 5 6 7")
+        for count in 1...40 {
+            for number in 1...count { #expect(window(number, of: count).split(separator: " ").count <= 9) }
+        }
+
+        // In the example theme, on the first of 9 pages: the current page, the window, a gap, the last page,
+        // and no link to a page outside the window.
+        let site = pagedSite()
+        defer { TestSupport.removeTree(site) }
+        for number in 51...200 { TestSupport.write("name: Cleaner \(number)\ncounty: Cork\n", to: site + "/content/cleaners/cleaner-\(number).yaml") }
+        let files = try build(site)
+        #expect(files["cleaners/page/9/index.html"] != nil && files["cleaners/page/10/index.html"] == nil)
+        let first = text(files, "cleaners/index.html")
+        #expect(first.contains("""
+            <li><span aria-current="page">1</span></li>
+            <li><a href="/sub/path/cleaners/page/2/">2</a></li>
+            <li><a href="/sub/path/cleaners/page/3/">3</a></li>
+            <li class="gap">…</li>
+            <li><a href="/sub/path/cleaners/page/9/">9</a></li>
+            """))
+        #expect(!first.contains("cleaners/page/4/") && !first.contains("cleaners/page/8/"))
     }
 
     @Test func facetValuesGetTheirOwnPaginatedPages() throws {
