@@ -83,8 +83,10 @@ struct BuildState: Equatable {
         var lines = LineReader(bytes: bytes)
         guard let first = lines.next(), string(first) == header, let settingsLine = lines.next() else { return nil }
         let settings = string(settingsLine)
-        var inputs: [String: String] = [:]
-        var outputs: [String: Output] = [:]
+        // Most lines are inputs or outputs: room for every line in each saves growing them line by line.
+        let lineCount = bytes.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+        var inputs: [String: String] = Dictionary(minimumCapacity: lineCount)
+        var outputs: [String: Output] = Dictionary(minimumCapacity: lineCount)
         var listings = 0
         var warnings: [Diagnostic] = []
         // The staging folder's record, as differences from the outputs.

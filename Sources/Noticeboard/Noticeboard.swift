@@ -61,11 +61,14 @@ public enum Noticeboard {
         let buildDate = options.now ?? CalendarDate.today()
         let statePath = BuildState.file(for: options)
         let settings = BuildState.settings(for: options, buildDate: buildDate)
+        // The last build's record describes the output folder (and the staging folder) while the folder is
+        // intact; its inputs and render keys count only if it was built with the same settings. It is read
+        // while the inputs are scanned: parsing it keeps one core busy, where the scan would use both.
+        let outputPath = options.outputPath
+        let recording = InBackground { BuildState.load(statePath).flatMap { state in state.outputsAreIntact(in: outputPath) ? state : nil } }
         let inputs = InputStamps.scan(files, folders: inputFolders)
         stages.finish("scan inputs")
-        // The last build's record describes the output folder (and the staging folder) while the folder is
-        // intact; its inputs and render keys count only if it was built with the same settings.
-        let recorded = BuildState.load(statePath).flatMap { state in state.outputsAreIntact(in: options.outputPath) ? state : nil }
+        let recorded = recording.value
         let previous = recorded.flatMap { state in state.settings == settings ? state : nil }
         stages.finish("read last build's state")
         if let previous, previous.inputs == inputs {
@@ -79,6 +82,7 @@ public enum Noticeboard {
                     site: site, enrichment: enrichment, catalogue: enrichAndIndex(site, enrichment, buildDate: buildDate, stages: &stages),
                     state: state, statePath: statePath)
             }
+            if options.processEndsAfter { LeftForExit.keep(previous, inputs) }
             let report = BuildReport(
                 listings: previous.listings, pages: previous.outputs.keys.filter { $0.hasSuffix(".html") }.count,
                 files: previous.outputs.count, written: 0, bytes: previous.outputs.values.reduce(0) { $0 + $1.digest.size },
