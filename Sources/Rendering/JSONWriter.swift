@@ -28,9 +28,7 @@ public enum JSONWriter {
     public static func bytes(_ fields: OrderedDictionary<String, Value>, thenList name: String, of items: [Encoded]) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(items.reduce(256) { $0 + $1.bytes.count + 1 })
-        write(.object(fields), to: &output)
-        output.removeLast()
-        if !fields.isEmpty { output.append(UInt8(ascii: ",")) }
+        writeOpenObject(fields, to: &output)
         writeString(name, to: &output)
         output.append(contentsOf: ":[".utf8)
         for (index, item) in items.enumerated() {
@@ -45,15 +43,22 @@ public enum JSONWriter {
     public static func bytes(_ first: OrderedDictionary<String, Value>, followedByFieldsOf rest: Encoded) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(rest.bytes.count + 256)
-        write(.object(first), to: &output)
         let restIsEmpty = rest.bytes.count == 2
-        if !restIsEmpty {
-            output.removeLast()
-            if !first.isEmpty { output.append(UInt8(ascii: ",")) }
+        if restIsEmpty {
+            write(.object(first), to: &output)
+        } else {
+            writeOpenObject(first, to: &output)
             output.append(contentsOf: rest.bytes.dropFirst())
         }
         output.append(UInt8(ascii: "\n"))
         return output
+    }
+
+    /// The object without its closing brace, ready for more fields: a comma follows its last field, if any.
+    private static func writeOpenObject(_ fields: OrderedDictionary<String, Value>, to output: inout [UInt8]) {
+        write(.object(fields), to: &output)
+        output.removeLast()
+        if !fields.isEmpty { output.append(UInt8(ascii: ",")) }
     }
 
     public static func write(_ value: Value, to output: inout [UInt8]) {
