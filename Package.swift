@@ -27,43 +27,45 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         // libwebpmux (libwebp-dev, which libvips-dev brings): WebP chunks, to drop the metadata libvips 8.14 keeps.
         .systemLibrary(name: "CWebPMux", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
-        // OpenSSL's libcrypto (libssl-dev), for the manifest's SHA-256 digests and the image cache's keys.
+        // OpenSSL's libcrypto (libssl-dev), for SHA-256 (the manifest's digests, render keys, the image cache's keys).
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // renameat2(RENAME_EXCHANGE) is hidden behind _GNU_SOURCE, which Swift's Glibc module does not set.
         .target(name: "CRenameExchange"),
 
+        // What every stage may use and none owns: SHA-256, paths below the site root, the parallel map, a seeded RNG.
+        .target(name: "Support", dependencies: ["CCrypto"]),
         .target(name: "SiteModel", dependencies: [.product(name: "OrderedCollections", package: "swift-collections")]),
         .target(name: "LocatedYAML", dependencies: ["CYAML", "SiteModel"]),
-        .target(name: "SiteLoader", dependencies: ["SiteModel"]),
+        .target(name: "SiteLoader", dependencies: ["SiteModel", "Support"]),
         .target(name: "SchemaValidation", dependencies: ["SiteModel", "LocatedYAML"]),
-        .target(name: "ImageProcessing", dependencies: ["SiteModel", "SiteLoader", "CVips", "CWebPMux", "CCrypto"]),
+        .target(name: "ImageProcessing", dependencies: ["SiteModel", "SiteLoader", "Support", "CVips", "CWebPMux"]),
         .target(name: "Enrichment", dependencies: ["SiteModel", "CCmarkGFM"]),
-        .target(name: "CatalogueIndex", dependencies: ["SiteModel", "Enrichment"]),
+        .target(name: "CatalogueIndex", dependencies: ["SiteModel", "Support", "Enrichment"]),
         .target(
             name: "Rendering",
-            dependencies: ["SiteModel", "CatalogueIndex", "CCrypto", .product(name: "Mustache", package: "swift-mustache")]),
-        .target(name: "OutputWriter", dependencies: ["SiteModel", "CRenameExchange"]),
+            dependencies: ["SiteModel", "Support", "CatalogueIndex", .product(name: "Mustache", package: "swift-mustache")]),
+        .target(name: "OutputWriter", dependencies: ["SiteModel", "Support", "CRenameExchange"]),
         .target(
             name: "Noticeboard",
             dependencies: [
-                "SiteModel", "SiteLoader", "LocatedYAML", "SchemaValidation", "ImageProcessing", "Enrichment", "CatalogueIndex",
+                "Support", "SiteModel", "SiteLoader", "LocatedYAML", "SchemaValidation", "ImageProcessing", "Enrichment", "CatalogueIndex",
                 "Rendering", "OutputWriter", .product(name: "OrderedCollections", package: "swift-collections"),
             ]),
         // Made-up catalogues of any size for `make bench` (the hidden `noticeboard generate`).
-        .target(name: "SyntheticSite", dependencies: ["SiteModel"]),
+        .target(name: "SyntheticSite", dependencies: ["SiteModel", "Support"]),
         // The preview server stays out of the pipeline library, so the pipeline's tests do not wait for Hummingbird.
         .target(
             name: "NoticeboardServer",
-            dependencies: ["Noticeboard", "SiteLoader", "SiteModel", .product(name: "Hummingbird", package: "hummingbird")]),
+            dependencies: ["Noticeboard", "SiteLoader", "SiteModel", "Support", .product(name: "Hummingbird", package: "hummingbird")]),
         .executableTarget(
             name: "NoticeboardCLI",
-            dependencies: ["Noticeboard", "NoticeboardServer", "OutputWriter", "SyntheticSite", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Noticeboard", "NoticeboardServer", "OutputWriter", "Support", "SyntheticSite", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             // `noticeboard new` copies this starter site.
             resources: [.copy("Scaffold")]),
         .testTarget(
             name: "NoticeboardTests",
             dependencies: [
-                "Noticeboard", "SiteModel", "LocatedYAML", "SchemaValidation", "ImageProcessing", "Enrichment", "Rendering", "OutputWriter",
+                "Noticeboard", "Support", "SiteModel", "LocatedYAML", "SchemaValidation", "ImageProcessing", "Enrichment", "Rendering", "OutputWriter",
                 "SiteLoader", "CatalogueIndex", "SyntheticSite", .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]),

@@ -1,5 +1,6 @@
 import Enrichment
 import SiteModel
+import Support
 
 /// The site's listings grouped by kind, with derived fields filled in, in each kind's declared order,
 /// and what browsing needs: facet values and the newest listings.

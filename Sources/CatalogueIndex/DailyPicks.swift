@@ -1,4 +1,5 @@
 import SiteModel
+import Support
 
 /// One entry (or listing) per day. Day `d` gets `order[d mod n]` of one fixed shuffle of the pool, so the
 /// pick for a date never depends on the build date, and any `n` consecutive days show `n` different entries.

@@ -1,6 +1,7 @@
 import Enrichment
 import OrderedCollections
 import SiteModel
+import Support
 
 /// Fills in every kind's derived fields. A kind is computed after the kinds it reads (those it gathers from
 /// and those it looks up), so what it reads is complete; a cycle between kinds is broken in site order.

@@ -1,5 +1,6 @@
 import SiteLoader
 import SiteModel
+import Support
 
 /// The image stage: every file below `content/media/` that a public image field names is checked and
 /// published. Photos (JPEG, PNG, WebP) become re-encoded variants, made once and then taken from the cache;
@@ -13,7 +14,7 @@ public struct ImagePublisher: Sendable {
     public init(files: SiteFiles, settings: ImageSettings) {
         self.files = files
         self.settings = settings
-        self.cache = ImageCache(folder: files.absolute(".noticeboard-cache/images"))
+        self.cache = ImageCache(folder: SitePaths.cache("images", in: files.root))
     }
 
     public struct Outcome: Sendable {
@@ -78,7 +79,7 @@ public struct ImagePublisher: Sendable {
         } catch {
             return .failure(.unreadable(error.message))
         }
-        let key = ContentDigest.sha256(Array((settingsKey + "\n" + ContentDigest.sha256(bytes)).utf8))
+        let key = SHA256.hex(Array((settingsKey + "\n" + SHA256.hex(bytes)).utf8))
         if let cached = cache.load(key) {
             // The size limit may have been lowered since the entry was stored.
             let source = cached.source

@@ -25,7 +25,7 @@ public struct BuildOptions: Sendable {
         self.progress = nil
     }
 
-    public var outputPath: String { output ?? (root == "." ? "public" : root + "/public") }
+    public var outputPath: String { output ?? SitePaths.path("public", in: root) }
 }
 
 /// What a successful build did.
@@ -45,3 +45,4 @@ public struct BuildReport: Sendable {
 }
 
 import SiteModel
+import Support

@@ -2,6 +2,7 @@ import Rendering
 import Foundation
 import SiteLoader
 import SiteModel
+import Support
 
 /// What the last build into an output folder was made from and what it wrote, kept in the git-ignored
 /// `.noticeboard-cache/` of the site. It lets the next build skip rendering pages whose inputs did not
@@ -33,14 +34,13 @@ struct BuildState: Equatable {
         var renderKey: String?
     }
 
-    static let folder = ".noticeboard-cache"
     private static let header = "noticeboard-build-state 2"
 
     /// The state file for one output folder (a site may be built into several).
     static func file(for options: BuildOptions) -> String {
         let output = URL(fileURLWithPath: options.outputPath).standardizedFileURL.path
-        let name = "build-" + String(Manifest.sha256(Array(output.utf8)).prefix(16)) + ".state"
-        return (options.root == "." ? "" : options.root + "/") + folder + "/" + name
+        let name = "build-" + String(SHA256.hex(Array(output.utf8)).prefix(16)) + ".state"
+        return SitePaths.cache(name, in: options.root)
     }
 
     /// The marker beside the state file that says the staging folder is as the state describes it: a build

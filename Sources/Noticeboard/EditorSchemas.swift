@@ -51,8 +51,8 @@ extension Noticeboard {
             guard case .object(let object) = objectSchema(fields) else { break }
             schema += object.map { ($0.key, $0.value) }
         }
-        if let minimum = field.minimum { schema.append(("minimum", number(minimum))) }
-        if let maximum = field.maximum { schema.append(("maximum", number(maximum))) }
+        if let minimum = field.minimum { schema.append(("minimum", .number(minimum))) }
+        if let maximum = field.maximum { schema.append(("maximum", .number(maximum))) }
         var ordered: [String: Value] = [:]
         var keys: [String] = []
         for (key, value) in schema {
@@ -60,9 +60,5 @@ extension Noticeboard {
             ordered[key] = value
         }
         return .object(.init(uniqueKeysWithValues: keys.map { ($0, ordered[$0]!) }))
-    }
-
-    private static func number(_ value: Double) -> Value {
-        value == value.rounded() && abs(value) < 1e15 ? .int(Int64(value)) : .decimal(FixedDecimal(units: Int64(value * 1e6), scale: 6))
     }
 }

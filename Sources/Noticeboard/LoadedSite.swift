@@ -5,6 +5,7 @@ import Rendering
 import SchemaValidation
 import SiteLoader
 import SiteModel
+import Support
 
 /// Everything read from a site root and checked: config, schemas, listings and templates.
 /// Loading reports every problem it finds before giving up, sorted by file and line.

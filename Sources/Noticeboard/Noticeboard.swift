@@ -7,6 +7,7 @@ import OutputWriter
 import Rendering
 import SiteLoader
 import SiteModel
+import Support
 import Synchronization
 
 /// The whole pipeline: load → parse → validate → enrich → index → render → write.

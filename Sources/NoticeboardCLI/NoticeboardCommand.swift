@@ -3,6 +3,7 @@ import Foundation
 import Noticeboard
 import NoticeboardServer
 import SiteModel
+import Support
 
 @main
 struct NoticeboardCommand: AsyncParsableCommand {
@@ -171,7 +172,7 @@ struct Schema: ParsableCommand {
     var output: String?
 
     func run() throws {
-        let folder = output ?? (site.root == "." ? "" : site.root + "/") + "content/schemas/json"
+        let folder = output ?? SitePaths.path("content/schemas/json", in: site.root)
         do {
             let files = try Noticeboard.editorSchemas(BuildOptions(root: site.root, maxFileBytes: site.maxFileBytes))
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -3,6 +3,7 @@ import Hummingbird
 import Noticeboard
 import NIOCore
 import SiteModel
+import Support
 
 /// `noticeboard serve`: builds the site into the git-ignored cache, serves it on loopback under the
 /// base URL's sub-path with pretty URLs and the site's 404 page, rebuilds on change, and reloads open tabs.
@@ -69,7 +70,7 @@ public struct PreviewServer: Sendable {
     }
 
     /// Where serve builds to: never `public/`, which stays as `build` left it.
-    var outputPath: String { (root == "." ? "" : root + "/") + ".noticeboard-cache/serve" }
+    var outputPath: String { SitePaths.cache("serve", in: root) }
 
     /// The address pages are served under, which replaces `base_url` so every link stays on the preview.
     func baseURL(basePath: String) -> String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)\(basePath)" }

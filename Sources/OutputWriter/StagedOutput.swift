@@ -1,6 +1,7 @@
 import CRenameExchange
 import Foundation
 import SiteModel
+import Support
 
 /// Writes a whole site into a staging folder beside the output folder, then swaps the two in one
 /// atomic rename, so readers (and a build killed half-way) only ever see the old or the new site.

@@ -1,6 +1,7 @@
 import CatalogueIndex
 import OrderedCollections
 import SiteModel
+import Support
 
 /// The JSON apps read: a document per kind and per listing, daily picks, and GeoJSON. Each names its
 /// JSON Schema in `$schema`.

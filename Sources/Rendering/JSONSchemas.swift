@@ -98,8 +98,8 @@ extension SiteRenderer {
     private func typeSchema(_ type: FieldType, _ field: FieldSchema? = nil) -> Value {
         func bounded(_ base: String) -> Value {
             var fields: OrderedDictionary<String, Value> = ["type": .string(base)]
-            if let minimum = field?.minimum { fields["minimum"] = number(minimum) }
-            if let maximum = field?.maximum { fields["maximum"] = number(maximum) }
+            if let minimum = field?.minimum { fields["minimum"] = .number(minimum) }
+            if let maximum = field?.maximum { fields["maximum"] = .number(maximum) }
             return .object(fields)
         }
         switch type {
@@ -245,9 +245,6 @@ extension SiteRenderer {
     private var date: Value { .object(["type": .string("string"), "format": .string("date")]) }
     private func ref(_ target: String) -> Value { .object(["$ref": .string(target)]) }
     private func strings(_ values: [String]) -> Value { .list(values.map(Value.string)) }
-    private func number(_ value: Double) -> Value {
-        value == value.rounded() && abs(value) < 1e15 ? .int(Int64(value)) : .decimal(FixedDecimal(units: Int64(value * 1e6), scale: 6))
-    }
 
     /// An object with exactly these properties, all required.
     private func closedObject(_ properties: OrderedDictionary<String, Value>) -> Value {

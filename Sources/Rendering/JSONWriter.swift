@@ -1,5 +1,6 @@
 import OrderedCollections
 import SiteModel
+import Support
 
 /// Writes the value tree as compact JSON with keys in the tree's order, so output is byte-stable.
 /// Hand-written: Foundation's JSONEncoder would need Codable models and sorts keys only alphabetically.

@@ -1,5 +1,5 @@
-import CCrypto
 import SiteModel
+import Support
 
 /// `/api/manifest.json`: every other output file with its size and SHA-256, so an app downloads only
 /// what changed since its last sync.
@@ -16,24 +16,6 @@ public enum Manifest {
     }
 
     public static func digest(_ bytes: [UInt8]) -> FileDigest {
-        FileDigest(size: bytes.count, sha256: sha256(bytes))
-    }
-
-    /// Lowercase hex, through OpenSSL's EVP interface.
-    public static func sha256(_ bytes: [UInt8]) -> String {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        let ok = bytes.withUnsafeBytes { buffer in
-            EVP_Digest(buffer.baseAddress, buffer.count, &digest, &length, EVP_sha256(), nil)
-        }
-        precondition(ok == 1, "OpenSSL could not compute SHA-256")
-        // Two table lookups a byte: String(radix:) per byte cost more than the digest of a small page.
-        var hex: [UInt8] = []
-        hex.reserveCapacity(Int(length) * 2)
-        for byte in digest.prefix(Int(length)) {
-            hex.append(lowercaseHexDigits[Int(byte >> 4)])
-            hex.append(lowercaseHexDigits[Int(byte & 0xF)])
-        }
-        return String(decoding: hex, as: UTF8.self)
+        FileDigest(size: bytes.count, sha256: SHA256.hex(bytes))
     }
 }

@@ -1,5 +1,6 @@
 import OrderedCollections
 import SiteModel
+import Support
 
 /// What a page is rendered from, as one SHA-256: the template set's fingerprint, the template's name and
 /// the context. Rendering is a pure function of these, so equal keys mean equal bytes.
@@ -24,14 +25,14 @@ enum RenderKey {
         } else {
             append(context, to: &bytes)
         }
-        return Manifest.sha256(bytes)
+        return SHA256.hex(bytes)
     }
 
     /// SHA-256 of the value's encoding: a stand-in for a value many pages share, made once.
     static func digest(of value: Value) -> String {
         var bytes: [UInt8] = []
         append(value, to: &bytes)
-        return Manifest.sha256(bytes)
+        return SHA256.hex(bytes)
     }
 
     private enum Tag: UInt8 {

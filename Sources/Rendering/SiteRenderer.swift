@@ -1,6 +1,7 @@
 import CatalogueIndex
 import OrderedCollections
 import SiteModel
+import Support
 
 /// Turns the catalogue into output files: HTML pages through the templates, and JSON, feeds, a sitemap
 /// and a search index for apps and crawlers.

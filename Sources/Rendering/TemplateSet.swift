@@ -1,6 +1,7 @@
 import Foundation
 import Mustache
 import SiteModel
+import Support
 
 /// The site's Mustache templates, each compiled once. Names are paths below `templates/` without
 /// `.mustache`: `layout`, `listing`, `cleaners/listing`, `partials/card`.
@@ -47,7 +48,7 @@ public struct TemplateSet: Sendable {
         self.names = Set(sources.keys)
         var all: [UInt8] = []
         for (name, source) in sources.sorted(by: { $0.key < $1.key }) { all += Array("\(name)\u{0}\(source.text)\u{0}".utf8) }
-        self.fingerprint = Manifest.sha256(all)
+        self.fingerprint = SHA256.hex(all)
     }
 
     public func render(_ context: Value, with name: String) -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import SiteModel
+import Support
 
 /// Reads a site's files: everything the build consumes comes through here, named relative to the site root.
 public struct SiteFiles: Sendable {
@@ -14,7 +15,7 @@ public struct SiteFiles: Sendable {
     }
 
     public func absolute(_ relative: String) -> String {
-        root == "." ? relative : root + "/" + relative
+        SitePaths.path(relative, in: root)
     }
 
     public func exists(_ relative: String) -> Bool {

@@ -50,6 +50,13 @@ public enum Value: Sendable, Hashable {
     }
 }
 
+extension Value {
+    /// A schema's bound (`minimum: 0`) as the JSON Schemas write it: an integer when whole, else six fraction digits.
+    public static func number(_ value: Double) -> Value {
+        value == value.rounded() && abs(value) < 1e15 ? .int(Int64(value)) : .decimal(FixedDecimal(units: Int64(value * 1e6), scale: 6))
+    }
+}
+
 /// A decimal number held exactly as an integer count of `1/10^scale` units, so 18.50 stays 18.50.
 public struct FixedDecimal: Sendable, Hashable, Comparable, CustomStringConvertible {
     public let units: Int64

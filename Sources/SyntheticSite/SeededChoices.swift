@@ -1,4 +1,5 @@
 import SiteModel
+import Support
 
 /// Choices drawn from a seeded SplitMix64, so a seed always gives the same catalogue. The standard
 /// library's `random(in:using:)` is avoided on purpose: its algorithm may change between Swift releases.

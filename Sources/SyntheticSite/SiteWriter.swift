@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// Writes a generated catalogue as a Noticeboard site: `content/` with the example site's schemas, the
 /// listings and small media files, and the example's `templates/`.

@@ -1,4 +1,5 @@
 import SiteModel
+import Support
 
 /// A made-up catalogue for benchmarks: cleaners with reviews, rentals with owners, and quote collections,
 /// the same for the same seed and sizes. Listing `i` of a kind is drawn from its own seed, so it does not

@@ -1,6 +1,7 @@
 import Enrichment
 import Foundation
 import SiteModel
+import Support
 import Testing
 
 @Suite struct EnrichmentTests {

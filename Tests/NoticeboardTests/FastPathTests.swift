@@ -4,6 +4,7 @@ import Mustache
 import OrderedCollections
 @testable import Rendering
 import SiteModel
+import Support
 import Testing
 
 /// The speed work's fast paths must give exactly what the slow code they stand in for gives.

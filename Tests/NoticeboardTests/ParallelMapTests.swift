@@ -1,4 +1,5 @@
 import SiteModel
+import Support
 import Testing
 
 @Suite struct ParallelMapTests {

@@ -1,0 +1,30 @@
+import CCrypto
+
+/// SHA-256 through OpenSSL's EVP interface: the manifest's digests, render keys, the build record's name and
+/// the image cache's keys all use this one implementation.
+public enum SHA256 {
+    /// The digest in lowercase hex.
+    public static func hex(_ bytes: [UInt8]) -> String {
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let ok = bytes.withUnsafeBytes { buffer in
+            EVP_Digest(buffer.baseAddress, buffer.count, &digest, &length, EVP_sha256(), nil)
+        }
+        precondition(ok == 1, "OpenSSL could not compute SHA-256")
+        // Two table lookups a byte: String(radix:) per byte cost more than the digest of a small page.
+        var hex: [UInt8] = []
+        hex.reserveCapacity(Int(length) * 2)
+        for byte in digest.prefix(Int(length)) {
+            hex.append(lowercaseHexDigits[Int(byte >> 4)])
+            hex.append(lowercaseHexDigits[Int(byte & 0xF)])
+        }
+        return String(decoding: hex, as: UTF8.self)
+    }
+
+    public static func hex(_ text: String) -> String {
+        hex(Array(text.utf8))
+    }
+}
+
+/// ASCII `0`–`9`, `a`–`f`, indexed by value: for SHA-256 digests in hex and `\u00XX` escapes in JSON.
+public let lowercaseHexDigits = Array("0123456789abcdef".utf8)
