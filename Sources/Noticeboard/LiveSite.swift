@@ -94,7 +94,7 @@ public final class LiveSite: @unchecked Sendable {
         // Render what shows them; a file with the bytes the output already has is left alone.
         let renderer = SiteRenderer(catalogue: catalogue, templates: site.templates)
         let rendered = RenderedFiles()
-        renderer.renderChanges(of: slugs, previousKey: { previous.outputs[$0]?.renderKey }, emit: rendered.add)
+        renderer.render(changes: slugs, previousKey: { previous.outputs[$0]?.renderKey }, emit: rendered.add)
         stages.finish("render what shows them")
         var outputs = previous.outputs
         var files: [String: OutputFile] = [:]
@@ -115,7 +115,7 @@ public final class LiveSite: @unchecked Sendable {
         state.outputs = outputs
         state.warnings = site.warnings
         if !files.isEmpty {
-            let manifest = Manifest.file(for: outputs.filter { $0.key != Manifest.path }.mapValues(\.digest), site: catalogue.site)
+            let manifest = renderer.manifest(digests: outputs.filter { $0.key != Manifest.path }.mapValues(\.digest))
             if case .bytes(let bytes) = manifest.contents {
                 state.outputs[Manifest.path] = BuildState.Output(digest: Manifest.digest(bytes), renderKey: nil)
                 files[Manifest.path] = manifest

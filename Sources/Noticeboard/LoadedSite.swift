@@ -147,15 +147,12 @@ struct LoadedSite {
         return decoded
     }
 
-    /// Output folders a page may not take, besides the kinds' own.
-    static let reservedPageSlugs: Set<String> = ["api", "assets", "media", "feeds", "search", "404"]
-
     private static func loadPages(_ files: SiteFiles, _ pageFiles: [String], kinds: [String]) -> ([FreePage], [Diagnostic]) {
         var pages: [FreePage] = []
         var problems: [Diagnostic] = []
         for file in pageFiles {
             let slug = Slug.from(fileName: String(file.split(separator: "/").last ?? ""))
-            if slug.isEmpty || kinds.contains(slug) || reservedPageSlugs.contains(slug) || pages.contains(where: { $0.slug == slug }) {
+            if slug.isEmpty || kinds.contains(slug) || Outputs.siteFolders.contains(slug) || pages.contains(where: { $0.slug == slug }) {
                 problems.append(.error(at: SourceLocation(file: file), "the page would be published at /\(slug)/, which is taken; rename the file"))
                 continue
             }
@@ -191,7 +188,7 @@ struct LoadedSite {
     /// A listing's page may not take the URL of its kind's pagination or facet pages.
     private static func reservedSlugs(in listings: [String: [Listing]], schemas: [KindSchema]) -> [Diagnostic] {
         schemas.flatMap { schema in
-            let reserved = Set(["page"] + schema.facets)
+            let reserved = Outputs.kindFolders(facets: schema.facets)
             return (listings[schema.name] ?? []).filter { reserved.contains($0.slug) }.map { listing -> Diagnostic in
                 .error(
                     at: SourceLocation(file: listing.file),

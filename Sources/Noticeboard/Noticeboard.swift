@@ -27,7 +27,7 @@ public enum Noticeboard {
         let site = try LoadedSite(files: SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes), baseURL: options.baseURL)
         var stages = StageTimes()
         let catalogue = enrichAndIndex(site, SiteEnrichment(site), buildDate: options.now ?? CalendarDate.today(), stages: &stages)
-        SiteRenderer(catalogue: catalogue, templates: site.templates).render { _ in }
+        SiteRenderer(catalogue: catalogue, templates: site.templates, staticFiles: staticFiles(site)).render { _ in }
         return site.warnings
     }
 
@@ -120,17 +120,16 @@ public enum Noticeboard {
                 for item in digested { outputs[item.file.path] = item.output }
             }
         }
-        // What is known before rendering goes to the writer first: theme assets and images, and the listing
-        // pages' folders, made while the listings are enriched and indexed.
-        add(staticFiles(site).map { SiteRenderer.RenderedFile(file: $0, renderKey: nil) })
+        // The listing pages' folders are made while the listings are enriched and indexed.
         staging.prepareFolders(site.schemas.filter(\.hasPages).flatMap { schema in (site.listings[schema.name] ?? []).map(\.outputPath) })
         let enrichment = SiteEnrichment(site)
         let catalogue = enrichAndIndex(site, enrichment, buildDate: buildDate, stages: &stages)
         options.progress?("Rendering \(catalogue.listingCount) listings")
-        SiteRenderer(catalogue: catalogue, templates: site.templates)
-            .render(previousKeys: previous?.outputs.compactMapValues(\.renderKey) ?? [:], emit: add)
+        let previousKeys = previous?.outputs.compactMapValues(\.renderKey) ?? [:]
+        let renderer = SiteRenderer(catalogue: catalogue, templates: site.templates, staticFiles: staticFiles(site))
+        renderer.render(previousKey: { previousKeys[$0] }, emit: add)
         stages.finish("render")
-        add([SiteRenderer.RenderedFile(file: Manifest.file(for: outputs.withLock { $0 }.mapValues(\.digest), site: site.config), renderKey: nil)])
+        add([SiteRenderer.RenderedFile(file: renderer.manifest(digests: outputs.withLock { $0 }.mapValues(\.digest)), renderKey: nil)])
         let finalOutputs = outputs.withLock { $0 }
         // After the swap the staging folder holds the previous output, which the previous state describes.
         let state = BuildState(
@@ -172,7 +171,7 @@ public enum Noticeboard {
 
     /// Theme assets, and the published images of the media files that public fields name: variants from the
     /// image cache, checked SVGs as they are (nothing else from `content/media/`).
-    private static func staticFiles(_ site: LoadedSite) -> [OutputFile] {
+    static func staticFiles(_ site: LoadedSite) -> [OutputFile] {
         var files = site.files.files(under: "templates/assets").map { file in
             OutputFile(path: String(file.dropFirst("templates/".count)), contents: .copy(from: site.files.absolute(file)))
         }

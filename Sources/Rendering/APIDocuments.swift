@@ -10,9 +10,9 @@ extension SiteRenderer {
 
     func schemaURL(_ name: String) -> Value { .string(site.url("api/schema/\(name).json")) }
 
-    /// With `onlyListings`, the per-listing documents of those listings only. Each listing's fields are
-    /// encoded once, for both its own document and the kind's.
-    func apiDocuments(_ collection: KindCollection, onlyListings: Set<String>? = nil) -> [OutputFile] {
+    /// `api/<kind>.json` and `api/<kind>/<slug>.json`; with `onlyListings`, the per-listing documents of those
+    /// listings only. Each listing's fields are encoded once, for both its own document and the kind's.
+    func kindDocuments(_ collection: KindCollection, onlyListings: Set<String>?) -> [OutputFile] {
         let schema = collection.schema
         let items = collection.listings.parallelMap { listing in JSONWriter.encoded(.object(listing.fields)) }
         let list: OrderedDictionary<String, Value> = [
@@ -30,26 +30,33 @@ extension SiteRenderer {
                 path: "api/\(schema.name)/\(listing.slug).json",
                 contents: .bytes(JSONWriter.bytes(["$schema": listingSchema], followedByFieldsOf: fields)))
         }
-        if let daily = schema.daily {
-            files += DailyPicks(collection: collection, from: catalogue.buildDate, days: daily.days).picks.map { pick in
-                let document: Value = .object([
-                    "$schema": schemaURL("\(schema.name).daily"),
-                    "date": .date(pick.date),
-                    "entry": pick.entry,
-                    "position": pick.position.map { .int(Int64($0)) } ?? .null,
-                    "listing": .object([
-                        "slug": .string(pick.listing.slug),
-                        "title": .string(contexts.title(of: pick.listing, schema: schema)),
-                        "url": pick.listing.fields["url"] ?? .null,
-                    ]),
-                ])
-                return OutputFile(path: "api/\(schema.name)/daily/\(pick.date).json", contents: .bytes(JSONWriter.bytes(document)))
-            }
-        }
-        if let geo = schema.geo {
-            files.append(OutputFile(path: "api/\(schema.name).geojson", contents: .bytes(JSONWriter.bytes(geoJSON(collection, geo)))))
-        }
         return files
+    }
+
+    /// `api/<kind>/daily/YYYY-MM-DD.json`, for the kinds that ask for daily picks.
+    func dailyPicks(_ collection: KindCollection) -> [OutputFile] {
+        let schema = collection.schema
+        guard let daily = schema.daily else { return [] }
+        return DailyPicks(collection: collection, from: catalogue.buildDate, days: daily.days).picks.map { pick in
+            let document: Value = .object([
+                "$schema": schemaURL("\(schema.name).daily"),
+                "date": .date(pick.date),
+                "entry": pick.entry,
+                "position": pick.position.map { .int(Int64($0)) } ?? .null,
+                "listing": .object([
+                    "slug": .string(pick.listing.slug),
+                    "title": .string(contexts.title(of: pick.listing, schema: schema)),
+                    "url": pick.listing.fields["url"] ?? .null,
+                ]),
+            ])
+            return OutputFile(path: "api/\(schema.name)/daily/\(pick.date).json", contents: .bytes(JSONWriter.bytes(document)))
+        }
+    }
+
+    /// `api/<kind>.geojson`, for the kinds with coordinates.
+    func geoJSONDocument(_ collection: KindCollection) -> [OutputFile] {
+        guard let geo = collection.schema.geo else { return [] }
+        return [OutputFile(path: "api/\(collection.schema.name).geojson", contents: .bytes(JSONWriter.bytes(geoJSON(collection, geo))))]
     }
 
     /// A FeatureCollection of the listings that have both coordinates (RFC 7946: longitude first).

@@ -5,18 +5,16 @@ import SiteModel
 /// Builds the values templates see. Every page gets `site` and `page`; the layout also gets `content`.
 struct PageContexts: Sendable {
     let catalogue: Catalogue
-    /// `site` and `kind` are the same on every page of a kind, so each is built once, not per page; so is
-    /// the kind's stand-in in render keys.
+    /// `site` and `kind` are the same on every page of a kind, so each is built once, not per page (the
+    /// kind with its digest, which render keys take in its place).
     private var siteValues: [String?: Value] = [:]
-    private var kindValues: [String: Value] = [:]
-    private var kindStandIns: [String: Value] = [:]
+    private var kindValues: [String: SharedValue] = [:]
 
     init(catalogue: Catalogue) {
         self.catalogue = catalogue
         let kindNames: [String?] = [nil] + catalogue.kinds.map(\.schema.name)
         siteValues = Dictionary(uniqueKeysWithValues: kindNames.map { ($0, makeSiteValue(currentKind: $0)) })
-        kindValues = Dictionary(uniqueKeysWithValues: catalogue.kinds.map { ($0.schema.name, makeKindValue($0)) })
-        kindStandIns = kindValues.mapValues { .string(RenderKey.digest(of: $0)) }
+        kindValues = Dictionary(uniqueKeysWithValues: catalogue.kinds.map { ($0.schema.name, SharedValue(makeKindValue($0))) })
     }
 
     var site: SiteConfig { catalogue.site }
@@ -75,7 +73,7 @@ struct PageContexts: Sendable {
     /// where pages are skipped. The links are made once for the list, each as it looks current and not,
     /// and shared by all its pages; in the stand-in, `pages` is the digest of the list's links, since
     /// `number` says which one is current, and `window` follows from `number` and `count`.
-    func paginationValues<Item>(_ paginations: [Pagination<Item>]) -> [(value: Value, standIn: Value)] {
+    func paginationValues<Item>(_ paginations: [Pagination<Item>]) -> [PaginationValue] {
         guard let first = paginations.first else { return [] }
         let links = (1...first.count).map { number -> (current: Value, other: Value) in
             let path = Value.string(site.path(Pagination<Item>.path(of: number, basePath: first.basePath)))
@@ -96,7 +94,7 @@ struct PageContexts: Sendable {
             func link(_ number: Int) -> Value { number == pagination.number ? links[number - 1].current : links[number - 1].other }
             fields["pages"] = .list((1...links.count).map(link))
             fields["window"] = .list(pagination.window.map { number in number.map(link) ?? Self.paginationGap })
-            return (.object(fields), standIn)
+            return PaginationValue(value: .object(fields), keyStandIn: standIn)
         }
     }
 
@@ -123,13 +121,8 @@ struct PageContexts: Sendable {
         ])
     }
 
-    func kindValue(_ collection: KindCollection) -> Value {
-        kindValues[collection.schema.name] ?? makeKindValue(collection)
-    }
-
-    /// `kind` as render keys take it.
-    func kindStandIn(_ collection: KindCollection) -> Value {
-        kindStandIns[collection.schema.name] ?? .string(RenderKey.digest(of: kindValue(collection)))
+    func kindValue(_ collection: KindCollection) -> SharedValue {
+        kindValues[collection.schema.name] ?? SharedValue(makeKindValue(collection))
     }
 
     private func makeKindValue(_ collection: KindCollection) -> Value {
@@ -160,12 +153,6 @@ struct PageContexts: Sendable {
             "listing": .object(listing.fields),
             "display": .object(listing.display.mapValues(Value.string)),
         ])
-    }
-
-    /// A card as render keys take it: the digest of the card as it looks off the first screen (`cardDigest`,
-    /// made once per listing for a whole build), and whether it is on the first screen.
-    func cardStandIn(cardDigest: String, firstScreen: Bool) -> Value {
-        .list([.string(cardDigest), .bool(firstScreen)])
     }
 
     func cardDigest(_ listing: Listing, schema: KindSchema) -> String {

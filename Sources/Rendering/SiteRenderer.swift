@@ -3,19 +3,22 @@ import OrderedCollections
 import SiteModel
 import Support
 
-/// Turns the catalogue into output files: HTML pages through the templates, and JSON, feeds, a sitemap
-/// and a search index for apps and crawlers.
+/// Turns the catalogue into the output files `Outputs` declares: HTML pages through the templates, and
+/// JSON, feeds, a sitemap and a search index for apps and crawlers.
 public struct SiteRenderer: Sendable {
     public let catalogue: Catalogue
     public let templates: TemplateSet
+    /// Theme assets and published images, copied as they are.
+    public let staticFiles: [OutputFile]
     let contexts: PageContexts
 
     /// Entries per JSON and Atom feed.
     public static let feedLength = 50
 
-    public init(catalogue: Catalogue, templates: TemplateSet) {
+    public init(catalogue: Catalogue, templates: TemplateSet, staticFiles: [OutputFile] = []) {
         self.catalogue = catalogue
         self.templates = templates
+        self.staticFiles = staticFiles
         self.contexts = PageContexts(catalogue: catalogue)
     }
 
@@ -25,9 +28,7 @@ public struct SiteRenderer: Sendable {
     struct Page: Sendable {
         let path: String
         let template: String
-        let context: Value
-        /// Top-level context fields as its render key takes them (see `RenderKey`).
-        var keyStandIns: [String: Value] = [:]
+        let context: PageContext
         let lastModified: CalendarDate?
         let inSitemap: Bool
     }
@@ -44,60 +45,44 @@ public struct SiteRenderer: Sendable {
         }
     }
 
-    /// Every page and document, handed to `emit` in batches as they are made, from any thread. A page whose
-    /// render key matches `previousKeys[path]` is not rendered again: it comes as `.previous`, the file the
-    /// last build wrote. Everything is made in one pass across all cores, the large documents (a kind's JSON,
-    /// the search index) first, so that they are made while the other cores describe and render pages.
-    public func render(previousKeys: [String: String] = [:], emit: @Sendable ([RenderedFile]) -> Void) {
-        var work: [Work] = []
-        for collection in catalogue.kinds {
-            work.append(.documents { apiDocuments(collection) + feeds(collection) })
-        }
-        work.append(.documents { [searchIndex()] + jsonSchemas() })
-        work.append(.pages { [homePage()] })
-        for collection in catalogue.kinds where collection.schema.hasPages {
-            let listingCards = cardDigests(collection.listings, collection)
-            let listsEntries = collection.facets.contains { collection.schema.facetIsOverEntries($0.field.name) }
-            let entryCards = listsEntries ? cardDigests(collection.entries, collection) : [:]
-            work.append(.pages { indexPages(collection, cardDigests: listingCards) })
-            for facet in collection.facets {
-                let cards = collection.schema.facetIsOverEntries(facet.field.name) ? entryCards : listingCards
-                work.append(.pages { facetPages(facet, in: collection, cardDigests: cards) })
+    /// The outputs `Outputs.all` declares, handed to `emit` in batches as they are made, from any thread.
+    /// With `changes` (the slugs of listings edited in place, by kind: see `Catalogue.replacing`), only those
+    /// that show them; every other file is as the last render made it. A page whose render key is
+    /// `previousKey(path)` is not rendered again: it comes as `.previous`, the file the last build wrote.
+    /// Everything is made in one pass across all cores. The manifest is not made here but by the writer,
+    /// from every other file's digest (`manifest(digests:)`).
+    public func render(
+        changes: [String: Set<String>]? = nil, previousKey: @Sendable (String) -> String? = { _ in nil },
+        emit: @Sendable ([RenderedFile]) -> Void
+    ) {
+        let pass = RenderPass(renderer: self, changes: changes)
+        var work: [RenderWork] = []
+        var fromPages: [@Sendable (SiteRenderer, [SitemapEntry]) -> [OutputFile]] = []
+        for declaration in Outputs.all {
+            switch declaration.made {
+            case .site(let make):
+                if pass.includes(declaration) { work += make(pass) }
+            case .eachKind(let withPagesOnly, let make):
+                for collection in catalogue.kinds where (!withPagesOnly || collection.schema.hasPages) && pass.includes(declaration, kind: collection.schema.name) {
+                    work += make(pass, collection)
+                }
+            case .fromPages(let make):
+                if pass.includes(declaration) { fromPages.append(make) }
+            case .fromDigests:
+                break
             }
-            for start in stride(from: 0, to: collection.listings.count, by: Self.listingsPerWorkItem) {
-                let listings = collection.listings[start..<min(start + Self.listingsPerWorkItem, collection.listings.count)]
-                work.append(.pages { listings.map { listingPage($0, in: collection) } })
-            }
         }
-        work.append(.pages { catalogue.pages.map(freePage) })
-        if templates.names.contains("search") { work.append(.pages { [searchPage()] }) }
-        if templates.names.contains("404") { work.append(.pages { [notFoundPage()] }) }
-
-        let sitemap = run(work, previousKey: { previousKeys[$0] }, emit: emit)
-        emit(sitemapAndRobots(sitemap).map { RenderedFile(file: $0, renderKey: nil) })
+        let pages = run(work, previousKey: previousKey, emit: emit)
+        for make in fromPages { emit(make(self, pages).map { RenderedFile(file: $0, renderKey: nil) }) }
     }
 
-    /// The files that change when the given listings (slugs by kind) change in place (see
-    /// `Catalogue.replacing`) and nothing else does: their pages and JSON, the list pages that show them,
-    /// their kinds' documents and feeds, the home page and the search index. Every other file, the sitemap
-    /// included, is as the last render made it.
-    public func renderChanges(
-        of changed: [String: Set<String>], previousKey: @Sendable (String) -> String?, emit: @Sendable ([RenderedFile]) -> Void
-    ) {
-        var work: [Work] = [.documents { [searchIndex()] }, .pages { [homePage()] }]
-        for collection in catalogue.kinds {
-            guard let slugs = changed[collection.schema.name] else { continue }
-            work.append(.documents { apiDocuments(collection, onlyListings: slugs) + feeds(collection) })
-            guard collection.schema.hasPages else { continue }
-            work.append(.pages { indexPages(collection, showing: slugs) })
-            for facet in collection.facets { work.append(.pages { facetPages(facet, in: collection, showing: slugs) }) }
-            work.append(.pages { collection.listings.filter { slugs.contains($0.slug) }.map { listingPage($0, in: collection) } })
-        }
-        _ = run(work, previousKey: previousKey, emit: emit)
+    /// `api/manifest.json`, from the digests of every other file.
+    public func manifest(digests: [String: FileDigest]) -> OutputFile {
+        Manifest.file(for: digests, site: site)
     }
 
     /// Makes the work across all cores and hands its files to `emit`; returns the pages' sitemap entries.
-    private func run(_ work: [Work], previousKey: @Sendable (String) -> String?, emit: @Sendable ([RenderedFile]) -> Void) -> [SitemapEntry] {
+    private func run(_ work: [RenderWork], previousKey: @Sendable (String) -> String?, emit: @Sendable ([RenderedFile]) -> Void) -> [SitemapEntry] {
         work.parallelMap { item -> [SitemapEntry] in
             switch item {
             case .documents(let make):
@@ -106,7 +91,7 @@ public struct SiteRenderer: Sendable {
             case .pages(let make):
                 let pages = make()
                 emit(pages.map { page -> RenderedFile in
-                    let key = renderKey(page)
+                    let key = page.context.renderKey(fingerprint: templates.fingerprint, template: page.template)
                     if previousKey(page.path) == key { return RenderedFile(file: OutputFile(path: page.path, contents: .previous), renderKey: key) }
                     return RenderedFile(file: OutputFile(path: page.path, text: render(page)), renderKey: key)
                 })
@@ -115,36 +100,17 @@ public struct SiteRenderer: Sendable {
         }.flatMap { $0 }
     }
 
-    /// A share of the rendering: documents, or pages to describe and render.
-    private enum Work: Sendable {
-        case documents(@Sendable () -> [OutputFile])
-        case pages(@Sendable () -> [Page])
-    }
-
-    /// Listing pages are described and rendered in groups of this many, so the cores share them evenly.
-    static let listingsPerWorkItem = 256
-
     /// A page as the sitemap lists it.
     struct SitemapEntry: Sendable {
         let path: String
         let lastModified: CalendarDate?
     }
 
-    /// The listings' card digests by slug, made once for the whole render rather than once per list page.
-    /// A collection kind's entries go apart from its listings: an entry's slug (`proverbs-1`) may be a listing's.
-    private func cardDigests(_ listings: [Listing], _ collection: KindCollection) -> [String: String] {
-        Dictionary(uniqueKeysWithValues: zip(listings.map(\.slug), listings.parallelMap { contexts.cardDigest($0, schema: collection.schema) }))
-    }
-
     /// Renders the page's own template, then the layout around it.
     func render(_ page: Page) -> String {
-        let body = templates.render(page.context, with: page.template)
-        guard case .object(var fields) = page.context else { return body }
+        let body = templates.render(page.context.value, with: page.template)
+        var fields = page.context.fields
         fields["content"] = .html(body)
         return templates.render(.object(fields), with: "layout")
-    }
-
-    private func renderKey(_ page: Page) -> String {
-        RenderKey.of(fingerprint: templates.fingerprint, template: page.template, context: page.context, standIns: page.keyStandIns)
     }
 }

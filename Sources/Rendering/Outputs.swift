@@ -1,0 +1,202 @@
+import CatalogueIndex
+import SiteModel
+
+/// Every file a build writes, declared once: where it goes, how it is made, and which listings it shows.
+/// `SiteRenderer.render` makes them all, or, after an in-place edit, only those that show the edited
+/// listings; the sitemap lists the pages made here, and the reserved slugs keep pages and listings off
+/// these paths. To add an output, add it to `Outputs.all`.
+public enum Outputs {
+    public static let all: [OutputDeclaration] = [
+        // A kind's documents for apps, the large ones first, so that they are made while the other cores
+        // describe and render pages.
+        .eachKind("kind and listing JSON", ["api/<kind>.json", "api/<kind>/<slug>.json"], shows: .itsListings) { pass, collection in
+            [.documents { pass.renderer.kindDocuments(collection, onlyListings: pass.changed(in: collection)) }]
+        },
+        .site("search index", [SiteRenderer.searchIndexPath], shows: .everyListing) { pass in [.documents { [pass.renderer.searchIndex()] }] },
+        .eachKind("feeds", ["feeds/<kind>.json", "feeds/<kind>.atom"], shows: .itsListings) { pass, collection in
+            [.documents { pass.renderer.feeds(collection) }]
+        },
+        .eachKind("daily picks", ["api/<kind>/daily/<date>.json"], shows: .itsListings) { pass, collection in
+            [.documents { pass.renderer.dailyPicks(collection) }]
+        },
+        .eachKind("GeoJSON", ["api/<kind>.geojson"], shows: .itsListings) { pass, collection in
+            [.documents { pass.renderer.geoJSONDocument(collection) }]
+        },
+        .site("JSON Schemas", ["api/schema/<name>.json"], shows: .noListing) { pass in [.documents { pass.renderer.jsonSchemas() }] },
+        .site("theme assets and images", ["assets/<file>", "media/<file>"], shows: .noListing) { pass in
+            [.documents { pass.renderer.staticFiles }]
+        },
+
+        // HTML pages. A path ending in `/` is a page's folder, written as its `index.html`.
+        .site("home page", [""], shows: .everyListing) { pass in [.pages { [pass.renderer.homePage()] }] },
+        .eachKindWithPages("index pages", ["<kind>/", "<kind>/page/<n>/"], shows: .itsListings) { pass, collection in
+            [.pages { pass.renderer.indexPages(collection, showing: pass.changed(in: collection), cardDigests: pass.cardDigests(collection)) }]
+        },
+        // The facet's page shows its values and their counts, which an in-place edit does not change.
+        .eachKindWithPages("facet pages", ["<kind>/<facet>/"], shows: .noListing) { pass, collection in
+            collection.facets.map { facet in .pages { [pass.renderer.facetPage(facet, in: collection)] } }
+        },
+        .eachKindWithPages("facet value pages", ["<kind>/<facet>/<value>/", "<kind>/<facet>/<value>/page/<n>/"], shows: .itsListings) {
+            pass, collection in
+            collection.facets.map { facet in
+                .pages {
+                    pass.renderer.facetValuePages(
+                        facet, in: collection, showing: pass.changed(in: collection), cardDigests: pass.cardDigests(collection, facet: facet))
+                }
+            }
+        },
+        .eachKindWithPages("listing pages", ["<kind>/<slug>/"], shows: .itsListings) { pass, collection in
+            pass.inGroups(collection) { listings in .pages { listings.map { pass.renderer.listingPage($0, in: collection) } } }
+        },
+        .site("free pages", ["<page>/"], shows: .noListing) { pass in [.pages { pass.renderer.catalogue.pages.map(pass.renderer.freePage) }] },
+        .site("search page", ["search/"], shows: .noListing) { pass in
+            pass.renderer.templates.names.contains("search") ? [.pages { [pass.renderer.searchPage()] }] : []
+        },
+        .site("404 page", ["404.html"], shows: .noListing) { pass in
+            pass.renderer.templates.names.contains("404") ? [.pages { [pass.renderer.notFoundPage()] }] : []
+        },
+
+        // Made from the others. The sitemap's dates are listings' dates, which an in-place edit does not change.
+        .fromPages("sitemap and robots.txt", ["sitemap.xml", "robots.txt"]) { renderer, pages in renderer.sitemapAndRobots(pages) },
+        .fromDigests("manifest", [Manifest.path]),
+    ]
+
+    /// The output paths' first folders, which a free page (`<page>/`) may not take.
+    public static var siteFolders: Set<String> {
+        Set(all.flatMap(\.paths).compactMap { path in
+            let first = path.split(separator: "/", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            return path.contains("/") && !first.hasPrefix("<") ? first : nil
+        } + all.flatMap(\.paths).filter { !$0.contains("/") && $0.hasSuffix(".html") }.map { String($0.dropLast(".html".count)) })
+    }
+
+    /// The folders below a kind's own that its listings' pages (`<kind>/<slug>/`) may not take: `page`, and
+    /// the kind's facets.
+    public static func kindFolders(facets: [String]) -> Set<String> {
+        Set(all.flatMap(\.paths).flatMap { path -> [String] in
+            let parts = path.split(separator: "/").map(String.init)
+            guard parts.count >= 2, parts[0] == "<kind>" else { return [] }
+            return parts[1] == "<facet>" ? facets : parts[1].hasPrefix("<") ? [] : [parts[1]]
+        })
+    }
+}
+
+/// One output, or a family of outputs made alike (a kind's index pages), of `Outputs.all`.
+public struct OutputDeclaration: Sendable {
+    /// What it is, for people.
+    public let name: String
+    /// Where its files go, with `<kind>`, `<slug>`… for the parts that vary; a path ending in `/` is a
+    /// page's folder, written as its `index.html`.
+    public let paths: [String]
+    /// Which listings it shows, beyond what orders, groups and names them (which an in-place edit leaves
+    /// alone, see `Catalogue.replacing`): after such an edit, only the outputs that show it are made again.
+    public let shows: Shows
+    let made: Made
+
+    public enum Shows: Sendable {
+        case noListing
+        case everyListing
+        /// The listings of its kind.
+        case itsListings
+    }
+
+    enum Made: Sendable {
+        /// Once for the site.
+        case site(@Sendable (RenderPass) -> [RenderWork])
+        /// For every kind, or only those with pages.
+        case eachKind(withPagesOnly: Bool, @Sendable (RenderPass, KindCollection) -> [RenderWork])
+        /// From the sitemap entries of the pages made.
+        case fromPages(@Sendable (SiteRenderer, [SiteRenderer.SitemapEntry]) -> [OutputFile])
+        /// From the digests of every other file, when they are written (`SiteRenderer.manifest`).
+        case fromDigests
+    }
+
+    static func site(_ name: String, _ paths: [String], shows: Shows, _ make: @escaping @Sendable (RenderPass) -> [RenderWork]) -> Self {
+        Self(name: name, paths: paths, shows: shows, made: .site(make))
+    }
+
+    static func eachKind(
+        _ name: String, _ paths: [String], shows: Shows, _ make: @escaping @Sendable (RenderPass, KindCollection) -> [RenderWork]
+    ) -> Self {
+        Self(name: name, paths: paths, shows: shows, made: .eachKind(withPagesOnly: false, make))
+    }
+
+    static func eachKindWithPages(
+        _ name: String, _ paths: [String], shows: Shows, _ make: @escaping @Sendable (RenderPass, KindCollection) -> [RenderWork]
+    ) -> Self {
+        Self(name: name, paths: paths, shows: shows, made: .eachKind(withPagesOnly: true, make))
+    }
+
+    static func fromPages(_ name: String, _ paths: [String], _ make: @escaping @Sendable (SiteRenderer, [SiteRenderer.SitemapEntry]) -> [OutputFile]) -> Self {
+        Self(name: name, paths: paths, shows: .noListing, made: .fromPages(make))
+    }
+
+    static func fromDigests(_ name: String, _ paths: [String]) -> Self {
+        Self(name: name, paths: paths, shows: .everyListing, made: .fromDigests)
+    }
+}
+
+/// A share of the rendering, made on one core: documents, or pages to describe and render.
+enum RenderWork: Sendable {
+    case documents(@Sendable () -> [OutputFile])
+    case pages(@Sendable () -> [SiteRenderer.Page])
+}
+
+/// One render of the declared outputs: all of them, or those that show listings edited in place.
+struct RenderPass: Sendable {
+    let renderer: SiteRenderer
+    /// The slugs of the listings edited in place, by kind; nil when every output is made.
+    let changes: [String: Set<String>]?
+    /// Card digests made ahead for a whole render, by kind; for an in-place edit, each is made when asked.
+    private let cards: [String: (listings: CardDigests, entries: CardDigests)]
+
+    init(renderer: SiteRenderer, changes: [String: Set<String>]?) {
+        self.renderer = renderer
+        self.changes = changes
+        var cards: [String: (listings: CardDigests, entries: CardDigests)] = [:]
+        if changes == nil {
+            for collection in renderer.catalogue.kinds where collection.schema.hasPages {
+                let schema = collection.schema, contexts = renderer.contexts
+                let listsEntries = collection.facets.contains { schema.facetIsOverEntries($0.field.name) }
+                cards[schema.name] = (
+                    CardDigests(collection.listings, schema: schema, contexts: contexts),
+                    listsEntries ? CardDigests(collection.entries, schema: schema, contexts: contexts) : .none
+                )
+            }
+        }
+        self.cards = cards
+    }
+
+    /// Whether the declared output is made in this pass, for the kind when it is made per kind.
+    func includes(_ declaration: OutputDeclaration, kind: String? = nil) -> Bool {
+        guard let changes else { return true }
+        switch declaration.shows {
+        case .noListing: return false
+        case .everyListing: return true
+        case .itsListings: return kind.map { changes[$0] != nil } ?? true
+        }
+    }
+
+    /// The edited listings of the collection's kind; nil when every output is made.
+    func changed(in collection: KindCollection) -> Set<String>? {
+        changes.map { $0[collection.schema.name] ?? [] }
+    }
+
+    /// The digests of the cards a kind's index pages show, or a facet's pages (a collection kind's entries
+    /// when the facet is over entries: an entry's slug, `proverbs-1`, may be a listing's).
+    func cardDigests(_ collection: KindCollection, facet: Facet? = nil) -> CardDigests {
+        let made = cards[collection.schema.name]
+        if let facet, collection.schema.facetIsOverEntries(facet.field.name) { return made?.entries ?? .none }
+        return made?.listings ?? .none
+    }
+
+    /// Listing pages are described and rendered in groups of this many, so the cores share them evenly.
+    static let listingsPerGroup = 256
+
+    /// The collection's listings (only the edited ones in an in-place pass), in groups.
+    func inGroups(_ collection: KindCollection, _ make: @escaping @Sendable (ArraySlice<Listing>) -> RenderWork) -> [RenderWork] {
+        let listings = changed(in: collection).map { slugs in collection.listings.filter { slugs.contains($0.slug) } } ?? collection.listings
+        return stride(from: 0, to: listings.count, by: Self.listingsPerGroup).map { start in
+            make(listings[start..<min(start + Self.listingsPerGroup, listings.count)])
+        }
+    }
+}

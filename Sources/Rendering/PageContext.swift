@@ -1,0 +1,95 @@
+import OrderedCollections
+import SiteModel
+import Support
+
+/// What a page's template sees: its top-level fields (`site`, `page`, `kind`, `listings`…), and the page's
+/// render key, made from the same fields. A field that many pages share goes in as a `KeyedValue`, which
+/// carries the smaller value render keys take in its place; so the key of a page always follows its context.
+struct PageContext: Sendable {
+    private(set) var fields: OrderedDictionary<String, Value>
+    /// Stand-ins of the fields set from a `KeyedValue`, by name.
+    private var standIns: [String: Value] = [:]
+
+    init(_ fields: OrderedDictionary<String, Value> = [:]) {
+        self.fields = fields
+    }
+
+    subscript(name: String) -> Value? {
+        get { fields[name] }
+        set {
+            fields[name] = newValue
+            standIns[name] = nil
+        }
+    }
+
+    mutating func set(_ name: String, _ keyed: some KeyedValue) {
+        fields[name] = keyed.value
+        standIns[name] = keyed.keyStandIn
+    }
+
+    var value: Value { .object(fields) }
+
+    /// What the page is rendered from, with this context (see `RenderKey`).
+    func renderKey(fingerprint: String, template: String) -> String {
+        RenderKey.of(fingerprint: fingerprint, template: template, context: value, standIns: standIns)
+    }
+}
+
+/// A value a template sees, with a smaller value that determines it for render keys. Each conforming type
+/// makes both from the same inputs, in one place.
+protocol KeyedValue: Sendable {
+    var value: Value { get }
+    var keyStandIn: Value { get }
+}
+
+/// A value many pages share (a kind with its facets and counts), whose digest is made once and stands in for it.
+struct SharedValue: KeyedValue {
+    let value: Value
+    let keyStandIn: Value
+
+    init(_ value: Value) {
+        self.value = value
+        keyStandIn = .string(RenderKey.digest(of: value))
+    }
+}
+
+/// The digests of cards as they look off the first screen (`PageContexts.cardDigest`), by slug: made once for
+/// a whole render rather than once per list page showing a listing. A card missing here is digested when asked.
+struct CardDigests: Sendable {
+    private var digests: [String: String] = [:]
+
+    static let none = CardDigests()
+
+    private init() {}
+
+    init(_ listings: [Listing], schema: KindSchema, contexts: PageContexts) {
+        let made = listings.parallelMap { contexts.cardDigest($0, schema: schema) }
+        digests = Dictionary(uniqueKeysWithValues: zip(listings.map(\.slug), made))
+    }
+
+    func digest(of listing: Listing, schema: KindSchema, contexts: PageContexts) -> String {
+        digests[listing.slug] ?? contexts.cardDigest(listing, schema: schema)
+    }
+}
+
+/// A list page's cards: each listing as lists show it, the first few marked as on the first screen. Render
+/// keys take each card as its digest off the first screen and whether it is on the first screen, from which
+/// the card follows.
+struct CardList: KeyedValue {
+    let value: Value
+    let keyStandIn: Value
+
+    init(_ listings: some Collection<Listing>, schema: KindSchema, contexts: PageContexts, digests: CardDigests) {
+        let cards = listings.enumerated().map { index, listing in (listing, firstScreen: index < PageContexts.firstScreenCards) }
+        value = .list(cards.map { listing, firstScreen in contexts.card(listing, schema: schema, firstScreen: firstScreen) })
+        keyStandIn = .list(cards.map { listing, firstScreen in
+            .list([.string(digests.digest(of: listing, schema: schema, contexts: contexts)), .bool(firstScreen)])
+        })
+    }
+}
+
+/// The `pagination` value of one page of a list, made by `PageContexts.paginationValues`.
+struct PaginationValue: KeyedValue {
+    let value: Value
+    let keyStandIn: Value
+}

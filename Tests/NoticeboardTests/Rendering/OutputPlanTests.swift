@@ -1,0 +1,110 @@
+import Foundation
+@testable import Noticeboard
+@testable import Rendering
+import SiteLoader
+import SiteModel
+import Synchronization
+import Testing
+
+/// `Outputs.all` is the one list of what a build writes: every file written is declared there, the sitemap
+/// lists its pages, and an in-place edit renders exactly the outputs that show the edited listing.
+@Suite struct OutputPlanTests {
+    static let now = CalendarDate(year: 2026, month: 11, day: 23)!
+
+    /// A declared path as a pattern over written paths: `<…>` is one path segment (any depth below `assets/`
+    /// and `media/`), and a folder is its `index.html`.
+    static func matches(_ pattern: String, _ path: String) -> Bool {
+        let file = pattern.isEmpty || pattern.hasSuffix("/") ? pattern + "index.html" : pattern
+        var expression = "^"
+        for part in file.split(separator: "<", omittingEmptySubsequences: false).enumerated() {
+            guard part.offset > 0 else {
+                expression += NSRegularExpression.escapedPattern(for: String(part.element))
+                continue
+            }
+            let pieces = part.element.split(separator: ">", maxSplits: 1, omittingEmptySubsequences: false)
+            expression += pieces[0] == "file" ? ".+" : "[^/]+"
+            expression += NSRegularExpression.escapedPattern(for: String(pieces.count > 1 ? pieces[1] : ""))
+        }
+        return path.range(of: expression + "$", options: .regularExpression) != nil
+    }
+
+    /// The example site's files, as a build from scratch renders them in memory, by path.
+    static func render(changes: [String: Set<String>]? = nil) throws -> [String: String] {
+        let root = TestSupport.makeSite()
+        defer { TestSupport.removeTree(root) }
+        let site = try LoadedSite(files: SiteFiles(root: root))
+        var stages = StageTimes()
+        let catalogue = Noticeboard.enrichAndIndex(site, SiteEnrichment(site), buildDate: now, stages: &stages)
+        let collected = Collected()
+        SiteRenderer(catalogue: catalogue, templates: site.templates, staticFiles: Noticeboard.staticFiles(site))
+            .render(changes: changes, emit: collected.add)
+        return collected.files
+    }
+
+    @Test func everyFileWrittenIsDeclaredAndEveryDeclarationWritten() throws {
+        let root = TestSupport.makeSite()
+        defer { TestSupport.removeTree(root) }
+        // Two listings a page, so that lists have more than one page.
+        let config = root + "/content/site.yaml"
+        TestSupport.write(TestSupport.read(config).replacingOccurrences(of: "page_size: 24", with: "page_size: 2"), to: config)
+        _ = try Noticeboard.build(BuildOptions(root: root, now: Self.now))
+        let written = TestSupport.tree(root + "/public").keys.sorted()
+        let undeclared = written.filter { path in !Outputs.all.contains { $0.paths.contains { Self.matches($0, path) } } }
+        #expect(undeclared.isEmpty, "written but not declared: \(undeclared.prefix(5))")
+        // The example site has every kind of output, so each declared path has files.
+        for declaration in Outputs.all {
+            for pattern in declaration.paths {
+                #expect(written.contains { Self.matches(pattern, $0) }, "\(declaration.name): nothing written at \(pattern)")
+            }
+        }
+    }
+
+    @Test func theSitemapListsTheDeclaredPages() throws {
+        let files = try Self.render()
+        let sitemap = try #require(files["sitemap.xml"])
+        let base = "https://example.org/catalogue/"
+        let listed = Set(sitemap.components(separatedBy: "<loc>").dropFirst().map { entry in
+            String(entry.prefix { $0 != "<" }.dropFirst(base.count)) + "index.html"
+        })
+        let pages = Set(files.keys.filter { $0.hasSuffix(".html") && $0 != "404.html" })
+        #expect(listed == pages)
+        #expect(files["404.html"] != nil)
+    }
+
+    /// An in-place edit of one cleaner renders the pages that show her (found by her link in a whole render),
+    /// the home page, and the documents of her kind that hold her; nothing else.
+    @Test func anInPlaceRenderMakesExactlyWhatShowsTheListing() throws {
+        let all = try Self.render()
+        let changed = try Self.render(changes: ["cleaners": ["aoife-byrne"]])
+        let link = "/catalogue/cleaners/aoife-byrne/"
+        let showing = all.filter { $0.key.hasSuffix(".html") && $0.value.contains(link) }.keys
+        #expect(Set(changed.keys.filter { $0.hasSuffix(".html") }) == Set(showing).union(["index.html"]))
+        let documents: Set<String> = [
+            "api/search.json", "api/cleaners.json", "api/cleaners/aoife-byrne.json", "api/cleaners.csv", "feeds/cleaners.json",
+            "feeds/cleaners.atom",
+        ]
+        #expect(Set(changed.keys.filter { !$0.hasSuffix(".html") }) == documents.intersection(all.keys))
+        for path in changed.keys { #expect(changed[path] == all[path], "\(path) differs from a whole render") }
+    }
+
+    @Test func reservedSlugsComeFromTheDeclaredPaths() {
+        #expect(Outputs.siteFolders == ["api", "assets", "media", "feeds", "search", "404"])
+        #expect(Outputs.kindFolders(facets: ["county", "languages"]) == ["page", "county", "languages"])
+    }
+}
+
+/// Files handed over by the renderer's threads, as text.
+private final class Collected: Sendable {
+    private let collected = Mutex<[String: String]>([:])
+
+    @Sendable func add(_ batch: [SiteRenderer.RenderedFile]) {
+        collected.withLock { files in
+            for item in batch {
+                if case .bytes(let bytes) = item.file.contents { files[item.file.path] = String(decoding: bytes, as: UTF8.self) }
+                if case .copy(let source) = item.file.contents { files[item.file.path] = source }
+            }
+        }
+    }
+
+    var files: [String: String] { collected.withLock { $0 } }
+}
