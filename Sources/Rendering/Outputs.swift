@@ -22,6 +22,9 @@ public enum Outputs {
         .eachKind("GeoJSON", ["api/<kind>.geojson"], shows: .itsListings) { pass, collection in
             [.documents { pass.renderer.geoJSONDocument(collection) }]
         },
+        .eachKind("CSV download", ["api/<kind>.csv"], shows: .itsListings) { pass, collection in
+            [.documents { [pass.renderer.csvDownload(collection)] }]
+        },
         .site("JSON Schemas", ["api/schema/<name>.json"], shows: .noListing) { pass in [.documents { pass.renderer.jsonSchemas() }] },
         .site("theme assets and images", ["assets/<file>", "media/<file>"], shows: .noListing) { pass in
             [.documents { pass.renderer.staticFiles }]

@@ -1,0 +1,61 @@
+import Foundation
+import Noticeboard
+import SiteModel
+import Testing
+
+/// `api/<kind>.csv`: one row a listing, public fields only, readable by any RFC 4180 reader, and no
+/// cell a spreadsheet would run as a formula.
+@Suite struct CSVDownloadTests {
+    /// RFC 4180 records: fields split at commas outside quotes, `""` inside quotes for a quote, CRLF between records.
+    static func records(_ text: String) -> [[String]] {
+        var records: [[String]] = [], record: [String] = [], field = "", quoted = false
+        var characters = Array(text)[...]
+        while let character = characters.popFirst() {
+            if quoted {
+                if character == "\"" {
+                    if characters.first == "\"" { field.append(characters.removeFirst()) } else { quoted = false }
+                } else {
+                    field.append(character)
+                }
+            } else if character == "\"" {
+                quoted = true
+            } else if character == "," {
+                record.append(field)
+                field = ""
+            } else if character == "\r\n" {
+                records.append(record + [field])
+                (record, field) = ([], "")
+            } else {
+                field.append(character)
+            }
+        }
+        return records
+    }
+
+    @Test func aKindAsASpreadsheet() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let aoife = site + "/content/cleaners/aoife-byrne.yaml"
+        let text = TestSupport.read(aoife)
+        TestSupport.write(text.replacingOccurrences(of: "name: Aoife Byrne", with: "name: '=HYPERLINK(\"https://evil.example\", \"Aoife\")'"), to: aoife)
+        _ = try Noticeboard.build(BuildOptions(root: site, now: CalendarDate(year: 2026, month: 11, day: 23)!))
+
+        let records = Self.records(TestSupport.read(site + "/public/api/cleaners.csv"))
+        let header = try #require(records.first)
+        #expect(Array(header.prefix(4)) == ["slug", "url", "name", "photo"])
+        #expect(header.contains("rating") && header.contains("bio"))
+        #expect(!header.contains("phone") && !header.contains("email"), "private fields are never published")
+        let listings = try FileManager.default.contentsOfDirectory(atPath: site + "/content/cleaners").filter { $0.hasSuffix(".yaml") }
+        #expect(records.count == listings.count + 1)
+        #expect(records.allSatisfy { $0.count == header.count })
+
+        let row = try #require(records.first { $0.first == "aoife-byrne" })
+        func cell(_ column: String) -> String { row[header.firstIndex(of: column)!] }
+        #expect(cell("name") == "'=HYPERLINK(\"https://evil.example\", \"Aoife\")", "a formula is kept as text")
+        #expect(cell("hourly_rate") == "19.50")
+        #expect(cell("languages") == "English; Irish")
+        #expect(cell("eco_products") == "true")
+        #expect(cell("url") == "https://example.org/catalogue/cleaners/aoife-byrne/")
+        #expect(cell("bio").contains("\n"), "a Markdown field keeps its line breaks inside quotes")
+    }
+}
