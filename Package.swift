@@ -4,7 +4,8 @@ import PackageDescription
 
 // One module per pipeline stage, data flowing one way:
 // SiteLoader → LocatedYAML → SchemaValidation → ImageProcessing → Enrichment → CatalogueIndex → Rendering → OutputWriter.
-// `Noticeboard` strings the stages together; the `noticeboard` executable is a thin CLI over it.
+// `Noticeboard` strings the stages together (Sources/Noticeboard/Stages.swift); the `noticeboard` executable is a thin CLI
+// over it. Rendering's Sources/Rendering/Outputs.swift declares every file a build writes.
 let package = Package(
     name: "Noticeboard",
     products: [
@@ -44,7 +45,7 @@ let package = Package(
         .target(
             name: "Rendering",
             dependencies: ["SiteModel", "Support", "CatalogueIndex", .product(name: "Mustache", package: "swift-mustache")]),
-        .target(name: "OutputWriter", dependencies: ["SiteModel", "Support", "CRenameExchange"]),
+        .target(name: "OutputWriter", dependencies: ["SiteModel", "Support", "SiteLoader", "Rendering", "CRenameExchange"]),
         .target(
             name: "Noticeboard",
             dependencies: [

@@ -1,5 +1,5 @@
-import Rendering
 import Foundation
+import Rendering
 import SiteLoader
 import SiteModel
 import Support
@@ -7,50 +7,59 @@ import Support
 /// What the last build into an output folder was made from and what it wrote, kept in the git-ignored
 /// `.noticeboard-cache/` of the site. It lets the next build skip rendering pages whose inputs did not
 /// change and keep unchanged files as they are (same bytes, same modification time).
-struct BuildState: Equatable {
+public struct BuildState: Equatable, Sendable {
     /// Everything besides the input files that decides the output: version, executable, options.
-    var settings: String
-    var inputs: InputStamps
-    var outputs: [String: Output]
+    public var settings: String
+    public var inputs: InputStamps
+    public var outputs: [String: Output]
     /// Reported again by a build that finds nothing changed.
-    var listings: Int
-    var warnings: [Diagnostic]
+    public var listings: Int
+    public var warnings: [Diagnostic]
     /// What the output's staging folder holds (the site before this one), and the name of that record,
     /// which the staging marker must repeat for the folder to be reused; nil when not kept.
-    var staged: Staged?
+    public var staged: Staged?
 
     /// The staging folder's files as differences from `outputs`: most of them are the outputs' own, and
     /// only a build that writes needs them whole.
-    struct Staged: Equatable {
-        var id: String
+    public struct Staged: Equatable, Sendable {
+        public var id: String
         /// Files whose digest is not the output's, or that are not outputs at all.
-        var differing: [String: FileDigest]
+        public var differing: [String: FileDigest]
         /// Outputs that the staging folder does not hold.
-        var missing: Set<String>
+        public var missing: Set<String>
     }
 
-    struct Output: Equatable, Sendable {
-        var digest: FileDigest
-        var renderKey: String?
+    public struct Output: Equatable, Sendable {
+        public var digest: FileDigest
+        public var renderKey: String?
     }
 
     private static let header = "noticeboard-build-state 2"
 
-    /// The state file for one output folder (a site may be built into several).
-    static func file(for options: BuildOptions) -> String {
-        let output = URL(fileURLWithPath: options.outputPath).standardizedFileURL.path
+    public init(settings: String, inputs: InputStamps, outputs: [String: Output], listings: Int, warnings: [Diagnostic], staged: Staged?) {
+        self.settings = settings
+        self.inputs = inputs
+        self.outputs = outputs
+        self.listings = listings
+        self.warnings = warnings
+        self.staged = staged
+    }
+
+    /// The state file for one output folder of the site at `root` (a site may be built into several).
+    public static func file(root: String, outputPath: String) -> String {
+        let output = URL(fileURLWithPath: outputPath).standardizedFileURL.path
         let name = "build-" + String(SHA256.hex(Array(output.utf8)).prefix(16)) + ".state"
-        return SitePaths.cache(name, in: options.root)
+        return SitePaths.cache(name, in: root)
     }
 
     /// The marker beside the state file that says the staging folder is as the state describes it: a build
     /// removes it before changing that folder and writes it again once the state describing it is saved.
-    static func stagingMarker(for statePath: String) -> String {
+    public static func stagingMarker(for statePath: String) -> String {
         String(statePath.dropLast(".state".count)) + ".staged"
     }
 
     /// The staging folder's files, when the marker confirms the state's record of them.
-    func confirmedStaged(statePath: String) -> [String: FileDigest]? {
+    public func confirmedStaged(statePath: String) -> [String: FileDigest]? {
         guard let staged, stagingIsConfirmed(statePath: statePath) else { return nil }
         var digests = outputs.mapValues(\.digest)
         for path in staged.missing { digests[path] = nil }
@@ -59,13 +68,13 @@ struct BuildState: Equatable {
     }
 
     /// Whether the marker beside the state file repeats the name of the state's staging record.
-    func stagingIsConfirmed(statePath: String) -> Bool {
+    public func stagingIsConfirmed(statePath: String) -> Bool {
         guard let staged, let marker = FileManager.default.contents(atPath: Self.stagingMarker(for: statePath)) else { return false }
         return String(decoding: marker, as: UTF8.self) == staged.id
     }
 
     /// Writes the marker for the saved state's staging record.
-    func confirmStaged(statePath: String) {
+    public func confirmStaged(statePath: String) {
         guard let staged else { return }
         Self.replaceFile(at: Self.stagingMarker(for: statePath), with: Array(staged.id.utf8))
     }
@@ -73,7 +82,7 @@ struct BuildState: Equatable {
     /// Nil when there is no usable state: never built, written by another version, or damaged.
     /// Parsed as bytes: a large site's state has a line for each of its tens of thousands of files, and
     /// splitting it as Swift strings took half of a no-change rebuild.
-    static func load(_ path: String) -> BuildState? {
+    public static func load(_ path: String) -> BuildState? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         return data.withUnsafeBytes { raw in parse(raw.bindMemory(to: UInt8.self)) }
     }
@@ -153,7 +162,7 @@ struct BuildState: Equatable {
     }
 
     /// The state file's bytes; nil when a path or message cannot be written in its tab-separated lines.
-    func encoded() -> [UInt8]? {
+    public func encoded() -> [UInt8]? {
         func isField(_ text: String) -> Bool { !text.utf8.contains { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\t") } }
         guard inputs.stamps.keys.allSatisfy(isField), outputs.keys.allSatisfy(isField),
             warnings.allSatisfy({ $0.location.map { isField($0.file) } == true && isField($0.message) })
@@ -188,7 +197,7 @@ struct BuildState: Equatable {
     }
 
     /// Writes encoded state beside the site; a site that cannot be written to simply builds in full next time.
-    static func save(_ bytes: [UInt8]?, to path: String) {
+    public static func save(_ bytes: [UInt8]?, to path: String) {
         guard let bytes else { return }
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -207,7 +216,7 @@ struct BuildState: Equatable {
     /// every other file, has the bytes the state recorded, and every file the state lists is there with its
     /// size. (A build killed after swapping its output in but before saving its state leaves the previous
     /// state beside a newer output; files of the same sizes would pass for the ones the state describes.)
-    func outputsAreIntact(in outputPath: String) -> Bool {
+    public func outputsAreIntact(in outputPath: String) -> Bool {
         guard let manifest = outputs[Manifest.path], let bytes = FileManager.default.contents(atPath: outputPath + "/" + Manifest.path),
             Manifest.digest([UInt8](bytes)) == manifest.digest
         else { return false }
@@ -221,18 +230,11 @@ struct BuildState: Equatable {
             return fstatat(folder, path, &info, 0) == 0 && Int(info.st_size) == output.digest.size
         }.allSatisfy { $0 }
     }
-
-    /// The build's version, the running executable's own stamp, and the options that shape output.
-    static func settings(for options: BuildOptions, buildDate: CalendarDate) -> String {
-        var info = stat()
-        let executable = stat("/proc/self/exe", &info) == 0 ? "\(info.st_size) \(info.st_mtim.tv_sec)" : "unknown"
-        return "version=\(Noticeboard.version) executable=\(executable) now=\(buildDate) max-file-bytes=\(options.maxFileBytes) base-url=\(options.baseURL ?? "")"
-    }
 }
 
 extension BuildState.Staged {
     /// A staging folder holding `files`, recorded against `outputs`.
-    init(id: String, holding files: [String: BuildState.Output], against outputs: [String: BuildState.Output]) {
+    public init(id: String, holding files: [String: BuildState.Output], against outputs: [String: BuildState.Output]) {
         self.init(
             id: id, differing: files.filter { outputs[$0.key]?.digest != $0.value.digest }.mapValues(\.digest),
             missing: Set(outputs.keys.filter { files[$0] == nil }))

@@ -1,12 +1,12 @@
 import Dispatch
 
 /// A value computed on another thread while the caller goes on; `value` waits for it.
-final class InBackground<Value: Sendable>: @unchecked Sendable {
+public final class InBackground<Value: Sendable>: @unchecked Sendable {
     private let done = DispatchGroup()
     // Written once on the background thread before `done` is left, read only after waiting on it.
     private var result: Value?
 
-    init(_ compute: @escaping @Sendable () -> Value) {
+    public init(_ compute: @escaping @Sendable () -> Value) {
         done.enter()
         DispatchQueue.global().async {
             self.result = compute()
@@ -14,7 +14,7 @@ final class InBackground<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    var value: Value {
+    public var value: Value {
         done.wait()
         return result!
     }

@@ -1,0 +1,144 @@
+import CatalogueIndex
+import Dispatch
+import Foundation
+import OutputWriter
+import Rendering
+import SiteLoader
+import SiteModel
+import Support
+
+/// One build into an output folder: its options and lock, the scan of its inputs, the last build's record
+/// and, for an in-place edit, its change set. The stages (`Noticeboard.runStages`) note their times here.
+struct BuildRun {
+    let options: BuildOptions
+    /// Held for the whole build (and, in place, until its record is saved).
+    let lock: OutputLock
+    let files: SiteFiles
+    let buildDate: CalendarDate
+    let statePath: String
+    /// Everything besides the input files that decides the output (`BuildRun.settings(for:buildDate:)`).
+    let settings: String
+    let inputs: InputStamps
+    /// The last build's record, when it describes the output folder.
+    let recorded: BuildState?
+    /// In place: the edited listings and what the last build left in memory; nil for a build from scratch.
+    let changes: ChangeSet?
+    var stages = StageTimes()
+    let start = DispatchTime.now()
+    /// Set by the last stage.
+    var written = 0
+    /// In place: saves the build record once the caller is done; the lock must be held until then.
+    var saveLater: (@Sendable () -> Void)?
+
+    /// The last record, when it was made with the same settings: its render keys and inputs count.
+    var previous: BuildState? { recorded.flatMap { $0.settings == settings ? $0 : nil } }
+
+    /// No input changed since the last build into the same folder, which is intact.
+    var nothingChanged: Bool { previous.map { $0.inputs == inputs } ?? false }
+
+    /// A build from scratch. Builds into the same place run one at a time: `waiting` is called when this
+    /// one has to wait.
+    init(_ options: BuildOptions, waiting: () -> Void) throws(BuildFailure) {
+        try Self.checkOutputPath(options)
+        self.options = options
+        // Taken before the last build's record is read, so a build that waited sees what the other one wrote.
+        lock = try OutputLock(outputPath: options.outputPath, waiting: waiting)
+        files = SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes)
+        buildDate = options.now ?? CalendarDate.today()
+        let statePath = BuildState.file(root: options.root, outputPath: options.outputPath)
+        self.statePath = statePath
+        settings = Self.settings(for: options, buildDate: buildDate)
+        // The last build's record describes the output folder (and the staging folder) while the folder is
+        // intact. It is read while the inputs are scanned: parsing it keeps one core busy, where the scan
+        // would use both.
+        let outputPath = options.outputPath
+        let recording = InBackground { BuildState.load(statePath).flatMap { state in state.outputsAreIntact(in: outputPath) ? state : nil } }
+        inputs = InputStamps.scan(files, folders: Noticeboard.inputFolders)
+        stages.finish("scan inputs")
+        recorded = recording.value
+        stages.finish("read last build's state")
+        changes = nil
+    }
+
+    /// An in-place edit after `last`, when the only change is to the content of existing listing files;
+    /// nil when the change needs a whole build, or another build wrote the output since `last` (whose
+    /// manifest was `manifestStamp`).
+    init?(
+        _ options: BuildOptions, after last: Noticeboard.BuiltSite, inputs: InputStamps, manifestStamp: FileStamp?, waiting: () -> Void
+    ) throws(BuildFailure) {
+        // With as many inputs as before, a file added in place of another shows as changed, and is not a listing file of the site.
+        let changed = inputs.stamps.filter { last.state.inputs.stamps[$0.key] != $0.value }.keys
+        let buildDate = options.now ?? CalendarDate.today()
+        guard buildDate == last.catalogue.buildDate, inputs.stamps.count == last.state.inputs.stamps.count else { return nil }
+        let listings = changed.sorted().compactMap { last.site.listing(inFile: $0) }
+        guard listings.count == changed.count else { return nil }
+        lock = try OutputLock(outputPath: options.outputPath, waiting: waiting)
+        guard FileStamp(of: options.outputPath + "/" + Manifest.path) == manifestStamp else { return nil }
+        if listings.isEmpty {
+            changes = nil
+        } else {
+            guard let book = OutputBook.inPlace(outputPath: options.outputPath, statePath: last.statePath, last: last.state) else { return nil }
+            changes = ChangeSet(last: last, listings: listings, book: book)
+        }
+        self.options = options
+        files = last.site.files
+        self.buildDate = buildDate
+        statePath = last.statePath
+        settings = last.state.settings
+        self.inputs = inputs
+        recorded = last.state
+    }
+
+    /// The report of this build, from the record it left.
+    func report(_ state: BuildState, imagesProcessed: Int) -> BuildReport {
+        BuildReport(
+            listings: state.listings, pages: state.outputs.keys.filter { $0.hasSuffix(".html") }.count, files: state.outputs.count,
+            written: written, bytes: state.outputs.values.reduce(0) { $0 + $1.digest.size }, imagesProcessed: imagesProcessed,
+            warnings: state.warnings, seconds: Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9, stages: stages)
+    }
+
+    /// The build's version, the running executable's own stamp, and the options that shape output.
+    static func settings(for options: BuildOptions, buildDate: CalendarDate) -> String {
+        var info = stat()
+        let executable = stat("/proc/self/exe", &info) == 0 ? "\(info.st_size) \(info.st_mtim.tv_sec)" : "unknown"
+        return "version=\(Noticeboard.version) executable=\(executable) now=\(buildDate) max-file-bytes=\(options.maxFileBytes) base-url=\(options.baseURL ?? "")"
+    }
+
+    /// The output folder is replaced whole, so it must not hold the site's own sources.
+    private static func checkOutputPath(_ options: BuildOptions) throws(BuildFailure) {
+        let output = URL(fileURLWithPath: options.outputPath).standardizedFileURL.path
+        let root = URL(fileURLWithPath: options.root).standardizedFileURL.path
+        if output == root || root.hasPrefix(output.hasSuffix("/") ? output : output + "/") {
+            throw BuildFailure([.error("the output folder \(options.outputPath) holds the site itself; choose a folder such as \(options.root)/public")])
+        }
+    }
+}
+
+/// What an in-place edit changes: the edited listing files, as the last build read them, and what that
+/// build left in memory to start from.
+struct ChangeSet {
+    let last: Noticeboard.BuiltSite
+    let listings: [Listing]
+    /// The write over the last build's output.
+    let book: OutputBook
+
+    /// The edited listings' slugs, by kind: the outputs that show them are rendered.
+    var slugs: [String: Set<String>] {
+        listings.reduce(into: [:]) { $0[$1.kind, default: []].insert($1.slug) }
+    }
+}
+
+/// Identity, size and modification time of a file, to tell whether it was replaced.
+struct FileStamp: Equatable {
+    let device: UInt64, inode: UInt64, size: Int64, seconds: Int, nanoseconds: Int
+
+    init?(of path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        seconds = info.st_mtim.tv_sec
+        nanoseconds = info.st_mtim.tv_nsec
+    }
+}

@@ -1,0 +1,161 @@
+import CatalogueIndex
+import Enrichment
+import Foundation
+import ImageProcessing
+import OutputWriter
+import Rendering
+import SiteModel
+import Support
+
+/// The pipeline's stages, in order: each takes what the one before made and returns what it makes. A build
+/// from scratch reads every input and considers every output; `serve`'s in-place edit (see `LiveSite`) runs
+/// the same stages with a change set: only the edited listing files are read again, and only the outputs
+/// that show them are rendered.
+extension Noticeboard {
+    /// The whole build, after `BuildRun` found something to do: load → enrich → index → plan outputs → render
+    /// → write. Nil when an in-place edit turns out to need a whole build.
+    static func runStages(_ run: inout BuildRun) throws(BuildFailure) -> BuiltSite? {
+        guard let loaded = try load(&run) else { return nil }
+        let book = try beginWriting(run, loaded)
+        let enriched = enrich(loaded, changes: run.changes, stages: &run.stages)
+        guard let catalogue = index(enriched, changes: run.changes, buildDate: run.buildDate, stages: &run.stages) else { return nil }
+        let renderer = planOutputs(catalogue, loaded, run)
+        render(renderer, run, into: book, &run.stages)
+        return try write(book, renderer, enriched, &run)
+    }
+
+    /// The site as checked input: read whole, or the last build's with the edited files read again.
+    struct Loaded {
+        var site: LoadedSite
+        /// In place: the edited listings as read now.
+        var edited: [Listing]?
+    }
+
+    static func load(_ run: inout BuildRun) throws(BuildFailure) -> Loaded? {
+        guard let changes = run.changes else {
+            run.options.progress?("Reading \(run.inputs.stamps.count) files")
+            let site = try LoadedSite(files: run.files, baseURL: run.options.baseURL)
+            run.stages.finish("load, parse, validate")
+            return Loaded(site: site)
+        }
+        var site = changes.last.site
+        var edited: [Listing] = []
+        for old in changes.listings {
+            let listing = try site.reread(old)
+            // A listing that names other images needs them published: a whole build.
+            guard listing.media.map(\.path) == old.media.map(\.path) else { return nil }
+            edited.append(listing)
+        }
+        return Loaded(site: site, edited: edited)
+    }
+
+    static func beginWriting(_ run: BuildRun, _ loaded: Loaded) throws(BuildFailure) -> OutputBook {
+        guard let changes = run.changes else {
+            let book = try OutputBook.restaging(outputPath: run.options.outputPath, statePath: run.statePath, recorded: run.recorded)
+            // The listing pages' folders are made while the listings are enriched and indexed.
+            let site = loaded.site
+            book.prepareFolders(site.schemas.filter(\.hasPages).flatMap { schema in (site.listings[schema.name] ?? []).map(\.outputPath) })
+            return book
+        }
+        return changes.book
+    }
+
+    /// The site's listings and pages with their Markdown rendered and display text made.
+    struct Enriched {
+        var site: LoadedSite
+        var enrichment: SiteEnrichment
+        /// By kind: every listing, or in place the edited ones.
+        var listings: [String: [Listing]]
+        var pages: [FreePage]
+    }
+
+    static func enrich(_ loaded: Loaded, changes: ChangeSet?, stages: inout StageTimes) -> Enriched {
+        let site = loaded.site
+        let enrichment = changes?.last.enrichment ?? SiteEnrichment(site)
+        var listings: [String: [Listing]] = [:]
+        for schema in site.schemas {
+            let toEnrich = loaded.edited.map { edited in edited.filter { $0.kind == schema.name } } ?? site.listings[schema.name] ?? []
+            if loaded.edited == nil || !toEnrich.isEmpty {
+                listings[schema.name] = toEnrich.parallelMap(enrichment.enricher(for: schema).enrich)
+            }
+        }
+        let pages: [FreePage] = loaded.edited != nil ? [] : site.pages.map { page in
+            var page = page
+            page.html = enrichment.markdown.html(page.markdown)
+            return page
+        }
+        stages.finish(changes == nil ? "enrich" : "read and enrich the edited listings")
+        return Enriched(site: site, enrichment: enrichment, listings: listings, pages: pages)
+    }
+
+    /// The catalogue: made anew, or the last one with the edited listings in place (nil when an edit moves
+    /// a listing, see `Catalogue.replacing`).
+    static func index(_ enriched: Enriched, changes: ChangeSet?, buildDate: CalendarDate, stages: inout StageTimes) -> Catalogue? {
+        guard let changes else {
+            let catalogue = Catalogue(
+                site: enriched.site.config, schemas: enriched.site.schemas, listings: enriched.listings, pages: enriched.pages,
+                buildDate: buildDate, formatter: enriched.enrichment.formatter)
+            stages.finish("index")
+            return catalogue
+        }
+        var catalogue = changes.last.catalogue
+        for listing in enriched.listings.values.joined() {
+            guard let replaced = catalogue.replacing(listing, formatter: enriched.enrichment.formatter) else { return nil }
+            catalogue = replaced
+        }
+        stages.finish("index them in place")
+        return catalogue
+    }
+
+    /// The renderer of the declared outputs; theme assets and images only when every output is made.
+    static func planOutputs(_ catalogue: Catalogue, _ loaded: Loaded, _ run: BuildRun) -> SiteRenderer {
+        SiteRenderer(catalogue: catalogue, templates: loaded.site.templates, staticFiles: run.changes == nil ? staticFiles(loaded.site) : [])
+    }
+
+    /// Every declared output, or in place those that show the edited listings; a page whose render key is
+    /// the one the last build recorded is not rendered again.
+    static func render(_ renderer: SiteRenderer, _ run: BuildRun, into book: OutputBook, _ stages: inout StageTimes) {
+        run.options.progress?("Rendering \(renderer.catalogue.listingCount) listings")
+        let previousKeys = run.previous?.outputs
+        renderer.render(changes: run.changes?.slugs, previousKey: { previousKeys?[$0]?.renderKey }, emit: book.add)
+        stages.finish(run.changes == nil ? "render" : "render what shows them")
+    }
+
+    /// The manifest, the swap, and the build record; the image cache loses what no build used for an hour.
+    static func write(_ book: OutputBook, _ renderer: SiteRenderer, _ enriched: Enriched, _ run: inout BuildRun) throws(BuildFailure) -> BuiltSite? {
+        let site = enriched.site, catalogue = renderer.catalogue
+        let settings = run.settings, inputs = run.inputs
+        let recorded = run.recorded, inPlace = run.changes != nil
+        guard let finished = try book.finish(manifest: renderer.manifest, record: { outputs in
+            // After the swap the staging folder holds the previous output, which the previous record describes.
+            BuildState(
+                settings: settings, inputs: inputs, outputs: outputs, listings: catalogue.listingCount, warnings: site.warnings,
+                staged: inPlace ? nil : recorded.map { BuildState.Staged(id: UUID().uuidString, holding: $0.outputs, against: outputs) })
+        }) else { return nil }
+        run.stages.finish(inPlace ? "write output" : "finish writing output")
+        run.written = finished.written
+        if inPlace {
+            run.saveLater = finished.save
+        } else {
+            finished.save()
+            ImagePublisher(files: run.files, settings: site.config.images).pruneCache(keeping: site.images.cacheKeys)
+            run.stages.finish("save state")
+        }
+        return BuiltSite(site: site, enrichment: enriched.enrichment, catalogue: catalogue, state: finished.state, statePath: run.statePath)
+    }
+
+    /// Theme assets, and the published images of the media files that public fields name: variants from the
+    /// image cache, checked SVGs as they are (nothing else from `content/media/`).
+    static func staticFiles(_ site: LoadedSite) -> [OutputFile] {
+        var files = site.files.files(under: "templates/assets").map { file in
+            OutputFile(path: String(file.dropFirst("templates/".count)), contents: .copy(from: site.files.absolute(file)))
+        }
+        // Two source files with the same bytes and name (kayak.jpg, kayak.jpeg) share their variants.
+        var variants: [String: ImageVariant] = [:]
+        for image in site.images.images.values {
+            for variant in image.variants { variants[variant.outputPath] = variant }
+        }
+        files += variants.values.sorted { $0.outputPath < $1.outputPath }.map { OutputFile(path: $0.outputPath, contents: .copy(from: $0.file)) }
+        return files
+    }
+}

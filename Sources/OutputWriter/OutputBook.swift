@@ -1,0 +1,172 @@
+import Foundation
+import Rendering
+import SiteModel
+import Support
+import Synchronization
+
+/// The bookkeeping of one build's output, for a build from scratch and for `serve`'s in-place edit alike:
+/// the digest of every file as it is rendered, which files the output already holds, the manifest, the
+/// build record (`BuildState`) and its staging marker, and the totals the report gives.
+///
+/// A build from scratch stages every file (`restaging`): one whose bytes the last build already wrote is
+/// kept rather than rewritten. An in-place edit (`inPlace`) starts from the last build's record: only the
+/// files it renders are looked at, those whose bytes changed are written into the staging folder, which
+/// holds the site before last, and the folder is swapped in.
+public final class OutputBook: Sendable {
+    let outputPath: String
+    let statePath: String
+    /// What the last build wrote, when its record describes the output folder.
+    let recorded: BuildState?
+    private let mode: Mode
+    private let outputs: Mutex<[String: BuildState.Output]>
+    /// In place: the files whose bytes changed.
+    private let changed = Mutex<[String: OutputFile]>([:])
+
+    private enum Mode: Sendable {
+        case restaging(Staging)
+        case inPlace(BuildState.Staged)
+    }
+
+    /// What a finished write left: the new record, and the totals for the report.
+    public struct Finished: Sendable {
+        public var state: BuildState
+        public var written: Int
+        /// Saves the record beside the site, and the marker that confirms its staging folder. The output is
+        /// in place before; until it is saved, the caller holds the output's lock.
+        public var save: @Sendable () -> Void
+    }
+
+    private init(outputPath: String, statePath: String, recorded: BuildState?, mode: Mode, outputs: [String: BuildState.Output]) {
+        self.outputPath = outputPath
+        self.statePath = statePath
+        self.recorded = recorded
+        self.mode = mode
+        self.outputs = Mutex(outputs)
+    }
+
+    /// A write of every file into the staging folder. The staging folder beside the output still holds the
+    /// site before last when the marker says so; it is brought up to date rather than staged anew. Its
+    /// marker goes first: a write cut short leaves none.
+    public static func restaging(outputPath: String, statePath: String, recorded: BuildState?) throws(BuildFailure) -> OutputBook {
+        let staged = recorded?.confirmedStaged(statePath: statePath)
+        unlink(BuildState.stagingMarker(for: statePath))
+        let staging = try StagedOutput(outputPath: outputPath).begin(staged: staged, previousIsKnown: recorded != nil)
+        return OutputBook(outputPath: outputPath, statePath: statePath, recorded: recorded, mode: .restaging(staging), outputs: [:])
+    }
+
+    /// A write of the files an in-place edit renders over the last build's; nil when there is no staging
+    /// folder the record vouches for (the first edit after a build that kept none).
+    public static func inPlace(outputPath: String, statePath: String, last: BuildState) -> OutputBook? {
+        guard let staged = last.staged else { return nil }
+        return OutputBook(outputPath: outputPath, statePath: statePath, recorded: last, mode: .inPlace(staged), outputs: last.outputs)
+    }
+
+    /// Folders that files will go into, made while the site is still being enriched (see `Staging`).
+    public func prepareFolders(_ folders: [String]) {
+        if case .restaging(let staging) = mode { staging.prepareFolders(folders) }
+    }
+
+    /// Rendered files, from any thread: each is digested on the core that made it.
+    public func add(_ batch: [SiteRenderer.RenderedFile]) {
+        switch mode {
+        case .restaging(let staging):
+            let digested = batch.map(restaged)
+            staging.add(digested.map { ($0.file, $0.output.digest) })
+            outputs.withLock { outputs in
+                for item in digested { outputs[item.file.path] = item.output }
+            }
+        case .inPlace:
+            // A page whose render key did not change comes as `.previous`, and stays as the record says.
+            let digested = batch.compactMap { item -> (file: OutputFile, output: BuildState.Output)? in
+                guard case .bytes(let bytes) = item.file.contents else { return nil }
+                return (item.file, BuildState.Output(digest: Manifest.digest(bytes), renderKey: item.renderKey))
+            }
+            outputs.withLock { outputs in
+                changed.withLock { changed in
+                    for item in digested {
+                        if outputs[item.file.path]?.digest != item.output.digest { changed[item.file.path] = item.file }
+                        outputs[item.file.path] = item.output
+                    }
+                }
+            }
+        }
+    }
+
+    /// A file to stage, with its digest; one whose bytes the last build wrote is kept rather than rewritten.
+    private func restaged(_ item: SiteRenderer.RenderedFile) -> (file: OutputFile, output: BuildState.Output) {
+        var file = item.file
+        let digest: FileDigest
+        switch file.contents {
+        case .previous: digest = recorded!.outputs[file.path]!.digest
+        case .bytes(let bytes): digest = Manifest.digest(bytes)
+        case .copy(let source): digest = Manifest.digest(FileManager.default.contents(atPath: source).map { [UInt8]($0) } ?? [])
+        }
+        if recorded?.outputs[file.path]?.digest == digest { file.contents = .previous }
+        return (file, BuildState.Output(digest: digest, renderKey: item.renderKey))
+    }
+
+    /// Adds the manifest (`manifest` of every other file's digest), writes what is left and swaps the staging
+    /// folder in. `record` is the new build record, given its outputs. Nil when an in-place edit rendered a
+    /// file the last build did not write, or its staging folder is gone: then it needs a whole build.
+    public func finish(
+        manifest: ([String: FileDigest]) -> OutputFile, record: ([String: BuildState.Output]) -> BuildState
+    ) throws(BuildFailure) -> Finished? {
+        switch mode {
+        case .restaging(let staging):
+            add([SiteRenderer.RenderedFile(file: manifest(outputs.withLock { $0 }.mapValues(\.digest)), renderKey: nil)])
+            let state = record(outputs.withLock { $0 })
+            // The record is encoded while the last files are written.
+            let encoded = InBackground { state.encoded() }
+            let summary = try staging.finish()
+            return Finished(state: state, written: summary.written, save: { [statePath] in
+                BuildState.save(encoded.value, to: statePath)
+                state.confirmStaged(statePath: statePath)
+            })
+        case .inPlace(let staged):
+            return try finishInPlace(staged: staged, manifest: manifest, record: record)
+        }
+    }
+
+    private func finishInPlace(
+        staged: BuildState.Staged, manifest: ([String: FileDigest]) -> OutputFile, record: ([String: BuildState.Output]) -> BuildState
+    ) throws(BuildFailure) -> Finished? {
+        let last = recorded!
+        var files = changed.withLock { $0 }
+        var outputs = outputs.withLock { $0 }
+        guard outputs.count == last.outputs.count else { return nil }
+        if !files.isEmpty {
+            let made = manifest(outputs.filter { $0.key != Manifest.path }.mapValues(\.digest))
+            guard case .bytes(let bytes) = made.contents else { return nil }
+            outputs[Manifest.path] = BuildState.Output(digest: Manifest.digest(bytes), renderKey: nil)
+            files[Manifest.path] = made
+            guard try write(files, over: last, as: outputs, staged: staged) else { return nil }
+        }
+        var state = record(outputs)
+        // The staging folder now holds the last site, which differs from this one at `files`.
+        state.staged = files.isEmpty ? last.staged : BuildState.Staged(
+            id: UUID().uuidString, differing: files.keys.reduce(into: [:]) { $0[$1] = last.outputs[$1]!.digest }, missing: [])
+        let saved = state
+        return Finished(state: saved, written: files.count, save: { [statePath] in
+            BuildState.save(saved.encoded(), to: statePath)
+            saved.confirmStaged(statePath: statePath)
+        })
+    }
+
+    /// The staging folder holds the site before last: brings the paths where it differs from the new site
+    /// up to date, then swaps it in. False when the staging folder is gone.
+    private func write(
+        _ files: [String: OutputFile], over last: BuildState, as outputs: [String: BuildState.Output], staged: BuildState.Staged
+    ) throws(BuildFailure) -> Bool {
+        let paths = Set(staged.differing.keys).union(staged.missing).union(files.keys)
+        var stagedDigests: [String: FileDigest] = [:]
+        for path in paths where !staged.missing.contains(path) {
+            if let digest = staged.differing[path] ?? last.outputs[path]?.digest { stagedDigests[path] = digest }
+        }
+        let wanted = paths.filter { outputs[$0] != nil }
+        let writes = wanted.filter { outputs[$0]!.digest != stagedDigests[$0] }.sorted().map { path in
+            files[path] ?? OutputFile(path: path, contents: .previous)
+        }
+        unlink(BuildState.stagingMarker(for: statePath))
+        return try StagedOutput(outputPath: outputPath).replace(staged: stagedDigests, wanted: wanted, changed: writes)
+    }
+}
