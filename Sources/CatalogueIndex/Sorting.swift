@@ -68,3 +68,12 @@ func compareText(_ x: String, _ y: String) -> ComparisonResult {
     let (m, n) = (x.utf8.count, y.utf8.count)
     return m < n ? .orderedAscending : m > n ? .orderedDescending : .orderedSame
 }
+
+extension KindCollection {
+    /// Each listing's place (0 first) when the kind is ordered by `key`, then by its own sort keys.
+    public func ranks(by key: SortKey) -> [Int] {
+        var place: [String: Int] = [:]
+        for (index, listing) in sortListings(listings, keys: [key] + schema.sort).enumerated() { place[listing.slug] = index }
+        return listings.map { place[$0.slug]! }
+    }
+}

@@ -6,8 +6,6 @@ import Support
 /// The JSON apps read: a document per kind and per listing, daily picks, and GeoJSON. Each names its
 /// JSON Schema in `$schema`.
 extension SiteRenderer {
-    static let searchIndexPath = "api/search.json"
-
     func schemaURL(_ name: String) -> Value { .string(site.url("api/schema/\(name).json")) }
 
     /// `api/<kind>.json` and `api/<kind>/<slug>.json`; with `onlyListings`, the per-listing documents of those
@@ -82,80 +80,5 @@ extension SiteRenderer {
             "type": .string("FeatureCollection"),
             "features": .list(features),
         ])
-    }
-
-    /// One compact index of every listing that has a page, for the search page's script:
-    /// each item is `[kind, title, path, text, [facet value indexes per facet], range value or null]`,
-    /// where `text` is the listing's public text folded to lowercase without accents.
-    func searchIndex() -> OutputFile {
-        var kinds: [Value] = []
-        var items: [Value] = []
-        for collection in catalogue.kinds where collection.schema.hasPages {
-            let schema = collection.schema
-            let kindIndex = Int64(kinds.count)
-            var rangeLabel: Value = .null
-            if let range = schema.searchRange, let field = schema.field(named: range) {
-                rangeLabel = .object(["field": .string(range), "label": .string(field.label)])
-            }
-            kinds.append(.object([
-                "name": .string(schema.name),
-                "title": .string(schema.title),
-                "facets": .list(collection.facets.map { facet in
-                    .object(["name": .string(facet.field.name), "label": .string(facet.field.label), "values": .list(facet.values.map { .string($0.text) })])
-                }),
-                "range": rangeLabel,
-            ]))
-            // For each facet, the indexes of the values each listing has, by slug.
-            let membership: [[String: [Int]]] = collection.facets.map { facet in
-                var valuesOf: [String: [Int]] = [:]
-                for (index, value) in facet.values.enumerated() {
-                    for listing in value.listings { valuesOf[listing.slug, default: []].append(index) }
-                }
-                return valuesOf
-            }
-            items += collection.listings.parallelMap { listing -> Value in
-                let facetIndexes: [Value] = membership.map { .list(($0[listing.slug] ?? []).map { .int(Int64($0)) }) }
-                var range: Value = .null
-                if let field = schema.searchRange, let value = listing.fields[field] { range = value }
-                return .list([
-                    .int(kindIndex),
-                    .string(contexts.title(of: listing, schema: schema)),
-                    .string(listing.outputPath),
-                    .string(searchText(listing, schema: schema)),
-                    .list(facetIndexes),
-                    range,
-                ])
-            }
-        }
-        let document: Value = .object([
-            "$schema": schemaURL("search"),
-            "base_path": .string(site.basePath),
-            "kinds": .list(kinds),
-            "items": .list(items),
-        ])
-        return OutputFile(path: SiteRenderer.searchIndexPath, contents: .bytes(JSONWriter.bytes(document)))
-    }
-
-    /// Text, enum and Markdown fields (Markdown as its source, less its punctuation), whitespace collapsed.
-    private func searchText(_ listing: Listing, schema: KindSchema) -> String {
-        var parts: [String] = []
-        func collect(_ value: Value, _ type: FieldType) {
-            switch (type, value) {
-            case (.string, .string(let text)), (.enumeration, .string(let text)), (.markdown, .string(let text)):
-                parts.append(text)
-            case (.list(let item), .list(let values)):
-                values.forEach { collect($0, item.type) }
-            case (.object(let fields), .object(let values)):
-                for field in fields { if let value = values[field.name] { collect(value, field.type) } }
-            case (.reference, .object(let reference)):
-                parts.append(reference["title"]?.text ?? "")
-            default:
-                break
-            }
-        }
-        for field in schema.fields where field.name != schema.titleField {
-            if let value = listing.fields[field.name] { collect(value, field.type) }
-        }
-        return SearchWords.of(parts.joined(separator: " "))
     }
 }

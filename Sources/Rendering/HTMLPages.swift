@@ -118,7 +118,14 @@ extension SiteRenderer {
         let context = PageContext([
             "site": contexts.siteValue(currentKind: nil),
             "page": contexts.page(title: "Search", outputPath: "search/", description: "Search every listing on \(site.title)."),
-            "index_url": .string(site.path(SiteRenderer.searchIndexPath)),
+            "index_url": .string(site.path(SiteRenderer.searchFolder)),
+            // Without JavaScript, the page offers each kind's facet pages instead.
+            "browse": .list(catalogue.kinds.filter(\.schema.hasPages).map { collection in
+                .object([
+                    "title": .string(collection.schema.title), "path": .string(site.path(collection.outputPath)),
+                    "facets": contexts.facetsValue(collection),
+                ])
+            }),
         ])
         return page(at: "search/", template: "search", context: context, lastModified: nil)
     }

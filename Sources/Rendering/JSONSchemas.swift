@@ -43,14 +43,14 @@ extension SiteRenderer {
                 ])))
             }
         }
-        documents.append(("search", searchSchema))
+        documents += searchSchemas
         documents.append(("jsonfeed", jsonFeedSchema))
         documents.append(("geojson", geoJSONSchema))
         documents.append(("manifest", manifestSchema))
         return documents.map { name, value in OutputFile(path: "api/schema/\(name).json", contents: .bytes(JSONWriter.bytes(value))) }
     }
 
-    private func document(_ name: String, title: String, _ body: OrderedDictionary<String, Value>) -> Value {
+    func document(_ name: String, title: String, _ body: OrderedDictionary<String, Value>) -> Value {
         var fields: OrderedDictionary<String, Value> = [
             "$schema": .string(SiteRenderer.draft), "$id": .string(site.url("api/schema/\(name).json")), "title": .string(title),
         ]
@@ -147,33 +147,6 @@ extension SiteRenderer {
         ])
     }
 
-    private var searchSchema: Value {
-        document("search", title: "Search index", [
-            "type": .string("object"),
-            "required": strings(["$schema", "base_path", "kinds", "items"]),
-            "properties": .object([
-                "$schema": string, "base_path": string,
-                "kinds": .object(["type": .string("array"), "items": .object([
-                    "type": .string("object"), "required": strings(["name", "title", "facets", "range"]),
-                    "properties": .object([
-                        "name": string, "title": string,
-                        "facets": .object(["type": .string("array"), "items": closedObject(["name": string, "label": string, "values": .object(["type": .string("array"), "items": string])])]),
-                        "range": .object(["type": .list([.string("object"), .string("null")])]),
-                    ]),
-                ])]),
-                "items": .object(["type": .string("array"), "items": .object([
-                    "type": .string("array"),
-                    "prefixItems": .list([
-                        .object(["type": .string("integer"), "minimum": .int(0)]), string, string, string,
-                        .object(["type": .string("array"), "items": .object(["type": .string("array"), "items": .object(["type": .string("integer")])])]),
-                        .object(["type": .list([.string("number"), .string("null")])]),
-                    ]),
-                    "minItems": .int(6), "maxItems": .int(6),
-                ])]),
-            ]),
-        ])
-    }
-
     private var jsonFeedSchema: Value {
         document("jsonfeed", title: "JSON Feed 1.1", [
             "type": .string("object"),
@@ -240,14 +213,14 @@ extension SiteRenderer {
         ])
     }
 
-    private var string: Value { .object(["type": .string("string")]) }
-    private var uri: Value { .object(["type": .string("string"), "format": .string("uri")]) }
+    var string: Value { .object(["type": .string("string")]) }
+    var uri: Value { .object(["type": .string("string"), "format": .string("uri")]) }
     private var date: Value { .object(["type": .string("string"), "format": .string("date")]) }
-    private func ref(_ target: String) -> Value { .object(["$ref": .string(target)]) }
-    private func strings(_ values: [String]) -> Value { .list(values.map(Value.string)) }
+    func ref(_ target: String) -> Value { .object(["$ref": .string(target)]) }
+    func strings(_ values: [String]) -> Value { .list(values.map(Value.string)) }
 
     /// An object with exactly these properties, all required.
-    private func closedObject(_ properties: OrderedDictionary<String, Value>) -> Value {
+    func closedObject(_ properties: OrderedDictionary<String, Value>) -> Value {
         .object([
             "type": .string("object"), "required": strings(Array(properties.keys)), "additionalProperties": .bool(false),
             "properties": .object(properties),

@@ -12,7 +12,11 @@ public enum Outputs {
         .eachKind("kind and listing JSON", ["api/<kind>.json", "api/<kind>/<slug>.json"], shows: .itsListings) { pass, collection in
             [.documents { pass.renderer.kindDocuments(collection, onlyListings: pass.changed(in: collection)) }]
         },
-        .site("search index", [SiteRenderer.searchIndexPath], shows: .everyListing) { pass in [.documents { [pass.renderer.searchIndex()] }] },
+        // The search index, split into small files (SearchIndex.swift).
+        .site(
+            "search index", ["api/search/meta.json", "api/search/terms/<n>.json", "api/search/facets/<n>.json", "api/search/cards/<n>.json",
+            "api/search/range/<kind>.json", "api/search/sort/<kind>.<field>.json"], shows: .everyListing
+        ) { pass in [.documents { pass.renderer.searchIndex() }] },
         .eachKind("feeds", ["feeds/<kind>.json", "feeds/<kind>.atom"], shows: .itsListings) { pass, collection in
             [.documents { pass.renderer.feeds(collection) }]
         },

@@ -199,9 +199,9 @@ import Testing
             TestSupport.read(site + "/content/rentals/" + $0).contains("\nlat: ")
         }
         #expect((map["features"] as? [Any])?.count == withCoordinates.count && withCoordinates.count > 5)
-        let search = try json(files, "api/search.json")
+        let search = try json(files, "api/search/meta.json")
         let listingsWithPages = 14 + 14 + 5 + 3 + 2 + 1  // cleaners, rentals, owners, quote collections, houses, alert sets
-        #expect((search["items"] as? [Any])?.count == listingsWithPages)
+        #expect(search["documents"] as? Int == listingsWithPages)
     }
 
     @Test func everyJSONFileMatchesItsSchemaAndTheManifestMatchesTheFiles() throws {

@@ -102,24 +102,6 @@ import Testing
         }
     }
 
-    @Test func searchWordsMatchFoundationFolding() {
-        for text in Self.awkwardTexts + [Self.awkwardTexts.joined(separator: " ")] {
-            let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
-            var expected = ""
-            var pendingSpace = false
-            for character in folded {
-                if character.isLetter || character.isNumber || character == "€" || character == "." || character == "'" {
-                    if pendingSpace && !expected.isEmpty { expected.append(" ") }
-                    pendingSpace = false
-                    expected.append(character)
-                } else {
-                    pendingSpace = true
-                }
-            }
-            #expect(SearchWords.of(text) == expected, "\(text)")
-        }
-    }
-
     @Test func asciiSlugsNeedNoTransliterator() {
         #expect(Slug.from(text: "Outdoor & Camping 2") == "outdoor-camping-2")
         #expect(Slug.from(fileName: "Siobhán Ó.yaml") == "siobhan-o")

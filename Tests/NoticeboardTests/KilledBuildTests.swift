@@ -20,7 +20,8 @@ import Testing
         let listing = cleaners + "aoife-byrne.yaml", layout = site + "/templates/layout.mustache"
         let versions = [
             [listing: TestSupport.read(listing), layout: TestSupport.read(layout)],
-            [listing: TestSupport.read(listing).replacing("Aoife Byrne", with: "Aoife Beirn"),
+            // A rate, not a name: a new word would change the size of the search index's term files.
+            [listing: TestSupport.read(listing).replacing("hourly_rate: 19.50", with: "hourly_rate: 18.50"),
              layout: TestSupport.read(layout).replacing("site-footer", with: "site-fouter")],
         ]
         func write(_ version: [String: String]) {

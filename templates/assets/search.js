@@ -1,140 +1,487 @@
-// Noticeboard search: filters the build's search index in the browser as the visitor types.
-// The index (api/search.json) lists, per listing: [kind, title, path, folded text, facet value indexes, range value].
+// Noticeboard search: queries the build's split index (api/search/, see README "Search") and fetches only the
+// files a query needs. The engine (fold, words, Search) is also loaded by node in the tests; the page part
+// runs only in a browser.
 (function () {
   'use strict';
 
-  var form = document.getElementById('search');
-  var words = document.getElementById('search-words');
-  var kindSelect = document.getElementById('search-kind');
-  var facetBox = document.getElementById('search-facets');
-  var rangeBox = document.getElementById('search-range');
-  var rangeLabel = document.getElementById('search-range-label');
-  var minInput = document.getElementById('search-min');
-  var maxInput = document.getElementById('search-max');
-  var status = document.getElementById('search-status');
-  var results = document.getElementById('search-results');
-  var base = form.getAttribute('data-base');
-  var index = null;
-  var limit = 50;
+  // Folding, as the index folds (Sources/Rendering/SearchWords.swift).
+  var LETTERS = { 'ß': 'ss', 'æ': 'ae', 'œ': 'oe', 'ø': 'o', 'ł': 'l', 'đ': 'd', 'ð': 'd', 'þ': 'th', 'ħ': 'h', 'ı': 'i',
+    'ŧ': 't', 'ŀ': 'l', 'ĸ': 'k', 'ŋ': 'n', 'ſ': 's', 'ǥ': 'g', 'ƀ': 'b', 'ɨ': 'i', 'ʉ': 'u', 'ς': 'σ' };
+  var LETTER = new RegExp('[' + Object.keys(LETTERS).join('') + ']', 'g');
+  var CJK = /[\u1100-\u11FF\u2E80-\u2FDF\u3040-\u318F\u31A0-\u31FF\u3400-\u4DBF\u4E00-\u9FFF\uA960-\uA97F\uAC00-\uD7FF\uF900-\uFAFF\uFF66-\uFF9F\u{20000}-\u{3134F}]/u;
+  var DIGITS = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_';
+  var DIGIT = new Int8Array(128);
+  for (var d = 0; d < DIGITS.length; d++) DIGIT[DIGITS.charCodeAt(d)] = d;
 
-  // Lowercase without accents, as the index stores its text.
   function fold(text) {
-    return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+    return text.toLowerCase().normalize('NFKD').replace(/\p{Mn}/gu, '')
+      .replace(LETTER, function (letter) { return LETTERS[letter]; }).normalize('NFC');
   }
 
-  function option(value, label) {
-    var element = document.createElement('option');
-    element.value = value;
-    element.textContent = label;
-    return element;
-  }
-
-  function showFacets(params) {
-    facetBox.textContent = '';
-    var kind = index.kinds[kindSelect.value];
-    rangeBox.hidden = !(kind && kind.range);
-    if (!kind) return;
-    if (kind.range) rangeLabel.textContent = kind.range.label;
-    kind.facets.forEach(function (facet, facetIndex) {
-      var id = 'search-facet-' + facetIndex;
-      var paragraph = document.createElement('p');
-      var label = document.createElement('label');
-      label.htmlFor = id;
-      label.textContent = facet.label;
-      var select = document.createElement('select');
-      select.id = id;
-      select.name = facet.name;
-      select.setAttribute('data-facet', String(facetIndex));
-      select.appendChild(option('', 'Any'));
-      facet.values.forEach(function (value, valueIndex) { select.appendChild(option(String(valueIndex), value)); });
-      if (params && params.get(facet.name) !== null) select.value = params.get(facet.name);
-      paragraph.appendChild(label);
-      paragraph.appendChild(document.createTextNode(' '));
-      paragraph.appendChild(select);
-      facetBox.appendChild(paragraph);
-    });
-  }
-
-  function selectedFacets() {
-    var chosen = [];
-    facetBox.querySelectorAll('select').forEach(function (select) {
-      if (select.value !== '') chosen.push([Number(select.getAttribute('data-facet')), Number(select.value)]);
-    });
-    return chosen;
-  }
-
-  function run() {
-    var terms = fold(words.value).split(/\s+/).filter(Boolean);
-    var kind = kindSelect.value === '' ? null : Number(kindSelect.value);
-    var facets = kind === null ? [] : selectedFacets();
-    var min = minInput.value === '' ? null : Number(minInput.value);
-    var max = maxInput.value === '' ? null : Number(maxInput.value);
-    var useRange = kind !== null && index.kinds[kind].range && !rangeBox.hidden;
-    var found = index.items.filter(function (item) {
-      if (kind !== null && item[0] !== kind) return false;
-      var text = fold(item[1]) + ' ' + item[3];
-      for (var i = 0; i < terms.length; i++) if (text.indexOf(terms[i]) < 0) return false;
-      for (var j = 0; j < facets.length; j++) if (item[4][facets[j][0]].indexOf(facets[j][1]) < 0) return false;
-      if (useRange && (min !== null || max !== null)) {
-        if (item[5] === null) return false;
-        if (min !== null && item[5] < min) return false;
-        if (max !== null && item[5] > max) return false;
+  // The folded words of a text: runs of letters and numbers, CJK runs apart from others.
+  function words(text) {
+    var found = [];
+    fold(text).split(/[^\p{L}\p{N}]+/u).forEach(function (run) {
+      var word = '', wordIsCJK = false;
+      for (var character of run) {
+        var isCJK = CJK.test(character);
+        if (word && isCJK !== wordIsCJK) { found.push(word); word = ''; }
+        word += character;
+        wordIsCJK = isCJK;
       }
-      return true;
+      if (word) found.push(word);
     });
-    results.textContent = '';
-    found.slice(0, limit).forEach(function (item) {
-      var entry = document.createElement('li');
-      var link = document.createElement('a');
-      link.href = base + item[2];
-      link.textContent = item[1];
-      var note = document.createElement('span');
-      note.className = 'card-kind';
-      note.textContent = ' ' + index.kinds[item[0]].title;
-      entry.appendChild(link);
-      entry.appendChild(note);
-      results.appendChild(entry);
-    });
-    status.textContent = found.length === 0 ? 'Nothing matches.'
-      : found.length > limit ? found.length + ' matches; the first ' + limit + ' are shown.'
-      : found.length === 1 ? '1 match.' : found.length + ' matches.';
-    remember();
+    return found;
   }
 
-  // Keeps the query in the address, so a search can be bookmarked or shared.
-  function remember() {
-    var params = new URLSearchParams();
-    if (words.value) params.set('q', words.value);
-    if (kindSelect.value !== '') params.set('kind', index.kinds[kindSelect.value].name);
-    facetBox.querySelectorAll('select').forEach(function (select) { if (select.value !== '') params.set(select.name, select.value); });
-    if (!rangeBox.hidden && minInput.value) params.set('min', minInput.value);
-    if (!rangeBox.hidden && maxInput.value) params.set('max', maxInput.value);
-    var query = params.toString();
-    history.replaceState(null, '', query ? '?' + query : location.pathname);
+  // A query word: a CJK run of two or more characters matches as a substring, any other word of one
+  // character as a whole word, any other word as the start of a word.
+  function queryTerms(text) {
+    return words(text).map(function (word) {
+      var characters = Array.from(word);
+      var how = characters.length === 1 ? 'word' : CJK.test(characters[0]) ? 'substring' : 'prefix';
+      return { text: word, how: how, characters: characters };
+    });
   }
 
-  function start(loaded) {
-    index = loaded;
-    index.kinds.forEach(function (kind, kindIndex) { kindSelect.appendChild(option(String(kindIndex), kind.title)); });
-    var params = new URLSearchParams(location.search);
-    words.value = params.get('q') || '';
-    index.kinds.forEach(function (kind, kindIndex) { if (kind.name === params.get('kind')) kindSelect.value = String(kindIndex); });
-    minInput.value = params.get('min') || '';
-    maxInput.value = params.get('max') || '';
-    showFacets(params);
-    form.addEventListener('input', function (event) {
-      if (event.target === kindSelect) showFacets(null);
+  // Postings (Sources/Rendering/SearchPostings.swift): base-64 variable-length numbers.
+  function reader(text) {
+    var at = 0;
+    return {
+      more: function () { return at < text.length; },
+      next: function () {
+        var number = 0, scale = 1, digit;
+        do {
+          digit = DIGIT[text.charCodeAt(at++)];
+          number += (digit & 31) * scale;
+          scale *= 32;
+        } while (digit >= 32);
+        return number;
+      }
+    };
+  }
+
+  function documentsOf(postings) {
+    var read = reader(postings), found = [], last = 0;
+    while (read.more()) { last += read.next(); found.push(last); }
+    return found;
+  }
+
+  // A term's documents, with whether their titles have it; a bigram's also with its positions.
+  function decodeTerm(postings, isBigram) {
+    var read = reader(postings), documents = [], titles = [], positions = [], last = 0;
+    while (read.more()) {
+      var value = read.next();
+      last += Math.floor(value / 2);
+      documents.push(last);
+      titles.push(value & 1);
+      if (!isBigram) continue;
+      var count = read.next(), at = [], position = 0;
+      for (var i = 0; i < count; i++) { position += read.next(); at.push(position); }
+      positions.push(at);
+    }
+    return { documents: documents, titles: titles, positions: positions };
+  }
+
+  // The last index whose separator is not after `text`.
+  function fileOf(separators, text) {
+    var low = 0, high = separators.length - 1;
+    while (low < high) {
+      var middle = (low + high + 1) >> 1;
+      if (separators[middle] <= text) low = middle; else high = middle - 1;
+    }
+    return low;
+  }
+
+  // The index, read through `load(path below api/search/)`, which returns a promise of the parsed JSON.
+  function Search(load) {
+    this.load = load;
+    this.files = {};
+    this.decoded = {};
+  }
+
+  Search.prototype.file = function (path) {
+    if (!this.files[path]) this.files[path] = this.load(path);
+    return this.files[path];
+  };
+
+  Search.prototype.meta = function () {
+    if (!this.prepared) {
+      this.prepared = this.file('meta.json').then(function (meta) {
+        meta.kinds.forEach(function (kind, index) { kind.index = index; });
+        return meta;
+      });
+    }
+    return this.prepared;
+  };
+
+  // A term's postings decoded, once.
+  Search.prototype.term = function (name, postings, isBigram) {
+    var key = (isBigram ? 'b:' : 'w:') + name;
+    if (!this.decoded[key]) this.decoded[key] = decodeTerm(postings, isBigram);
+    return this.decoded[key];
+  };
+
+  // For each document, 0 when the query word is not in it, 1 when it is, 3 when its title has it.
+  Search.prototype.marks = function (meta, term) {
+    var self = this, separators = meta.terms;
+    var first = fileOf(separators, term.text);
+    var last = term.how === 'prefix' ? fileOf(separators, term.text + '\uffff') : first;
+    var numbers = [];
+    for (var n = first; n <= last; n++) numbers.push(n);
+    return Promise.all(numbers.map(function (n) { return self.file('terms/' + n + '.json'); })).then(function (files) {
+      var marks = new Uint8Array(meta.documents);
+      files.forEach(function (file) {
+        if (!file.names) file.names = Object.keys(file.terms);
+        file.names.forEach(function (name) {
+          if (term.how === 'prefix' ? !name.startsWith(term.text) : name !== term.text) return;
+          var found = self.term(name, file.terms[name], false);
+          for (var i = 0; i < found.documents.length; i++) marks[found.documents[i]] |= 1 | (found.titles[i] << 1);
+        });
+      });
+      return marks;
+    });
+  };
+
+  // The terms of a CJK query word as {document: {positions, title}}, once their files are loaded.
+  Search.prototype.substringMarks = function (meta, term) {
+    var self = this, characters = term.characters, bigrams = [];
+    for (var i = 0; i + 1 < characters.length; i++) bigrams.push(characters[i] + characters[i + 1]);
+    return Promise.all(bigrams.map(function (bigram) {
+      return self.file('terms/' + fileOf(meta.terms, bigram) + '.json');
+    })).then(function (files) {
+      var marks = new Uint8Array(meta.documents);
+      var terms = bigrams.map(function (bigram, index) {
+        var postings = files[index].terms[bigram];
+        return postings === undefined ? null : self.term(bigram, postings, true);
+      });
+      if (terms.some(function (found) { return found === null; })) return marks;
+      var byDocument = terms.map(function (found) {
+        var map = new Map();
+        found.documents.forEach(function (document, index) { map.set(document, index); });
+        return map;
+      });
+      terms[0].documents.forEach(function (document, index) {
+        var title = 1;
+        var starts = terms[0].positions[index].filter(function (start) {
+          return terms.every(function (found, k) {
+            var at = byDocument[k].get(document);
+            if (at === undefined) return false;
+            title &= found.titles[at];
+            return found.positions[at].indexOf(start + k) >= 0;
+          });
+        });
+        if (starts.length) marks[document] = 1 | (title << 1);
+      });
+      return marks;
+    });
+  };
+
+  // The documents a query finds, in the order asked for, with how many there are.
+  // query: {words, kind (name or ''), facets: {name: value name}, min, max (numbers or null), sort (field or '')}
+  Search.prototype.run = function (query) {
+    var self = this;
+    return this.meta().then(function (meta) {
+      var kind = meta.kinds.filter(function (k) { return k.name === query.kind; })[0] || null;
+      var terms = queryTerms(query.words || '');
+      var work = terms.map(function (term) {
+        return term.how === 'substring' ? self.substringMarks(meta, term) : self.marks(meta, term);
+      });
+      var filters = kind ? self.filters(kind, query) : [];
+      return Promise.all([Promise.all(work), Promise.all(filters), self.order(kind, query)]).then(function (parts) {
+        return self.found(meta, kind, parts[0], parts[1], parts[2]);
+      });
+    });
+  };
+
+  // Promises of functions that say whether a document passes a kind's facet and range filters.
+  Search.prototype.filters = function (kind, query) {
+    var self = this, filters = [];
+    kind.facets.forEach(function (facet, facetIndex) {
+      var wanted = query.facets && query.facets[facet.name];
+      if (!wanted) return;
+      var valueIndex = facet.values.findIndex(function (value) { return value[0] === wanted; });
+      if (valueIndex < 0) { filters.push(Promise.resolve(function () { return false; })); return; }
+      var key = kind.index + '.' + facetIndex + '.' + valueIndex;
+      filters.push(self.file('facets/' + facet.values[valueIndex][2] + '.json').then(function (file) {
+        if (!self.decoded[key]) self.decoded[key] = new Set(documentsOf(file.values[key]));
+        var members = self.decoded[key];
+        return function (document) { return members.has(document); };
+      }));
+    });
+    var hasMin = typeof query.min === 'number' && !isNaN(query.min), hasMax = typeof query.max === 'number' && !isNaN(query.max);
+    if (kind.range && (hasMin || hasMax)) {
+      filters.push(self.file(kind.range.file).then(function (file) {
+        return function (document) {
+          var value = file.values[document - kind.first];
+          return value !== null && (!hasMin || value >= query.min) && (!hasMax || value <= query.max);
+        };
+      }));
+    }
+    return filters;
+  };
+
+  // A promise of each document's rank in the chosen sort (null: relevance, then document order).
+  Search.prototype.order = function (kind, query) {
+    if (!kind || !query.sort) return Promise.resolve(null);
+    var sort = kind.sorts.filter(function (s) { return s.field === query.sort; })[0];
+    if (!sort) return Promise.resolve(null);
+    if (!sort.file) return Promise.resolve(function (document) { return document; });
+    return this.file(sort.file).then(function (file) {
+      return function (document) { return file.ranks[document - kind.first]; };
+    });
+  };
+
+  Search.prototype.found = function (meta, kind, marks, filters, rank) {
+    var from = kind ? kind.first : 0, to = kind ? kind.first + kind.count : meta.documents;
+    var documents = [], scores = [];
+    for (var document = from; document < to; document++) {
+      var score = 0, matches = true;
+      for (var t = 0; t < marks.length && matches; t++) {
+        matches = marks[t][document] !== 0;
+        score += marks[t][document] >> 1;
+      }
+      for (var f = 0; f < filters.length && matches; f++) matches = filters[f](document);
+      if (!matches) continue;
+      documents.push(document);
+      scores.push(score);
+    }
+    var order = documents.map(function (_, index) { return index; });
+    if (rank) order.sort(function (a, b) { return rank(documents[a]) - rank(documents[b]); });
+    else order.sort(function (a, b) { return scores[b] - scores[a] || a - b; });
+    return order.map(function (index) { return documents[index]; });
+  };
+
+  // The kind a document belongs to, and its card.
+  Search.prototype.cards = function (documents) {
+    var self = this;
+    return this.meta().then(function (meta) {
+      var chunks = {};
+      documents.forEach(function (document) { chunks[Math.floor(document / meta.cards_per_file)] = true; });
+      return Promise.all(Object.keys(chunks).map(function (chunk) {
+        return self.file('cards/' + chunk + '.json').then(function (file) { chunks[chunk] = file; });
+      })).then(function () {
+        return documents.map(function (document) {
+          var card = chunks[Math.floor(document / meta.cards_per_file)].cards[document % meta.cards_per_file];
+          var kind = meta.kinds.filter(function (k) { return document >= k.first && document < k.first + k.count; })[0];
+          return { document: document, kind: kind, title: card[0], path: card[1], thumbnail: card[2], figures: card[3], facets: card[4], summary: card[5] };
+        });
+      });
+    });
+  };
+
+
+  // The page: the form's state in the address, results in pages of PAGE.
+  var PAGE = 20;
+
+  function startPage(engine) {
+    var form = document.getElementById('search');
+    var base = form.getAttribute('data-index');
+    var element = function (id) { return document.getElementById(id); };
+    var words = element('search-words'), kindSelect = element('search-kind'), facetBox = element('search-facets');
+    var rangeBox = element('search-range'), minInput = element('search-min'), maxInput = element('search-max');
+    var sortSelect = element('search-sort'), status = element('search-status'), results = element('search-results');
+    var more = element('search-more');
+    var search = new engine.Search(function (path) {
+      return fetch(base + path).then(function (response) {
+        if (!response.ok) throw new Error(response.status + ' ' + response.statusText);
+        return response.json();
+      });
+    });
+    var meta = null, found = [], shown = 0, latest = 0, typing = false;
+    form.hidden = false;
+    element('search-browse').hidden = true;
+    status.textContent = 'Loading the index…';
+
+    function option(value, label) {
+      var choice = document.createElement('option');
+      choice.value = value;
+      choice.textContent = label;
+      return choice;
+    }
+
+    function chosenKind() {
+      return meta.kinds.filter(function (kind) { return kind.name === kindSelect.value; })[0] || null;
+    }
+
+    // The kind's facet selects, range and sort orders, set from `params` (a URLSearchParams) when given.
+    function showKind(params) {
+      var kind = chosenKind();
+      facetBox.textContent = '';
+      rangeBox.hidden = !(kind && kind.range);
+      if (kind && kind.range) element('search-range-label').textContent = kind.range.label;
+      sortSelect.textContent = '';
+      sortSelect.appendChild(option('', 'Relevance'));
+      if (!kind) return;
+      kind.sorts.forEach(function (sort) { sortSelect.appendChild(option(sort.field, sort.label)); });
+      if (params) sortSelect.value = params.get('sort') || '';
+      if (sortSelect.selectedIndex < 0) sortSelect.value = '';
+      kind.facets.forEach(function (facet, index) {
+        var id = 'search-facet-' + index, paragraph = document.createElement('p'), label = document.createElement('label');
+        var select = document.createElement('select');
+        label.htmlFor = id;
+        label.textContent = facet.label;
+        select.id = id;
+        select.name = facet.name;
+        select.appendChild(option('', 'Any'));
+        facet.values.forEach(function (value) { select.appendChild(option(value[0], value[0] + ' (' + value[1] + ')')); });
+        if (params && params.get(facet.name) !== null) select.value = params.get(facet.name);
+        if (select.selectedIndex < 0) select.value = '';
+        paragraph.appendChild(label);
+        paragraph.appendChild(document.createTextNode(' '));
+        paragraph.appendChild(select);
+        facetBox.appendChild(paragraph);
+      });
+    }
+
+    function number(input) {
+      return !rangeBox.hidden && input.value !== '' && !isNaN(Number(input.value)) ? Number(input.value) : null;
+    }
+
+    function query() {
+      var facets = {};
+      facetBox.querySelectorAll('select').forEach(function (select) { if (select.value) facets[select.name] = select.value; });
+      return { words: words.value, kind: kindSelect.value, facets: facets, min: number(minInput), max: number(maxInput), sort: sortSelect.value };
+    }
+
+    function address() {
+      var params = new URLSearchParams(), asked = query();
+      if (asked.words) params.set('q', asked.words);
+      if (asked.kind) params.set('kind', asked.kind);
+      Object.keys(asked.facets).forEach(function (name) { params.set(name, asked.facets[name]); });
+      if (asked.min !== null) params.set('min', minInput.value);
+      if (asked.max !== null) params.set('max', maxInput.value);
+      if (asked.sort) params.set('sort', asked.sort);
+      var text = params.toString();
+      return text ? '?' + text : location.pathname;
+    }
+
+    // Typing replaces the address's entry; any other change adds one, so Back undoes it.
+    function remember(byTyping) {
+      if (byTyping && typing) history.replaceState({ typing: true }, '', address());
+      else history.pushState({ typing: byTyping }, '', address());
+      typing = byTyping;
+    }
+
+    function fromAddress() {
+      var params = new URLSearchParams(location.search);
+      words.value = params.get('q') || '';
+      kindSelect.value = params.get('kind') || '';
+      if (kindSelect.selectedIndex < 0) kindSelect.value = '';
+      minInput.value = params.get('min') || '';
+      maxInput.value = params.get('max') || '';
+      showKind(params);
+    }
+
+    function run() {
+      var asked = query(), ticket = ++latest;
+      status.textContent = 'Searching…';
+      search.run(asked).then(function (documents) {
+        if (ticket !== latest) return;
+        found = documents;
+        shown = 0;
+        results.textContent = '';
+        return showMore(ticket, asked);
+      }).catch(failed);
+    }
+
+    function showMore(ticket, asked) {
+      var page = found.slice(shown, shown + PAGE);
+      return search.cards(page).then(function (cards) {
+        if (ticket !== latest) return;
+        var terms = engine.queryTerms(asked.words);
+        cards.forEach(function (card) { results.appendChild(cardElement(card, terms)); });
+        shown += cards.length;
+        more.hidden = shown >= found.length;
+        status.textContent = found.length === 0 ? 'Nothing matches.'
+          : (found.length === 1 ? '1 result' : found.length + ' results') + (shown < found.length ? ', ' + shown + ' shown.' : '.');
+      });
+    }
+
+    function failed(error) {
+      status.textContent = 'The search index could not be loaded (' + error.message + ').';
+    }
+
+    function cardElement(card, terms) {
+      var item = document.createElement('li'), link = document.createElement('a'), marked = false;
+      item.className = 'result';
+      if (card.thumbnail) {
+        var image = document.createElement('img');
+        image.src = form.getAttribute('data-base') + card.thumbnail;
+        image.alt = '';
+        image.loading = 'lazy';
+        image.className = 'result-thumbnail';
+        item.appendChild(image);
+      }
+      link.href = form.getAttribute('data-base') + card.path;
+      marked = markInto(link, card.title, terms) || marked;
+      item.appendChild(link);
+      item.appendChild(span('card-kind', ' ' + card.kind.singular));
+      var figures = card.figures.concat(card.facets ? [card.facets] : []);
+      if (figures.length) item.appendChild(paragraph('result-figures', figures.join(' · ')));
+      var summary = paragraph('result-summary', '');
+      marked = markInto(summary, card.summary, terms) || marked;
+      if (terms.length && !marked) summary.appendChild(span('result-elsewhere', (card.summary ? ' ' : '') + '(matched in other fields)'));
+      item.appendChild(summary);
+      return item;
+    }
+
+    function span(className, text) {
+      var piece = document.createElement('span');
+      piece.className = className;
+      piece.textContent = text;
+      return piece;
+    }
+
+    function paragraph(className, text) {
+      var piece = document.createElement('p');
+      piece.className = className;
+      piece.textContent = text;
+      return piece;
+    }
+
+    // Appends `text` to `parent` with the words a query term matches in <mark>; says whether any did.
+    function markInto(parent, text, terms) {
+      var any = false, at = 0, pattern = /[\p{L}\p{N}]+/gu, match;
+      while ((match = pattern.exec(text)) !== null) {
+        var folded = engine.words(match[0]);
+        var hit = terms.some(function (term) {
+          return folded.some(function (word) {
+            return term.how === 'prefix' ? word.startsWith(term.text) : term.how === 'word' ? word === term.text : word.indexOf(term.text) >= 0;
+          });
+        });
+        if (!hit) continue;
+        parent.appendChild(document.createTextNode(text.slice(at, match.index)));
+        var mark = document.createElement('mark');
+        mark.textContent = match[0];
+        parent.appendChild(mark);
+        at = match.index + match[0].length;
+        any = true;
+      }
+      parent.appendChild(document.createTextNode(text.slice(at)));
+      return any;
+    }
+
+    search.meta().then(function (loaded) {
+      meta = loaded;
+      meta.kinds.forEach(function (kind) { kindSelect.appendChild(option(kind.name, kind.title)); });
+      fromAddress();
+      history.replaceState({ typing: false }, '', location.href);
+      form.addEventListener('input', function (event) {
+        if (event.target === kindSelect) showKind(null);
+        remember(event.target === words);
+        run();
+      });
+      form.addEventListener('submit', function (event) { event.preventDefault(); run(); });
+      more.addEventListener('click', function () { showMore(latest, query()).catch(failed); });
+      window.addEventListener('popstate', function () { fromAddress(); typing = false; run(); });
       run();
-    });
-    form.addEventListener('submit', function (event) { event.preventDefault(); run(); });
-    run();
+    }).catch(failed);
   }
 
-  fetch(form.getAttribute('data-index'))
-    .then(function (response) {
-      if (!response.ok) throw new Error(response.status + ' ' + response.statusText);
-      return response.json();
-    })
-    .then(start)
-    .catch(function (error) { status.textContent = 'The search index could not be loaded (' + error.message + ').'; });
+  var engine = { fold: fold, words: words, queryTerms: queryTerms, Search: Search };
+  if (typeof module === 'object' && module.exports) { module.exports = engine; return; }
+  if (typeof document === 'undefined') return;
+  window.NoticeboardSearch = engine;
+  startPage(engine);
 })();

@@ -79,10 +79,11 @@ import Testing
         let link = "/catalogue/cleaners/aoife-byrne/"
         let showing = all.filter { $0.key.hasSuffix(".html") && $0.value.contains(link) }.keys
         #expect(Set(changed.keys.filter { $0.hasSuffix(".html") }) == Set(showing).union(["index.html"]))
-        let documents: Set<String> = [
-            "api/search.json", "api/cleaners.json", "api/cleaners/aoife-byrne.json", "api/cleaners.csv", "feeds/cleaners.json",
+        // The search index is made again whole: only its files whose bytes changed are written.
+        let documents = Set(all.keys.filter { $0.hasPrefix("api/search/") }).union([
+            "api/cleaners.json", "api/cleaners/aoife-byrne.json", "api/cleaners.csv", "feeds/cleaners.json",
             "feeds/cleaners.atom",
-        ]
+        ])
         #expect(Set(changed.keys.filter { !$0.hasSuffix(".html") }) == documents.intersection(all.keys))
         for path in changed.keys { #expect(changed[path] == all[path], "\(path) differs from a whole render") }
     }

@@ -1,0 +1,173 @@
+import CatalogueIndex
+import Foundation
+import OrderedCollections
+import SiteModel
+import Support
+
+/// What search knows of one listing: the words it is found by, the facet values and range value it is
+/// filtered by, and the card a result shows.
+public struct SearchDocument: Sendable {
+    public let kind: String
+    public let title: String
+    /// The public text of every other field (string, enum and Markdown fields, in lists and objects too,
+    /// and the titles of the listings it refers to), joined with spaces.
+    public let text: String
+    /// Facet name → the names of its values this listing has (in a collection kind, any of its entries has).
+    public let facets: [String: [String]]
+    /// The value of the kind's `search_range` field, when it has one.
+    public let range: Double?
+    public let card: Card
+
+    public struct Card: Sendable {
+        /// Root-relative without the site's base path (`cleaners/aoife-byrne/`), so the index works at any sub-path.
+        public let path: String
+        public let thumbnail: String?
+        /// "Hourly rate €22.50": the listing's formatted numbers (currency, rating), with their labels.
+        public let figures: [String]
+        /// The values of the kind's facets, such as its place.
+        public let facetLine: String
+        /// The start of its first Markdown (or else text) field, for the snippet.
+        public let summary: String
+    }
+}
+
+extension SiteRenderer {
+    /// Characters of a card's summary, cut at a word.
+    static let summaryLength = 160
+
+    /// Every listing with a page, by kind in navigation order, each kind in its own order: the order of
+    /// the search index's document numbers.
+    public func searchDocuments() -> [SearchDocument] {
+        catalogue.kinds.filter(\.schema.hasPages).flatMap { collection in
+            let facetValues = self.facetValues(collection)
+            return collection.listings.parallelMap { listing in searchDocument(listing, collection, facetValues[listing.slug] ?? [:]) }
+        }
+    }
+
+    /// By listing slug, the names of each facet's values it has.
+    private func facetValues(_ collection: KindCollection) -> [String: [String: [String]]] {
+        var byListing: [String: [String: [String]]] = [:]
+        for facet in collection.facets {
+            let overEntries = collection.schema.facetIsOverEntries(facet.field.name)
+            for value in facet.values {
+                for member in value.listings {
+                    // An entry stands for its collection.
+                    let slug = overEntries ? (member.fields["collection"]?["slug"]?.text ?? member.slug) : member.slug
+                    var names = byListing[slug, default: [:]][facet.field.name, default: []]
+                    if names.last != value.text && !names.contains(value.text) { names.append(value.text) }
+                    byListing[slug, default: [:]][facet.field.name] = names
+                }
+            }
+        }
+        return byListing
+    }
+
+    private func searchDocument(_ listing: Listing, _ collection: KindCollection, _ facets: [String: [String]]) -> SearchDocument {
+        let schema = collection.schema
+        var range: Double?
+        if let field = schema.searchRange {
+            switch listing.fields[field] {
+            case .int(let number)?: range = Double(number)
+            case .decimal(let number)?: range = number.doubleValue
+            default: range = nil
+            }
+        }
+        let facetLine = collection.facets.filter { !schema.facetIsOverEntries($0.field.name) }
+            .compactMap { facets[$0.field.name]?.joined(separator: ", ") }.joined(separator: " · ")
+        return SearchDocument(
+            kind: schema.name, title: contexts.title(of: listing, schema: schema), text: searchText(listing, schema: schema),
+            facets: facets, range: range,
+            card: .init(
+                path: listing.outputPath, thumbnail: thumbnail(listing, schema), figures: figures(listing, schema), facetLine: facetLine,
+                summary: summary(listing, schema)))
+    }
+
+    /// Text, enum and Markdown fields (Markdown as its source), references by their title.
+    private func searchText(_ listing: Listing, schema: KindSchema) -> String {
+        var parts: [String] = []
+        func collect(_ value: Value, _ type: FieldType) {
+            switch (type, value) {
+            case (.string, .string(let text)), (.enumeration, .string(let text)), (.markdown, .string(let text)):
+                parts.append(text)
+            case (.list(let item), .list(let values)):
+                values.forEach { collect($0, item.type) }
+            case (.object(let fields), .object(let values)):
+                for field in fields { if let value = values[field.name] { collect(value, field.type) } }
+            case (.reference, .object(let reference)):
+                parts.append(reference["title"]?.text ?? "")
+            default:
+                break
+            }
+        }
+        for field in schema.fields where field.name != schema.titleField && !field.isPrivate {
+            if let value = listing.fields[field.name] { collect(value, field.type) }
+        }
+        return parts.joined(separator: " ")
+    }
+
+    /// The smallest variant of the listing's first image, in the source's format.
+    private func thumbnail(_ listing: Listing, _ schema: KindSchema) -> String? {
+        for field in schema.fields where !field.isPrivate {
+            var image: Value?
+            switch field.type {
+            case .image: image = listing.fields[field.name]
+            case .list(let item):
+                guard case .image = item.type else { continue }
+                image = listing.fields[field.name]?.listValue?.first
+            default: continue
+            }
+            guard let image, let format = image["format"]?.text else { continue }
+            let smallest = image["variants"]?.listValue?.first { $0["format"]?.text == format }
+            guard let url = (smallest?["url"] ?? image["url"])?.text, url.hasPrefix(site.baseURL) else { continue }
+            return String(url.dropFirst(site.baseURL.count))
+        }
+        return nil
+    }
+
+    /// Formatted numbers (currency, rating) with their labels: at most three, the range field first.
+    private func figures(_ listing: Listing, _ schema: KindSchema) -> [String] {
+        let labels = Dictionary(schema.fields.map { ($0.name, $0.label) } + schema.derived.map { ($0.name, $0.label) }) { first, _ in first }
+        var names = Array(listing.display.keys)
+        if let range = schema.searchRange, let index = names.firstIndex(of: range) { names.insert(names.remove(at: index), at: 0) }
+        return names.prefix(3).compactMap { name in listing.display[name].map { "\(labels[name] ?? name) \($0)" } }
+    }
+
+    /// The start of the first Markdown field (else the first other text field), without Markdown's marks.
+    private func summary(_ listing: Listing, _ schema: KindSchema) -> String {
+        let candidates = schema.fields.filter { !$0.isPrivate && $0.name != schema.titleField }
+        let field = candidates.first { $0.type.name == "markdown" } ?? candidates.first { $0.type.name == "string" }
+        guard let field, let source = listing.fields[field.name]?.text else { return "" }
+        return SearchSummary.of(source, length: Self.summaryLength)
+    }
+}
+
+/// A short plain-text start of a Markdown text.
+enum SearchSummary {
+    static func of(_ markdown: String, length: Int) -> String {
+        var text = ""
+        var skippingLinkTarget = false
+        var previous: Character = " "
+        for character in markdown {
+            if skippingLinkTarget {
+                if character == ")" { skippingLinkTarget = false }
+                continue
+            }
+            if character == "(" && previous == "]" {
+                skippingLinkTarget = true
+                continue
+            }
+            previous = character
+            if "*_#`>[]|".contains(character) { continue }
+            if character.isWhitespace {
+                if !text.isEmpty && text.last != " " { text.append(" ") }
+            } else {
+                text.append(character)
+            }
+            if text.count > length { break }
+        }
+        guard text.count > length else { return text.trimmingCharacters(in: .whitespaces) }
+        let cut = text.prefix(length)
+        let atWord = cut.lastIndex(of: " ").map { cut[..<$0] } ?? cut
+        return atWord + "…"
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+@testable import Noticeboard
+@testable import Rendering
+import SiteLoader
+import SiteModel
+import Support
+import SyntheticSite
+import Testing
+
+/// The split search index (SearchIndex.swift): folding, terms, and the search page's engine over a built
+/// index finding exactly what a plain scan of the listings finds.
+@Suite struct SearchIndexTests {
+    static let now = CalendarDate(year: 2026, month: 11, day: 23)!
+
+    @Test func foldingReadsLettersWithoutDecompositionAsTheirBaseLetters() {
+        #expect(SearchWords.words("Łukasz Groß, Ærø; Đorđe Œuvre Þór ſtraße") == ["lukasz", "gross", "aero", "dorde", "oeuvre", "thor", "strasse"])
+        #expect(SearchWords.words("Siobhán Ó Súilleabháin") == ["siobhan", "o", "suilleabhain"])
+        #expect(SearchWords.words("ﬁre ＡＢＣ ΟΔΟΣ οδος") == ["fire", "abc", "οδοσ", "οδοσ"])
+        #expect(SearchWords.words("O'Brien's 18.50€") == ["o", "brien", "s", "18", "50"])
+    }
+
+    @Test func cjkRunsAreWordsOfTheirOwn() {
+        #expect(SearchWords.words("東京tower 서울에서 カタカナ!") == ["東京", "tower", "서울에서", "カタカナ"])
+        let document = SearchDocument(
+            kind: "k", title: "東京タワー", text: "の 京都", facets: [:], range: nil,
+            card: .init(path: "", thumbnail: nil, figures: [], facetLine: "", summary: ""))
+        let terms = SearchTerms.occurrences(of: document, number: 0)
+        #expect(terms["東京"]?.positions == [0] && terms["東京"]?.inTitle == true)
+        #expect(terms["タワ"]?.positions == [2] && terms["ワー"]?.positions == [3])
+        // "の" stands alone (a word), then 京都 after it: no pair crosses from one run to the next.
+        #expect(terms["の"] != nil && terms["の"]?.positions == [] && terms["京都"]?.positions == [6] && terms["ー京"] == nil)
+        #expect(terms["京都"]?.inTitle == false)
+    }
+
+    @Test func theFastASCIIPathFoldsAsTheUnicodePathDoes() {
+        var generator = SplitMix64(seed: 3)
+        let pieces = ["Cork", "OVEN", "don't", "18.50", "a-b", "café", "Łódź", "東京", " ", "\n", "--", "ß", "İstanbul", "x\u{301}", "Ω"]
+        for _ in 0..<500 {
+            let text = (0..<8).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
+            #expect(SearchWords.words(text) == SearchWords.unicodeWords(text), "\(text)")
+        }
+    }
+
+    @Test func postingsAreDeltasInBase64() {
+        #expect(SearchPostings.encode(increasing: [0, 1, 3, 35, 35 + 1024]) == "012w1ww1")
+    }
+
+    /// Every term is in the file that the meta document's separators name for it, and the example site's
+    /// index holds every listing with a page.
+    @Test func theExampleSiteIndexFindsEveryTermInItsFile() throws {
+        let root = TestSupport.makeSite()
+        defer { TestSupport.removeTree(root) }
+        _ = try Noticeboard.build(BuildOptions(root: root, now: Self.now))
+        let folder = root + "/public/api/search/"
+        let meta = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "meta.json"))) as! [String: Any]
+        #expect(meta["documents"] as? Int == 14 + 14 + 5 + 3 + 2 + 1)
+        let separators = meta["terms"] as! [String]
+        for (number, _) in separators.enumerated() {
+            let file = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "terms/\(number).json"))) as! [String: Any]
+            for term in (file["terms"] as! [String: String]).keys {
+                let named = separators.lastIndex { !term.utf16.lexicographicallyPrecedes($0.utf16) }
+                #expect(named == number, "\(term)")
+            }
+        }
+    }
+
+    /// A few hundred generated queries through the search page's script (node) over the index of a generated
+    /// catalogue with CJK listings added, against a scan of the listings (Tests/Tools/search_equality.js).
+    @Test func theIndexFindsWhatAScanOfTheListingsFinds() throws {
+        let root = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(root) }
+        try SiteWriter.write(SyntheticCatalogue(size: .init(cleaners: 400, rentals: 400, quotes: 600), seed: 5), to: root, example: TestSupport.repository)
+        for (index, (name, bio)) in Self.cjkCleaners.enumerated() {
+            TestSupport.write(Self.cleaner(name: name, bio: bio, county: ["Cork", "Kerry"][index % 2]), to: root + "/content/cleaners/cjk-\(index).yaml")
+        }
+        _ = try Noticeboard.build(BuildOptions(root: root, now: Self.now))
+        let site = try LoadedSite(files: SiteFiles(root: root))
+        var stages = StageTimes()
+        let catalogue = Noticeboard.enrichAndIndex(site, buildDate: Self.now, stages: &stages)
+        let documents = SiteRenderer(catalogue: catalogue, templates: site.templates, staticFiles: []).searchDocuments()
+        let listings: [[String: Any]] = documents.map { document in
+            ["kind": document.kind, "title": document.title, "text": document.text, "facets": document.facets, "range": document.range ?? NSNull()]
+        }
+        try JSONSerialization.data(withJSONObject: ["documents": listings]).write(to: URL(fileURLWithPath: root + "/listings.json"))
+        let result = try TestSupport.run(
+            "node", ["Tests/Tools/search_equality.js", root + "/public/api/search/", root + "/listings.json", "400", "11"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains(", 0 differences"), "\(result.stdout)")
+        // The queries find things, CJK ones too, so that equality means something.
+        let counts = result.stdout.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        #expect(counts.count == 5 && counts[1] > 200 && counts[2] > 20 && counts[3] > 10, "\(result.stdout)")
+        print(result.stdout)
+    }
+
+    static let cjkCleaners: [(String, String)] = [
+        ("山田太郎", "東京都の清掃サービスです。京都にも行きます。"),
+        ("김민준", "서울에서 청소를 합니다. 부산도 가능합니다."),
+        ("王小明", "北京和上海的清洁服务。东京也可以。"),
+        ("Jürgen Groß", "Ich putze gründlich, auch in Køge und Łódź. 東京タワーの近く。"),
+        ("Ægir Þórsson", "Hreingerning í Reykjavík; Đorđe and Œuvre too. 京都の清掃。"),
+    ]
+
+    static func cleaner(name: String, bio: String, county: String) -> String {
+        """
+        name: \(name)
+        hourly_rate: 21.00
+        county: \(county)
+        languages: [English]
+        joined: 2025-01-02
+        bio: |
+          \(bio)
+        phone: "+353 87 555 0100"
+        email: someone@example.net
+
+        """
+    }
+}
