@@ -17,6 +17,8 @@ public struct SearchDocument: Sendable {
     /// The value of the kind's `search_range` field, when it has one.
     public let range: Double?
     public let card: Card
+    /// The place of its value of the kind's cluster facet (`clusterFacet`); -1 without one.
+    let cluster: Int
 
     public struct Card: Sendable {
         /// Root-relative without the site's base path (`cleaners/aoife-byrne/`), so the index works at any sub-path.
@@ -35,13 +37,45 @@ extension SiteRenderer {
     /// Characters of a card's summary, cut at a word.
     static let summaryLength = 160
 
-    /// Every listing with a page, by kind in navigation order, each kind in its own order: the order of
+    /// Every listing with a page, by kind in navigation order, each kind in its search order: the order of
     /// the search index's document numbers.
     public func searchDocuments() -> [SearchDocument] {
         catalogue.kinds.filter(\.schema.hasPages).flatMap { collection in
             let facetValues = self.facetValues(collection)
-            return collection.listings.parallelMap { listing in searchDocument(listing, collection, facetValues[listing.slug] ?? [:]) }
+            let clusters = self.clusters(collection)
+            return searchOrder(collection).parallelMap { listing in
+                searchDocument(listing, collection, facetValues[listing.slug] ?? [:], cluster: clusters[listing.slug] ?? -1)
+            }
         }
+    }
+
+    /// The facet whose values cluster a kind's documents, so that a filter on it reads one stretch of them and
+    /// its results' cards come from few files: of the facets with one value a listing, the one with most values.
+    func clusterFacet(_ collection: KindCollection) -> Facet? {
+        var chosen: Facet?
+        for facet in collection.facets where !collection.schema.facetIsOverEntries(facet.field.name) {
+            if case .list = facet.field.type { continue }
+            if facet.values.count > (chosen?.values.count ?? 0) { chosen = facet }
+        }
+        return chosen
+    }
+
+    /// By slug, the place of the listing's value of the cluster facet.
+    private func clusters(_ collection: KindCollection) -> [String: Int] {
+        var places: [String: Int] = [:]
+        for (index, value) in (clusterFacet(collection)?.values ?? []).enumerated() {
+            for listing in value.listings where places[listing.slug] == nil { places[listing.slug] = index }
+        }
+        return places
+    }
+
+    /// The kind's listings by their cluster facet's value (in the facet's order, those without one last),
+    /// each value's in the kind's order.
+    func searchOrder(_ collection: KindCollection) -> [Listing] {
+        let places = clusters(collection)
+        return collection.listings.enumerated().sorted { a, b in
+            (places[a.element.slug] ?? Int.max, a.offset) < (places[b.element.slug] ?? Int.max, b.offset)
+        }.map(\.element)
     }
 
     /// By listing slug, the names of each facet's values it has.
@@ -62,7 +96,7 @@ extension SiteRenderer {
         return byListing
     }
 
-    private func searchDocument(_ listing: Listing, _ collection: KindCollection, _ facets: [String: [String]]) -> SearchDocument {
+    private func searchDocument(_ listing: Listing, _ collection: KindCollection, _ facets: [String: [String]], cluster: Int) -> SearchDocument {
         let schema = collection.schema
         var range: Double?
         if let field = schema.searchRange {
@@ -79,7 +113,8 @@ extension SiteRenderer {
             facets: facets, range: range,
             card: .init(
                 path: listing.outputPath, thumbnail: thumbnail(listing, schema), figures: figures(listing, schema), facetLine: facetLine,
-                summary: summary(listing, schema)))
+                summary: summary(listing, schema)),
+            cluster: cluster)
     }
 
     /// Text, enum and Markdown fields (Markdown as its source), references by their title.

@@ -6,20 +6,21 @@ import Support
 /// The search index under `api/search/`, split so that a query fetches only the little it needs:
 ///
 /// - `meta.json`: the kinds with their document numbers, facets (value names, counts and files), range
-///   field and sort orders; where each term file starts; how many cards a card file holds.
+///   field and sort orders; where each term file and each card file starts.
 /// - `terms/<n>.json`: terms and their postings (`SearchTerms`), cut in sorted order into files of about
 ///   `termFileBytes`; a term is in the last file whose first term (in `meta.terms`) is not after it.
 /// - `facets/<n>.json`: the documents with each facet value, several values to a file.
-/// - `cards/<n>.json`: what a result shows, `cardsPerFile` documents a file.
+/// - `cards/<n>.json`: what a result shows, up to `cardsPerFile` documents a file (`cardFileStarts`).
 /// - `range/<kind>.json`, `sort/<kind>.<field>.json`: a kind's range values and its order by a sort field
 ///   other than its first, fetched only when a query uses them.
 ///
-/// Documents are numbered by kind in navigation order, each kind in its own order (`searchDocuments`).
+/// Documents are numbered by kind in navigation order, each kind clustered by one facet's values
+/// (`searchOrder`).
 extension SiteRenderer {
     static let searchFolder = "api/search/"
     static let searchMetaPath = searchFolder + "meta.json"
     static let searchIndexVersion = 1
-    static let cardsPerFile = 100
+    static let cardsPerFile = 256
     static let termFileBytes = 32_000
     static let facetFileBytes = 8_000
 
@@ -34,7 +35,8 @@ extension SiteRenderer {
         }
         let (termFiles, separators) = searchTermFiles(SearchTerms(documents))
         let (facetFiles, facetValues) = searchFacetFiles(documents, collections: collections, firsts: firsts)
-        var files = termFiles + facetFiles + searchCardFiles(documents)
+        let cardStarts = Self.cardFileStarts(documents)
+        var files = termFiles + facetFiles + searchCardFiles(documents, starts: cardStarts)
         var kinds: [Value] = []
         for (index, collection) in collections.enumerated() {
             let kind = searchKind(collection, first: firsts[index], facetValues: facetValues[index])
@@ -45,7 +47,7 @@ extension SiteRenderer {
             "$schema": schemaURL("search.meta"),
             "version": .int(Int64(Self.searchIndexVersion)),
             "documents": .int(Int64(documents.count)),
-            "cards_per_file": .int(Int64(Self.cardsPerFile)),
+            "cards": .list(cardStarts.map { .int(Int64($0)) }),
             "terms": .list(separators.map(Value.string)),
             "kinds": .list(kinds),
         ])
@@ -116,11 +118,38 @@ extension SiteRenderer {
         return (files, kinds)
     }
 
-    /// Cards, `cardsPerFile` documents a file: [title, path, thumbnail or null, [figures], facet line, summary].
-    private func searchCardFiles(_ documents: [SearchDocument]) -> [OutputFile] {
+    /// Where each card file starts: after `cardsPerFile` documents, and at the start of a kind or of a cluster
+    /// (`clusterFacet`) that the file has no room left for, so that a cluster's cards are in as few files as can be.
+    static func cardFileStarts(_ documents: [SearchDocument]) -> [Int] {
+        var starts: [Int] = []
+        var start = 0
+        while start < documents.count {
+            starts.append(start)
+            var end = start
+            while end < documents.count && end - start < Self.cardsPerFile {
+                let first = documents[end]
+                var clusterEnd = end + 1
+                while clusterEnd < documents.count && documents[clusterEnd].kind == first.kind && documents[clusterEnd].cluster == first.cluster {
+                    clusterEnd += 1
+                }
+                // A new kind or cluster that does not fit starts a file of its own.
+                if end > start && (first.kind != documents[end - 1].kind || first.cluster != documents[end - 1].cluster)
+                    && clusterEnd - end > Self.cardsPerFile - (end - start) {
+                    break
+                }
+                end = min(clusterEnd, start + Self.cardsPerFile)
+            }
+            start = end
+        }
+        return starts
+    }
+
+    /// Cards, a file from each of `starts`: [title, path, thumbnail or null, [figures], facet line, summary].
+    private func searchCardFiles(_ documents: [SearchDocument], starts: [Int]) -> [OutputFile] {
         let schema = schemaURL("search.cards")
-        return Array(stride(from: 0, to: documents.count, by: Self.cardsPerFile)).parallelMap { start in
-            let cards: [Value] = documents[start..<min(start + Self.cardsPerFile, documents.count)].map { document in
+        let ends = Array(starts.dropFirst()) + [documents.count]
+        return Array(zip(starts, ends).enumerated()).parallelMap { number, range in
+            let cards: [Value] = documents[range.0..<range.1].map { document in
                 let card = document.card
                 return .list([
                     .string(document.title), .string(card.path), card.thumbnail.map(Value.string) ?? .null,
@@ -128,8 +157,7 @@ extension SiteRenderer {
                 ])
             }
             return OutputFile(
-                path: "\(Self.searchFolder)cards/\(start / Self.cardsPerFile).json",
-                contents: .bytes(JSONWriter.bytes(.object(["$schema": schema, "cards": .list(cards)]))))
+                path: "\(Self.searchFolder)cards/\(number).json", contents: .bytes(JSONWriter.bytes(.object(["$schema": schema, "cards": .list(cards)]))))
         }
     }
 }
@@ -144,7 +172,7 @@ extension SiteRenderer {
         var range: Value = .null
         if let field = schema.searchRange, let label = searchLabel(of: field, in: schema) {
             let path = "range/\(schema.name).json"
-            let values: [Value] = collection.listings.map { listing in
+            let values: [Value] = searchOrder(collection).map { listing in
                 switch listing.fields[field] {
                 case .int(let number)?: return .int(number)
                 case .decimal(let number)?: return .decimal(number)
@@ -155,17 +183,14 @@ extension SiteRenderer {
             range = .object(["field": .string(field), "label": .string(label), "file": .string(path)])
         }
         var sorts: [Value] = []
-        for (index, key) in schema.sort.enumerated() {
+        let order = searchOrder(collection)
+        for key in schema.sort {
             guard let label = searchLabel(of: key.field, in: schema) else { continue }
-            var file: Value = .null
-            // The kind's first sort field orders its documents already.
-            if index > 0 {
-                let path = "sort/\(schema.name).\(key.field).json"
-                files.append(searchFile(path, schema: "search.sort", ["ranks": .list(collection.ranks(by: key).map { .int(Int64($0)) })]))
-                file = .string(path)
-            }
+            let path = "sort/\(schema.name).\(key.field).json"
+            let ranks = Dictionary(uniqueKeysWithValues: zip(collection.listings.map(\.slug), collection.ranks(by: key)))
+            files.append(searchFile(path, schema: "search.sort", ["ranks": .list(order.map { .int(Int64(ranks[$0.slug]!)) })]))
             sorts.append(.object([
-                "field": .string(key.field), "label": .string(label + sortDirection(key, in: schema)), "file": file,
+                "field": .string(key.field), "label": .string(label + sortDirection(key, in: schema)), "file": .string(path),
             ]))
         }
         let meta: Value = .object([
@@ -174,6 +199,7 @@ extension SiteRenderer {
             "singular": .string(schema.singular),
             "first": .int(Int64(first)),
             "count": .int(Int64(collection.listings.count)),
+            "cluster": clusterFacet(collection).map { .string($0.field.name) } ?? .null,
             "facets": .list(collection.facets.enumerated().map { index, facet in
                 .object(["name": .string(facet.field.name), "label": .string(facet.field.label), "values": .list(facetValues[index])])
             }),

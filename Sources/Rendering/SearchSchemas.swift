@@ -6,19 +6,19 @@ extension SiteRenderer {
     var searchSchemas: [(String, Value)] {
         let postings = Value.object(["type": .string("string"), "pattern": .string("^[0-9a-zA-Z_-]*$")])
         let count = Value.object(["type": .string("integer"), "minimum": .int(0)])
-        let file = Value.object(["type": .list([.string("string"), .string("null")])])
         let kind = closedObject([
             "name": string, "title": string, "singular": string, "first": count, "count": count,
+            "cluster": .object(["type": .list([.string("string"), .string("null")])]),
             "facets": array(closedObject([
                 "name": string, "label": string,
                 "values": array(tuple([string, count, count])),
             ])),
             "range": .object(["oneOf": .list([.object(["type": .string("null")]), closedObject(["field": string, "label": string, "file": string])])]),
-            "sorts": array(closedObject(["field": string, "label": string, "file": file])),
+            "sorts": array(closedObject(["field": string, "label": string, "file": string])),
         ])
         return [
             ("search.meta", searchDocument("search.meta", "Search index: kinds, facets, term files", [
-                "version": .object(["const": .int(Int64(Self.searchIndexVersion))]), "documents": count, "cards_per_file": count,
+                "version": .object(["const": .int(Int64(Self.searchIndexVersion))]), "documents": count, "cards": array(count),
                 "terms": array(string), "kinds": array(kind),
             ])),
             ("search.terms", searchDocument("search.terms", "Search index: terms and their documents", [

@@ -202,6 +202,7 @@
       if (!wanted) return;
       var valueIndex = facet.values.findIndex(function (value) { return value[0] === wanted; });
       if (valueIndex < 0) { filters.push(Promise.resolve(function () { return false; })); return; }
+      if (facet.name === kind.cluster) { filters.push(Promise.resolve(clusterFilter(kind, facet, valueIndex))); return; }
       var key = kind.index + '.' + facetIndex + '.' + valueIndex;
       filters.push(self.file('facets/' + facet.values[valueIndex][2] + '.json').then(function (file) {
         if (!self.decoded[key]) self.decoded[key] = new Set(documentsOf(file.values[key]));
@@ -221,12 +222,19 @@
     return filters;
   };
 
+  // The kind's documents are ordered by the values of its cluster facet: a value's documents are one stretch.
+  function clusterFilter(kind, facet, valueIndex) {
+    var start = kind.first;
+    for (var i = 0; i < valueIndex; i++) start += facet.values[i][1];
+    var end = start + facet.values[valueIndex][1];
+    return function (document) { return document >= start && document < end; };
+  }
+
   // A promise of each document's rank in the chosen sort (null: relevance, then document order).
   Search.prototype.order = function (kind, query) {
     if (!kind || !query.sort) return Promise.resolve(null);
     var sort = kind.sorts.filter(function (s) { return s.field === query.sort; })[0];
     if (!sort) return Promise.resolve(null);
-    if (!sort.file) return Promise.resolve(function (document) { return document; });
     return this.file(sort.file).then(function (file) {
       return function (document) { return file.ranks[document - kind.first]; };
     });
@@ -252,24 +260,23 @@
     return order.map(function (index) { return documents[index]; });
   };
 
-  // The kind a document belongs to, and its card.
+  // The cards of these documents, with the kind each belongs to.
   Search.prototype.cards = function (documents) {
     var self = this;
     return this.meta().then(function (meta) {
-      var chunks = {};
-      documents.forEach(function (document) { chunks[Math.floor(document / meta.cards_per_file)] = true; });
-      return Promise.all(Object.keys(chunks).map(function (chunk) {
-        return self.file('cards/' + chunk + '.json').then(function (file) { chunks[chunk] = file; });
+      var files = {};
+      documents.forEach(function (document) { files[fileOf(meta.cards, document)] = true; });
+      return Promise.all(Object.keys(files).map(function (number) {
+        return self.file('cards/' + number + '.json').then(function (file) { files[number] = file; });
       })).then(function () {
         return documents.map(function (document) {
-          var card = chunks[Math.floor(document / meta.cards_per_file)].cards[document % meta.cards_per_file];
+          var number = fileOf(meta.cards, document), card = files[number].cards[document - meta.cards[number]];
           var kind = meta.kinds.filter(function (k) { return document >= k.first && document < k.first + k.count; })[0];
           return { document: document, kind: kind, title: card[0], path: card[1], thumbnail: card[2], figures: card[3], facets: card[4], summary: card[5] };
         });
       });
     });
   };
-
 
   // The page: the form's state in the address, results in pages of PAGE.
   var PAGE = 20;

@@ -21,14 +21,13 @@ import Testing
 
     @Test func cjkRunsAreWordsOfTheirOwn() {
         #expect(SearchWords.words("東京tower 서울에서 カタカナ!") == ["東京", "tower", "서울에서", "カタカナ"])
-        let document = SearchDocument(
-            kind: "k", title: "東京タワー", text: "の 京都", facets: [:], range: nil,
-            card: .init(path: "", thumbnail: nil, figures: [], facetLine: "", summary: ""))
+        let document = Self.document(kind: "k", cluster: -1, title: "東京タワー", text: "の 京都")
         let terms = SearchTerms.occurrences(of: document, number: 0)
         #expect(terms["東京"]?.positions == [0] && terms["東京"]?.inTitle == true)
         #expect(terms["タワ"]?.positions == [2] && terms["ワー"]?.positions == [3])
         // "の" stands alone (a word), then 京都 after it: no pair crosses from one run to the next.
-        #expect(terms["の"] != nil && terms["の"]?.positions == [] && terms["京都"]?.positions == [6] && terms["ー京"] == nil)
+        #expect(terms["の"] != nil && terms["の"]?.positions.isEmpty == true)
+        #expect(terms["京都"]?.positions == [6] && terms["ー京"] == nil)
         #expect(terms["京都"]?.inTitle == false)
     }
 
@@ -39,6 +38,21 @@ import Testing
             let text = (0..<8).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
             #expect(SearchWords.words(text) == SearchWords.unicodeWords(text), "\(text)")
         }
+    }
+
+    static func document(kind: String, cluster: Int, title: String = "", text: String = "") -> SearchDocument {
+        SearchDocument(
+            kind: kind, title: title, text: text, facets: [:], range: nil,
+            card: .init(path: "", thumbnail: nil, figures: [], facetLine: "", summary: ""), cluster: cluster)
+    }
+
+    /// A cluster that does not fit in what is left of a card file starts a file of its own; one that fits is
+    /// packed with the one before; a new kind is a new cluster.
+    @Test func clustersStartCardFilesWhenTheyDoNotFit() {
+        let sizes = [("a", 0, 100), ("a", 1, 200), ("a", 2, 10), ("a", 3, 600), ("b", -1, 5)]
+        let documents = sizes.flatMap { kind, cluster, count in (0..<count).map { _ in Self.document(kind: kind, cluster: cluster) } }
+        #expect(SiteRenderer.cardsPerFile == 256)
+        #expect(SiteRenderer.cardFileStarts(documents) == [0, 100, 310, 566, 822])
     }
 
     @Test func postingsAreDeltasInBase64() {
