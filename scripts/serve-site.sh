@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Starts nginx on a free loopback port serving a built site under its base URL's sub-path, with the site's
-# 404.html for missing pages, and prints the site's address once it answers. nginx keeps running in the
+# 404.html for missing pages, text gzipped, and prints the site's address once it answers. nginx keeps running in the
 # background; stop it with `kill "$(cat WORK_DIR/nginx.pid)"`.
 # Usage: scripts/serve-site.sh PUBLIC_DIR SUB_PATH WORK_DIR   (e.g. public /catalogue/ "$(mktemp -d)")
 set -euo pipefail
@@ -19,6 +19,9 @@ events {}
 http {
     include /etc/nginx/mime.types;
     access_log off;
+    # Compressed as a host serves text (measured by the search checks: scripts/site_check/search_weight.py).
+    gzip on; gzip_comp_level 6; gzip_min_length 256;
+    gzip_types text/css application/javascript application/json image/svg+xml application/xml text/xml application/atom+xml;
     client_body_temp_path $work/tmp; proxy_temp_path $work/tmp; fastcgi_temp_path $work/tmp;
     uwsgi_temp_path $work/tmp; scgi_temp_path $work/tmp;
     server {

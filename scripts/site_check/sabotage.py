@@ -1,7 +1,11 @@
 """Faults put on purpose into a copy of the site, each with the check that must catch it: the site checks'
 own test, so a check that could no longer fail would be noticed."""
+import hashlib
 import os
 import shutil
+
+# A comment that gzip cannot shrink much (the site is served gzipped): 256 kB of hash digits.
+HEAVY_COMMENT = "/*" + "".join(hashlib.sha256(str(i).encode()).hexdigest() for i in range(4000)) + "*/\n"
 
 # (file, text in it, what replaces it, [(the check that must fail, a piece of what that check must say)])
 FAULTS = [
@@ -15,7 +19,7 @@ FAULTS = [
      [("facet: no serious or critical accessibility violations", "color-contrast")]),
     ("templates/search.mustache", 'data-index="{{index_url}}"', 'data-index="{{index_url}}.gone"',
      [("search: no console errors", "404"), ("search: 'oven' lists exactly", "expected")]),
-    ("templates/assets/search.js", "(function () {", "/*" + "padding " * 15000 + "*/\n(function () {",
+    ("templates/assets/search.js", "(function () {", HEAVY_COMMENT + "(function () {",
      [("search: the page weighs under", "bytes")]),
 ]
 

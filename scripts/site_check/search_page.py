@@ -2,6 +2,7 @@
 What it should find is worked out from the site's own JSON (api/cleaners.json), not from the search index."""
 import json
 import os
+import re
 import unicodedata
 
 from selenium.common.exceptions import TimeoutException
@@ -11,6 +12,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 from site_check.browser import load, wait_for
+from site_check.search_weight import results_shown
 
 WORD = "oven"
 COUNTY = "Kerry"
@@ -27,10 +29,9 @@ def result_titles(driver):
 
 
 def wait_for_index(driver):
-    """Waits until the page has loaded its index (or given up on it)."""
-    status = driver.find_element(By.ID, "search-status")
+    """Waits until the page shows the outcome of its query (or has given up on its index)."""
     try:
-        wait_for(driver, lambda: not status.text.startswith("Loading"))
+        wait_for(driver, lambda: results_shown(driver))
     except TimeoutException:
         pass  # the checks then fail with what the page shows
 
@@ -43,10 +44,11 @@ def open_search(driver, site):
 def choose(select, text, report):
     """Picks an option with the arrow keys, as a keyboard user does: Chromium then fires the input event the
     page listens to, which choosing through WebDriver's option click does not."""
-    options = [option.text for option in Select(select).options]
+    # A facet's options show their counts: "Kerry (3)".
+    options = [re.sub(r" \(\d+\)$", "", option.text) for option in Select(select).options]
     if text in options:
         select.send_keys(Keys.HOME + Keys.ARROW_DOWN * options.index(text))
-    chosen = Select(select).first_selected_option.text
+    chosen = re.sub(r" \(\d+\)$", "", Select(select).first_selected_option.text)
     report.check(f"search: '{text}' can be chosen in #{select.get_attribute('id')}", chosen == text,
                  f"got '{chosen}' of {options}")
     return chosen == text
@@ -61,6 +63,11 @@ def settles_on(driver, expected, among=None):
         return True
     except TimeoutException:
         return False
+
+
+def mentions(cleaner, word):
+    """Whether a word of the cleaner's own text starts with `word`, as search matches words."""
+    return any(piece.startswith(word) for piece in re.findall(r"[^\W_]+", own_text(cleaner)))
 
 
 def own_text(cleaner):
@@ -79,7 +86,7 @@ def check_filters(driver, site, public, report):
     with open(os.path.join(public, "api/cleaners.json"), encoding="utf-8") as handle:
         cleaners = json.load(handle)["items"]
     names = {c["name"] for c in cleaners}
-    by_word = {c["name"] for c in cleaners if WORD in own_text(c)}
+    by_word = {c["name"] for c in cleaners if mentions(c, WORD)}
     in_county = {c["name"] for c in cleaners if c["county"] == COUNTY}
     # A county where the word finds someone, so that words and facet together have something to find.
     word_county = min(c["county"] for c in cleaners if c["name"] in by_word) if by_word else None
