@@ -13,12 +13,14 @@ timed once more as earlier versions of this bench did, each right after deleting
 same edit in `noticeboard serve`, which keeps the site in memory: its time is the build's own, as serve logs
 it (from the change being seen to the new output swapped in); and the same edit in Debian's `hugo server
 --renderToDisk` (its default fast render mode), as it logs it. Pagefind indexes the newest Hugo's output,
-timed, beside the search index our build writes.
+timed, beside the search index our build writes (and its writer's own time), and what a typical query fetches
+from each, measured in headless Chromium.
 Each is run --runs times; the table shows medians. Wall time is measured around the tool alone (data
 generation and conversion happen before); peak RSS comes from GNU time.
 NOTICEBOARD_BIN names another noticeboard executable to measure (default: the release build).
 """
 import argparse
+import contextlib
 import gzip
 import importlib.metadata
 import os
@@ -288,7 +290,7 @@ def bench_size(size, counts, runs, hugo_labels):
         results["edit"].append(timed(build, stages=f"{size} one-listing edit"))
     # Stats first: Hugo's server renders into the same folder as its build.
     stats = {tool: tree_stats(output_of(tool, projects[tool])) for tool in TOOLS}
-    SEARCH_INDEXES[size] = search_indexes(size, output, output_of("hugo-newest", projects["hugo-newest"]))
+    SEARCH_INDEXES[size] = search_indexes(size, site, output, output_of("hugo-newest", projects["hugo-newest"]))
     port = 4950 + 2 * list(SIZES).index(size)
     results["serve-edit"] = server_edits(
         f"{size} noticeboard serve", [NOTICEBOARD, "serve", "--root", site, "--port", str(port), "--now", NOW, "--timings"],
@@ -322,16 +324,76 @@ def after_deletion_rows(size, runs, projects, listings, stats, hugo_labels):
 SEARCH_INDEXES = {}
 
 
-def search_indexes(size, ours, hugo_output):
-    """Our search index as the build wrote it, and Pagefind's, made from the newest Hugo's output (timed):
-    (label, files, bytes, gzip bytes, seconds, peak RSS MB)."""
-    index_files = [os.path.join(ours, "api", name) for name in os.listdir(os.path.join(ours, "api")) if name.startswith("search")]
-    rows = [("Noticeboard (written by the build)",) + files_and_bytes(index_files) + (None, None)]
+def search_indexes(size, site, ours, hugo_output):
+    """Our search index as the build wrote it (and the index writer's own time, `noticeboard search-index-time`),
+    and Pagefind's, made from the newest Hugo's output (timed): (label, files, bytes, gzip bytes, seconds, peak RSS MB).
+    Then what a typical query transfers with each, in headless Chromium (`query_costs`)."""
+    timing = subprocess.run([NOTICEBOARD, "search-index-time", "--root", site, "--now", NOW], check=True, capture_output=True, text=True).stdout
+    index_seconds = float(re.search(r"([0-9.]+) s", timing).group(1))
+    rows = [("Noticeboard (written by the build)",) + files_and_bytes([os.path.join(ours, "api", "search")]) + (index_seconds, None)]
     pagefind_output = os.path.join(hugo_output, "pagefind")
     move_aside(pagefind_output)
     seconds, rss = timed([pagefind_binary(), "--site", hugo_output, "--output-path", pagefind_output, "--quiet"])
     rows.append(("Pagefind 1.5 over the newest Hugo's pages",) + files_and_bytes([pagefind_output]) + (seconds, rss))
+    QUERY_COSTS[size] = query_costs(ours, hugo_output)
     return rows
+
+
+QUERY_COSTS = {}
+# A page beside Pagefind's index that runs a query through its JavaScript API and loads the first 20 results'
+# data, as its default UI does for a first page of results (its default UI shows 5 at first, then more).
+PAGEFIND_QUERY_PAGE = """<!doctype html><html lang="en"><meta charset="utf-8"><title>Pagefind query</title>
+<script type="module">
+const pagefind = await import('./pagefind/pagefind.js');
+const search = await pagefind.search(new URLSearchParams(location.search).get('q'));
+await Promise.all(search.results.slice(0, 20).map((result) => result.data()));
+document.title = 'done ' + search.results.length;
+</script>"""
+
+
+def query_costs(ours, hugo_output):
+    """Requests and bytes (gzip, nginx on loopback) until the first results of the typical query show: ours with
+    its facet (`search_weight.TYPICAL_QUERY`), from Chromium's resource timing; Pagefind's for the word alone
+    (the Hugo pages carry no Pagefind filters), from nginx's log; and our engine's filtering time per keystroke."""
+    sys.path.insert(0, os.path.join(REPO, "scripts"))
+    from site_check import browser, search_weight
+    costs = {"query": "?" + search_weight.TYPICAL_QUERY, "word": search_weight.TYPICAL_WORD}
+    driver = browser.start_chromium()
+    try:
+        with served(ours) as site:
+            first = search_weight.first_results(driver, site)
+            costs["ours"] = (first["requests"], first["bytes"], first["index_requests"], first["index_bytes"], first["status"])
+            costs["keystrokes"] = search_weight.keystroke_times(driver, site)
+        with open(os.path.join(hugo_output, "pagefind-query.html"), "w", encoding="utf-8") as page:
+            page.write(PAGEFIND_QUERY_PAGE)
+        # Pagefind fetches its index from a web worker, which the page's resource timing does not see: its
+        # requests are counted from nginx's log instead.
+        with served(hugo_output) as site, open(os.path.join(served.work, "logs", "access.log"), encoding="utf-8") as log:
+            log.seek(0, os.SEEK_END)  # past serve-site.sh's own check that nginx answers
+            browser.load(driver, site + "pagefind-query.html?q=" + search_weight.TYPICAL_WORD)
+            browser.wait_for(driver, lambda: driver.title.startswith("done"), seconds=120)
+            time.sleep(1)  # nginx writes its log line once the response is sent
+            files = [(path, int(size)) for path, size in (line.split() for line in log) if not path.endswith("favicon.ico")]
+            index = [size for path, size in files if "/pagefind/" in path]
+            costs["pagefind"] = (len(files), sum(size for _, size in files), len(index), sum(index), driver.title)
+    finally:
+        driver.quit()
+    return costs
+
+
+@contextlib.contextmanager
+def served(public):
+    """The address of `public` served by nginx on loopback (gzip on) under /catalogue/, as check-site serves;
+    `served.work` is nginx's folder meanwhile (its log: logs/access.log)."""
+    with tempfile.TemporaryDirectory() as work:
+        served.work = work
+        address = subprocess.run([os.path.join(REPO, "scripts", "serve-site.sh"), public, "/catalogue/", work],
+                                 check=True, capture_output=True, text=True).stdout.strip()
+        try:
+            yield address
+        finally:
+            with open(os.path.join(work, "nginx.pid"), encoding="ascii") as pid:
+                subprocess.run(["kill", pid.read().strip()], check=True)
 
 
 def files_and_bytes(paths):
@@ -403,8 +465,17 @@ def print_tables(rows, walls, hugo_labels):
     print("|---|---|---:|---:|---:|---:|---:|")
     for size, indexes in SEARCH_INDEXES.items():
         for label, files, size_bytes, gzipped, seconds, rss in indexes:
-            timing = "in the build" if seconds is None else f"{seconds:.2f}"
+            timing = f"{seconds:.2f} (in the build: {100 * seconds / walls[size]['Noticeboard full build']:.0f} % of it)" if rss is None else f"{seconds:.2f}"
             print(f"| {size} | {label} | {files} | {size_bytes} | {gzipped} | {timing} | {'' if rss is None else f'{rss:.0f}'} |")
+    print()
+    print("What a typical query transfers until its first results show (Chromium's resource timing, nginx gzip on loopback):")
+    print("| size | search | query | requests | bytes | of which index requests | index bytes | page says |")
+    print("|---|---|---|---:|---:|---:|---:|---|")
+    for size, costs in QUERY_COSTS.items():
+        for label, key, query in [("Noticeboard", "ours", costs["query"]), ("Pagefind 1.5 (word only: no filters in the Hugo pages)", "pagefind", costs["word"])]:
+            requests, size_bytes, index_requests, index_bytes, said = costs[key]
+            print(f"| {size} | {label} | {query} | {requests} | {size_bytes} | {index_requests} | {index_bytes} | {said} |")
+        print(f"{size}: our engine's filtering per keystroke of '{costs['word']}': " + ", ".join(f"{ms:.1f} ms" for ms in costs["keystrokes"]))
     print()
     print("Where the last run of each went (noticeboard build --timings):")
     for name, text in STAGE_TIMES.items():

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Starts nginx on a free loopback port serving a built site under its base URL's sub-path, with the site's
 # 404.html for missing pages, text gzipped, and prints the site's address once it answers. nginx keeps running in the
-# background; stop it with `kill "$(cat WORK_DIR/nginx.pid)"`.
+# background; stop it with `kill "$(cat WORK_DIR/nginx.pid)"`. WORK_DIR/logs/access.log lists each request's path
+# and bytes sent.
 # Usage: scripts/serve-site.sh PUBLIC_DIR SUB_PATH WORK_DIR   (e.g. public /catalogue/ "$(mktemp -d)")
 set -euo pipefail
 public=$(cd "$1" && pwd)
@@ -18,7 +19,10 @@ error_log $work/logs/error.log;
 events {}
 http {
     include /etc/nginx/mime.types;
-    access_log off;
+    # Each request's path and bytes sent (headers included), for measurements that the browser's resource
+    # timing cannot see (requests from web workers: bench/run.py's Pagefind query).
+    log_format sizes '\$request_uri \$bytes_sent';
+    access_log $work/logs/access.log sizes;
     # Compressed as a host serves text (measured by the search checks: scripts/site_check/search_weight.py).
     gzip on; gzip_comp_level 6; gzip_min_length 256;
     gzip_types text/css application/javascript application/json image/svg+xml application/xml text/xml application/atom+xml;
