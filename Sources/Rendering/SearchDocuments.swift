@@ -1,5 +1,4 @@
 import CatalogueIndex
-import Foundation
 import OrderedCollections
 import SiteModel
 import Support
@@ -43,8 +42,9 @@ extension SiteRenderer {
         catalogue.kinds.filter(\.schema.hasPages).flatMap { collection in
             let facetValues = self.facetValues(collection)
             let clusters = self.clusters(collection)
-            return searchOrder(collection).parallelMap { listing in
-                searchDocument(listing, collection, facetValues[listing.slug] ?? [:], cluster: clusters[listing.slug] ?? -1)
+            return searchOrder(collection).parallelMap { index in
+                let listing = collection.listings[index]
+                return searchDocument(listing, collection, facetValues[listing.slug] ?? [:], cluster: clusters[listing.slug] ?? -1)
             }
         }
     }
@@ -70,12 +70,11 @@ extension SiteRenderer {
     }
 
     /// The kind's listings by their cluster facet's value (in the facet's order, those without one last),
-    /// each value's in the kind's order.
-    func searchOrder(_ collection: KindCollection) -> [Listing] {
+    /// each value's in the kind's order: their places in `collection.listings`.
+    func searchOrder(_ collection: KindCollection) -> [Int] {
         let places = clusters(collection)
-        return collection.listings.enumerated().sorted { a, b in
-            (places[a.element.slug] ?? Int.max, a.offset) < (places[b.element.slug] ?? Int.max, b.offset)
-        }.map(\.element)
+        let keys = collection.listings.map { places[$0.slug] ?? Int.max }
+        return collection.listings.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }
     }
 
     /// By listing slug, the names of each facet's values it has.
@@ -179,30 +178,35 @@ extension SiteRenderer {
 /// A short plain-text start of a Markdown text.
 enum SearchSummary {
     static func of(_ markdown: String, length: Int) -> String {
-        var text = ""
+        var text = String.UnicodeScalarView()
+        var count = 0
         var skippingLinkTarget = false
-        var previous: Character = " "
-        for character in markdown {
+        var previous: Unicode.Scalar = " "
+        for scalar in markdown.unicodeScalars {
             if skippingLinkTarget {
-                if character == ")" { skippingLinkTarget = false }
+                if scalar == ")" { skippingLinkTarget = false }
                 continue
             }
-            if character == "(" && previous == "]" {
+            if scalar == "(" && previous == "]" {
                 skippingLinkTarget = true
                 continue
             }
-            previous = character
-            if "*_#`>[]|".contains(character) { continue }
-            if character.isWhitespace {
-                if !text.isEmpty && text.last != " " { text.append(" ") }
+            previous = scalar
+            if "*_#`>[]|".unicodeScalars.contains(scalar) { continue }
+            if scalar == " " || scalar == "\n" || scalar == "\t" || scalar == "\r" || (!scalar.isASCII && scalar.properties.isWhitespace) {
+                if count == 0 || text.last == " " { continue }
+                text.append(" ")
             } else {
-                text.append(character)
+                text.append(scalar)
             }
-            if text.count > length { break }
+            count += 1
+            if count > length { break }
         }
-        guard text.count > length else { return text.trimmingCharacters(in: .whitespaces) }
-        let cut = text.prefix(length)
-        let atWord = cut.lastIndex(of: " ").map { cut[..<$0] } ?? cut
+        if text.last == " " { text.removeLast() }
+        guard count > length else { return String(text) }
+        // Cut at the last space, without leaving a combining mark or half a cluster behind.
+        let cut = String(String(text).prefix(length))
+        let atWord = cut.lastIndex(of: " ").map { cut[..<$0] } ?? cut[...]
         return atWord + "…"
     }
 }

@@ -172,8 +172,8 @@ extension SiteRenderer {
         var range: Value = .null
         if let field = schema.searchRange, let label = searchLabel(of: field, in: schema) {
             let path = "range/\(schema.name).json"
-            let values: [Value] = searchOrder(collection).map { listing in
-                switch listing.fields[field] {
+            let values: [Value] = searchOrder(collection).map { index in
+                switch collection.listings[index].fields[field] {
                 case .int(let number)?: return .int(number)
                 case .decimal(let number)?: return .decimal(number)
                 default: return .null
@@ -184,11 +184,12 @@ extension SiteRenderer {
         }
         var sorts: [Value] = []
         let order = searchOrder(collection)
-        for key in schema.sort {
+        for (index, key) in schema.sort.enumerated() {
             guard let label = searchLabel(of: key.field, in: schema) else { continue }
             let path = "sort/\(schema.name).\(key.field).json"
-            let ranks = Dictionary(uniqueKeysWithValues: zip(collection.listings.map(\.slug), collection.ranks(by: key)))
-            files.append(searchFile(path, schema: "search.sort", ["ranks": .list(order.map { .int(Int64(ranks[$0.slug]!)) })]))
+            // The kind's order is by its first sort field already.
+            let ranks = index == 0 ? Array(collection.listings.indices) : collection.ranks(by: key)
+            files.append(searchFile(path, schema: "search.sort", ["ranks": .list(order.map { .int(Int64(ranks[$0])) })]))
             sorts.append(.object([
                 "field": .string(key.field), "label": .string(label + sortDirection(key, in: schema)), "file": .string(path),
             ]))

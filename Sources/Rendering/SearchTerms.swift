@@ -18,53 +18,65 @@ struct SearchTerms {
             Self.collect(documents, from: start, to: min(start + chunk, documents.count))
         }
         // Chunks are in document order, so each term's occurrences stay in increasing document order.
-        var merged: [String: [Occurrence]] = [:]
-        for terms in partial {
-            for (term, occurrences) in terms { merged[term, default: []].append(contentsOf: occurrences) }
+        var words: [String: [UInt32]] = [:]
+        var bigrams: [String: [Occurrence]] = [:]
+        for found in partial {
+            for (term, entries) in found.words { words[term, default: []].append(contentsOf: entries) }
+            for (term, occurrences) in found.bigrams { bigrams[term, default: []].append(contentsOf: occurrences) }
         }
-        let terms = merged.sorted { $0.key.utf16.lexicographicallyPrecedes($1.key.utf16) }.map { (term: $0.key, occurrences: $0.value) }
-        sorted = terms.parallelMap { term, occurrences in (term, Self.encode(occurrences)) }
+        let encoded = Array(words).parallelMap { term, entries in (term: term, postings: Self.encode(entries)) }
+            + Array(bigrams).parallelMap { term, occurrences in (term: term, postings: Self.encode(occurrences)) }
+        sorted = encoded.sorted { $0.term.utf16.lexicographicallyPrecedes($1.term.utf16) }
     }
 
+    /// A CJK pair's occurrences in one document.
     struct Occurrence: Sendable {
         let document: Int32
         var inTitle: Bool
-        /// A bigram's positions; empty for other terms.
         var positions: [Int32]
     }
 
-    private static func collect(_ documents: [SearchDocument], from start: Int, to end: Int) -> [String: [Occurrence]] {
-        var terms: [String: [Occurrence]] = [:]
+    /// One document's terms: its words (and lone CJK characters) with whether the title has them, and its
+    /// CJK pairs.
+    struct DocumentTerms {
+        var words: [String: Bool] = [:]
+        var bigrams: [String: Occurrence] = [:]
+    }
+
+    /// The terms of documents `start..<end`: words with `number << 1 | inTitle` per document, and pairs.
+    private static func collect(_ documents: [SearchDocument], from start: Int, to end: Int) -> (words: [String: [UInt32]], bigrams: [String: [Occurrence]]) {
+        var words: [String: [UInt32]] = [:]
+        var bigrams: [String: [Occurrence]] = [:]
         for number in start..<end {
-            for (term, occurrence) in occurrences(of: documents[number], number: Int32(number)) {
-                terms[term, default: []].append(occurrence)
-            }
+            let found = terms(of: documents[number], number: Int32(number))
+            for (word, inTitle) in found.words { words[word, default: []].append(UInt32(number) << 1 | (inTitle ? 1 : 0)) }
+            for (bigram, occurrence) in found.bigrams { bigrams[bigram, default: []].append(occurrence) }
         }
-        return terms
+        return (words, bigrams)
     }
 
     /// One document's terms.
-    static func occurrences(of document: SearchDocument, number: Int32) -> [String: Occurrence] {
-        var found: [String: Occurrence] = [:]
+    static func terms(of document: SearchDocument, number: Int32) -> DocumentTerms {
+        var found = DocumentTerms()
         var position: Int32 = 0
         for (text, inTitle) in [(document.title, true), (document.text, false)] {
             for word in SearchWords.words(text) {
-                let scalars = Array(word.unicodeScalars)
-                guard SearchWords.isCJK(scalars[0]), scalars.count > 1 else {
-                    found[word, default: Occurrence(document: number, inTitle: false, positions: [])].inTitle =
-                        (found[word]?.inTitle ?? false) || inTitle
-                    if SearchWords.isCJK(scalars[0]) { position += 1 }
+                let first = word.unicodeScalars.first!
+                guard SearchWords.isCJK(first), word.unicodeScalars.count > 1 else {
+                    if inTitle || found.words[word] == nil { found.words[word] = inTitle }
+                    if SearchWords.isCJK(first) { position += 1 }
                     continue
                 }
+                let scalars = Array(word.unicodeScalars)
                 for index in 0..<(scalars.count - 1) {
                     var bigram = String.UnicodeScalarView()
                     bigram.append(scalars[index])
                     bigram.append(scalars[index + 1])
                     let term = String(bigram)
-                    var occurrence = found[term] ?? Occurrence(document: number, inTitle: false, positions: [])
+                    var occurrence = found.bigrams[term] ?? Occurrence(document: number, inTitle: false, positions: [])
                     occurrence.inTitle = occurrence.inTitle || inTitle
                     occurrence.positions.append(position + Int32(index))
-                    found[term] = occurrence
+                    found.bigrams[term] = occurrence
                 }
                 position += Int32(scalars.count)
             }
@@ -72,6 +84,20 @@ struct SearchTerms {
         return found
     }
 
+    /// A word's postings: each document's number as its difference from the last, times two, plus one when
+    /// the title has the word.
+    private static func encode(_ entries: [UInt32]) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(entries.count * 2)
+        var last: UInt32 = 0
+        for entry in entries {
+            SearchPostings.append(Int((entry >> 1) - last) << 1 | Int(entry & 1), to: &output)
+            last = entry >> 1
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// A CJK pair's postings: as a word's, each followed by how many times the document has the pair and where.
     private static func encode(_ occurrences: [Occurrence]) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(occurrences.count * 2)
@@ -79,7 +105,6 @@ struct SearchTerms {
         for occurrence in occurrences {
             SearchPostings.append(Int(occurrence.document - last) << 1 | (occurrence.inTitle ? 1 : 0), to: &output)
             last = occurrence.document
-            guard !occurrence.positions.isEmpty else { continue }
             SearchPostings.append(occurrence.positions.count, to: &output)
             var lastPosition: Int32 = 0
             for position in occurrence.positions {

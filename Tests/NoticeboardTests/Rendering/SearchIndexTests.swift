@@ -22,13 +22,13 @@ import Testing
     @Test func cjkRunsAreWordsOfTheirOwn() {
         #expect(SearchWords.words("東京tower 서울에서 カタカナ!") == ["東京", "tower", "서울에서", "カタカナ"])
         let document = Self.document(kind: "k", cluster: -1, title: "東京タワー", text: "の 京都")
-        let terms = SearchTerms.occurrences(of: document, number: 0)
-        #expect(terms["東京"]?.positions == [0] && terms["東京"]?.inTitle == true)
-        #expect(terms["タワ"]?.positions == [2] && terms["ワー"]?.positions == [3])
+        let terms = SearchTerms.terms(of: document, number: 0)
+        #expect(terms.bigrams["東京"]?.positions == [0] && terms.bigrams["東京"]?.inTitle == true)
+        #expect(terms.bigrams["タワ"]?.positions == [2] && terms.bigrams["ワー"]?.positions == [3])
         // "の" stands alone (a word), then 京都 after it: no pair crosses from one run to the next.
-        #expect(terms["の"] != nil && terms["の"]?.positions.isEmpty == true)
-        #expect(terms["京都"]?.positions == [6] && terms["ー京"] == nil)
-        #expect(terms["京都"]?.inTitle == false)
+        #expect(terms.words["の"] == false && terms.bigrams["の"] == nil)
+        #expect(terms.bigrams["京都"]?.positions == [6] && terms.bigrams["ー京"] == nil)
+        #expect(terms.bigrams["京都"]?.inTitle == false)
     }
 
     @Test func theFastASCIIPathFoldsAsTheUnicodePathDoes() {
