@@ -21,18 +21,6 @@ import Testing
         return times
     }
 
-    /// Builds the same input from scratch into a fresh folder and checks the incremental output equals it.
-    func expectSameAsCleanBuild(_ site: String, _ step: String) throws {
-        let clean = site + "/clean-" + UUID().uuidString
-        defer { TestSupport.removeTree(clean) }
-        let report = try build(site, output: clean)
-        #expect(report.written == report.files, "a clean build writes everything")
-        let incremental = TestSupport.tree(site + "/public"), fresh = TestSupport.tree(clean)
-        #expect(Set(incremental.keys) == Set(fresh.keys), "\(step): different files \(Set(incremental.keys).symmetricDifference(fresh.keys).sorted().prefix(5))")
-        let differing = fresh.keys.filter { incremental[$0] != fresh[$0] }.sorted()
-        #expect(differing.isEmpty, "\(step): different bytes in \(differing.prefix(5))")
-    }
-
     @Test func editsAddsDeletesAndTemplateChangesMatchACleanBuild() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
@@ -61,7 +49,7 @@ import Testing
         #expect(afterEdit["rentals/kayak/index.html"] == before["rentals/kayak/index.html"])
         #expect(afterEdit["cleaners/joao-ferreira/index.html"] != before["cleaners/joao-ferreira/index.html"])
         #expect(TestSupport.read(site + "/public/cleaners/joao-ferreira/index.html").contains("€18.75"))
-        try expectSameAsCleanBuild(site, "edit")
+        try TestSupport.expectSameAsCleanBuild(site, "edit")
 
         // Add a listing, then delete another: pages appear and disappear, and the lists follow.
         TestSupport.write("""
@@ -78,14 +66,14 @@ import Testing
         _ = try build(site)
         #expect(FileManager.default.fileExists(atPath: site + "/public/rentals/stand-mixer/index.html"))
         #expect(TestSupport.read(site + "/public/rentals/index.html").contains("/catalogue/rentals/stand-mixer/"))
-        try expectSameAsCleanBuild(site, "add")
+        try TestSupport.expectSameAsCleanBuild(site, "add")
 
         try FileManager.default.removeItem(atPath: site + "/content/rentals/kayak.yaml")
         _ = try build(site)
         #expect(!FileManager.default.fileExists(atPath: site + "/public/rentals/kayak/index.html"))
         #expect(!FileManager.default.fileExists(atPath: site + "/public/api/rentals/kayak.json"))
         #expect(!TestSupport.read(site + "/public/rentals/index.html").contains("/catalogue/rentals/kayak/"))
-        try expectSameAsCleanBuild(site, "delete")
+        try TestSupport.expectSameAsCleanBuild(site, "delete")
 
         // A template change re-renders every page that uses it.
         let layout = site + "/templates/layout.mustache"
@@ -93,14 +81,14 @@ import Testing
         let restyled = try build(site)
         #expect(restyled.written >= restyled.pages)
         #expect(TestSupport.read(site + "/public/rentals/stand-mixer/index.html").contains("data-edited"))
-        try expectSameAsCleanBuild(site, "template")
+        try TestSupport.expectSameAsCleanBuild(site, "template")
 
         // A configuration change (the base URL) changes every page and document.
         let config = site + "/content/site.yaml"
         TestSupport.write(TestSupport.read(config).replacingOccurrences(of: "https://example.org/catalogue/", with: "https://example.net/"), to: config)
         _ = try build(site)
         #expect(TestSupport.read(site + "/public/api/cleaners.json").contains("https://example.net/cleaners/"))
-        try expectSameAsCleanBuild(site, "config")
+        try TestSupport.expectSameAsCleanBuild(site, "config")
     }
 
     /// Images take part in incremental builds: unchanged ones are never decoded again, a changed one gets new
@@ -135,7 +123,7 @@ import Testing
         #expect(after["api/rentals/kayak.json"] != before["api/rentals/kayak.json"])
         #expect(after["cleaners/aoife-byrne/index.html"] == before["cleaners/aoife-byrne/index.html"])
         for path in before.keys where path.hasPrefix("media/cleaners/aoife-byrne-") { #expect(after[path] == before[path], "\(path)") }
-        try expectSameAsCleanBuild(site, "image")
+        try TestSupport.expectSameAsCleanBuild(site, "image")
 
         // Without the cache, every image is made again, to the same bytes.
         let published = TestSupport.tree(site + "/public")
@@ -196,7 +184,7 @@ import Testing
         #expect(reused.written > 0 && reused.written < 20)
         #expect(TestSupport.read(site + "/public/cleaners/joao-ferreira/index.html").contains("€18.50"))
         #expect(TestSupport.tree(site + "/.public.staging") != previousSite, "it now holds the site before")
-        try expectSameAsCleanBuild(site, "reused staging folder")
+        try TestSupport.expectSameAsCleanBuild(site, "reused staging folder")
 
         // Without the marker the staging folder is not trusted: it is staged anew.
         let marker = try FileManager.default.contentsOfDirectory(atPath: site + "/.noticeboard-cache").first { $0.hasSuffix(".staged") }
@@ -206,7 +194,7 @@ import Testing
         TestSupport.write("stale", to: site + "/.public.staging/rentals/kayak/index.html")
         edit("18.75")
         _ = try build(site)
-        try expectSameAsCleanBuild(site, "staged anew")
+        try TestSupport.expectSameAsCleanBuild(site, "staged anew")
     }
 
     /// Another build date renders everything again (the state's settings differ), but pages whose bytes come
@@ -234,7 +222,7 @@ import Testing
         let report = try build(site)
         #expect(report.written > 0)
         #expect(FileManager.default.fileExists(atPath: site + "/public/cleaners/aoife-byrne/index.html"))
-        try expectSameAsCleanBuild(site, "restore")
+        try TestSupport.expectSameAsCleanBuild(site, "restore")
     }
 
     @Test func aFailedRebuildKeepsTheLastGoodSiteAndItsState() throws {
@@ -270,7 +258,7 @@ import Testing
         TestSupport.write(original, to: joao)
         _ = try build(site)
         #expect(TestSupport.read(site + "/public/cleaners/joao-ferreira/index.html").contains("€18.00"))
-        try expectSameAsCleanBuild(site, "after a state left behind")
+        try TestSupport.expectSameAsCleanBuild(site, "after a state left behind")
     }
 
     /// Named pipes and symbolic links that lead nowhere or outside are refused by a build that reads the site;

@@ -94,4 +94,38 @@ import Testing
     static func quoted(_ text: String) -> String {
         "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
+
+    /// `field: value` lines of every YAML file in a content folder, by file name.
+    static func values(_ site: String, _ kind: String) throws -> [String: [String: String]] {
+        var result: [String: [String: String]] = [:]
+        for file in try FileManager.default.contentsOfDirectory(atPath: site + "/content/" + kind) where file.hasSuffix(".yaml") {
+            var fields: [String: String] = [:]
+            for line in TestSupport.read(site + "/content/\(kind)/" + file).split(separator: "\n") {
+                let parts = line.split(separator: ":", maxSplits: 1)
+                if parts.count == 2 { fields[String(parts[0])] = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: " \"")) }
+            }
+            result[String(file.dropLast(5))] = fields
+        }
+        return result
+    }
+
+    @Test func noPrivateValueOfAnyKindIsPublished() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let files = try TestSupport.buildTree(site, now: TestSupport.now)
+        // Every private field of every schema, and the values the example's listings give them.
+        var secrets: [String] = []
+        for schemaFile in try FileManager.default.contentsOfDirectory(atPath: site + "/content/schemas") where schemaFile.hasSuffix(".yaml") {
+            let kind = String(schemaFile.dropLast(5))
+            let privateFields = TestSupport.read(site + "/content/schemas/" + schemaFile).split(separator: "\n")
+                .filter { $0.contains("private: true") }.compactMap { $0.split(separator: ":").first?.trimmingCharacters(in: .whitespaces) }
+            for (_, listing) in try Self.values(site, kind) {
+                secrets += privateFields.compactMap { listing[$0] }.filter { $0.count > 5 }
+            }
+        }
+        #expect(secrets.count > 40, "found \(secrets.count) private values")
+        for secret in secrets {
+            for (path, data) in files { #expect(data.range(of: Data(secret.utf8)) == nil, "\(secret) found in \(path)") }
+        }
+    }
 }

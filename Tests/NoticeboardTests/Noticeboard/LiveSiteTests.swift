@@ -9,16 +9,6 @@ import Testing
     static let now = CalendarDate(year: 2026, month: 11, day: 23)!
     static let inPlaceStages = ["read and enrich the edited listings", "index them in place", "render what shows them", "write output"]
 
-    func expectSameAsCleanBuild(_ site: String, _ step: String) throws {
-        let clean = site + "/clean-" + UUID().uuidString
-        defer { TestSupport.removeTree(clean) }
-        _ = try Noticeboard.build(BuildOptions(root: site, output: clean, now: Self.now))
-        let live = TestSupport.tree(site + "/public"), fresh = TestSupport.tree(clean)
-        #expect(Set(live.keys) == Set(fresh.keys), "\(step): different files \(Set(live.keys).symmetricDifference(fresh.keys).sorted().prefix(5))")
-        let differing = fresh.keys.filter { live[$0] != fresh[$0] }.sorted()
-        #expect(differing.isEmpty, "\(step): different bytes in \(differing.prefix(5))")
-    }
-
     func modified(_ path: String) -> Date? {
         (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate]) as? Date
     }
@@ -43,7 +33,7 @@ import Testing
             edit(aoife, "over eight years", "over nine years")
             let ordinary = try live.build()
             #expect(!ordinary.stages.stages.map(\.name).contains(Self.inPlaceStages[0]))
-            try expectSameAsCleanBuild(site, "first edit")
+            try TestSupport.expectSameAsCleanBuild(site, "first edit")
 
             // From then on a bio edit is built in place: its page, its JSON, the lists that show it, the feeds,
             // the search index and the manifest; nothing else is written.
@@ -55,13 +45,13 @@ import Testing
             #expect(inPlace.files == first.files && inPlace.listings == first.listings)
             #expect(TestSupport.read(site + "/public/cleaners/aoife-byrne/index.html").contains("over ten years"))
             #expect(modified(kayak) == kayakTime)
-            try expectSameAsCleanBuild(site, "bio edit in place")
+            try TestSupport.expectSameAsCleanBuild(site, "bio edit in place")
 
             // Two listings at once; then a private field, which changes no file at all.
             edit(aoife, "Oven cleaning", "Oven and hob cleaning")
             edit(site + "/content/cleaners/declan-murphy.yaml", "bio: |\n", "bio: |\n  Hello.\n\n")
             #expect(try live.build().stages.stages.map(\.name) == Self.inPlaceStages)
-            try expectSameAsCleanBuild(site, "two listings in place")
+            try TestSupport.expectSameAsCleanBuild(site, "two listings in place")
             edit(aoife, "+353 87 555 0101", "+353 87 555 0102")
             let unseen = try live.build()
             #expect(unseen.written == 0 && unseen.stages.stages.map(\.name) == Array(Self.inPlaceStages.prefix(4)))
@@ -78,7 +68,7 @@ import Testing
             edit(aoife, "hourly_rate: lots", "hourly_rate: 19.75")
             #expect(try live.build().stages.stages.map(\.name) == Self.inPlaceStages)
             #expect(TestSupport.read(site + "/public/cleaners/aoife-byrne/index.html").contains("€19.75"))
-            try expectSameAsCleanBuild(site, "fixed after an error")
+            try TestSupport.expectSameAsCleanBuild(site, "fixed after an error")
 
             // What moves a listing or changes other pages is an ordinary build: a facet value, a title, a review
             // (which a cleaner's rating reads), a new file.
@@ -90,13 +80,13 @@ import Testing
                 edit(file, old, new)
                 let report = try live.build()
                 #expect(!report.stages.stages.map(\.name).contains(Self.inPlaceStages[0]), "\(old) → \(new)")
-                try expectSameAsCleanBuild(site, "\(old) → \(new)")
+                try TestSupport.expectSameAsCleanBuild(site, "\(old) → \(new)")
             }
             edit(aoife, "over ten years", "over eleven years")
             let again = try live.build()
             #expect(again.stages.stages.map(\.name) == Self.inPlaceStages, "in place again after ordinary builds")
             #expect(again.bytes == TestSupport.tree(site + "/public").values.reduce(0) { $0 + $1.count })
-            try expectSameAsCleanBuild(site, "in place after ordinary builds")
+            try TestSupport.expectSameAsCleanBuild(site, "in place after ordinary builds")
 
             // A listing file that becomes a link out of content/ is refused, as by any build (reading it refuses it).
             let outside = site + "/outside.yaml"
@@ -107,7 +97,7 @@ import Testing
             try FileManager.default.removeItem(atPath: aoife)
             TestSupport.write(TestSupport.read(outside), to: aoife)
             _ = try live.build()
-            try expectSameAsCleanBuild(site, "after a link was refused")
+            try TestSupport.expectSameAsCleanBuild(site, "after a link was refused")
         }
         // The state the in-place builds saved describes the output: a command-line build finds nothing to do.
         let after = try Noticeboard.build(BuildOptions(root: site, now: Self.now))
@@ -127,6 +117,6 @@ import Testing
         _ = try Noticeboard.build(BuildOptions(root: site, now: Self.now))
         edit(aoife, "over ten years", "over eleven years")
         #expect(!(try live.build().stages.stages.map(\.name).contains(Self.inPlaceStages[0])))
-        try expectSameAsCleanBuild(site, "after another build")
+        try TestSupport.expectSameAsCleanBuild(site, "after another build")
     }
 }

@@ -1,13 +1,48 @@
 import Foundation
 import Noticeboard
+import SiteModel
 import Testing
 
 /// Paths and helpers shared by the tests: the repository, fixtures, temporary sites and the CLI.
 enum TestSupport {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     static let fixtures = repository + "/Tests/Fixtures"
     /// The sitemaps.org XSD that developers and CI share beside the checkout, when it is there.
     static let sitemapSchema = repository + "/../shared/schemas/sitemap.xsd"
+    /// The date the tests build as of.
+    static let now = CalendarDate(year: 2026, month: 11, day: 23)!
+
+    /// Texts that escaping, folding and comparing get wrong most easily.
+    static let awkwardTexts = [
+        "", "plain words", "Oven & hob <cleaning> \"quoted\" it's", "Siobhán Ó Súilleabháin", "€18.50 an hour",
+        "e\u{301}cole and \"\u{301} a quote with a combining accent", "line\r\nbreaks\tand\ttabs", "ΣΟΦΊΑ Ωραία",
+        "Łukasz & Zofia 'o' <b>", "emoji 👩‍👩‍👧 family", " leading and trailing ", "a \u{301}b", "İstanbul DŽ ǅ",
+        "C++ & C# 1,000.5", "Olena Коваленко: 5/5!",
+    ]
+
+    /// Builds the site as of `now` into its public/ and returns every file there, by path.
+    static func buildTree(_ site: String, now: CalendarDate = now) throws -> [String: Data] {
+        _ = try Noticeboard.build(BuildOptions(root: site, now: now))
+        return tree(site + "/public")
+    }
+
+    static func json(_ files: [String: Data], _ path: String) throws -> [String: Any] {
+        let data = try #require(files[path], "\(path) missing")
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    /// Builds the same input from scratch into a fresh folder and checks that the site's public/, which
+    /// an incremental or in-place build wrote, equals it byte for byte.
+    static func expectSameAsCleanBuild(_ site: String, _ step: String, now: CalendarDate = now) throws {
+        let clean = site + "/clean-" + UUID().uuidString
+        defer { removeTree(clean) }
+        let report = try Noticeboard.build(BuildOptions(root: site, output: clean, now: now))
+        #expect(report.written == report.files, "a clean build writes everything")
+        let built = tree(site + "/public"), fresh = tree(clean)
+        #expect(Set(built.keys) == Set(fresh.keys), "\(step): different files \(Set(built.keys).symmetricDifference(fresh.keys).sorted().prefix(5))")
+        let differing = fresh.keys.filter { built[$0] != fresh[$0] }.sorted()
+        #expect(differing.isEmpty, "\(step): different bytes in \(differing.prefix(5))")
+    }
 
     /// A fresh temporary folder, removed by the caller with `removeTree`.
     static func temporaryFolder() -> String {
