@@ -5,6 +5,7 @@ import OutputWriter
 import Rendering
 import SiteLoader
 import SiteModel
+import SiteValidation
 import Support
 
 /// One build into an output folder: its options and lock, the scan of its inputs, the last build's record

@@ -5,6 +5,7 @@ import OutputWriter
 import Rendering
 import SiteLoader
 import SiteModel
+import SiteValidation
 
 /// The whole pipeline: load → parse → validate → enrich → index → render → write; the stages are in
 /// `Stages.swift`, the outputs in Rendering's `Outputs.swift`.

@@ -1,5 +1,6 @@
 import Enrichment
 import SiteModel
+import SiteValidation
 
 /// What enriching any of a site's listings needs: its Markdown settings, display formats, the titles of all
 /// listings (which references show) and the published images.

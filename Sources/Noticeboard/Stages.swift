@@ -5,6 +5,7 @@ import ImageProcessing
 import OutputWriter
 import Rendering
 import SiteModel
+import SiteValidation
 import Support
 
 /// The pipeline's stages, in order: each takes what the one before made and returns what it makes. A build

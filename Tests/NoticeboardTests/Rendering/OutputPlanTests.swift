@@ -3,6 +3,7 @@ import Foundation
 @testable import Rendering
 import SiteLoader
 import SiteModel
+import SiteValidation
 import Synchronization
 import Testing
 

@@ -9,27 +9,27 @@ import Support
 
 /// Everything read from a site root and checked: config, schemas, listings and templates.
 /// Loading reports every problem it finds before giving up, sorted by file and line.
-struct LoadedSite {
-    let files: SiteFiles
-    let config: SiteConfig
-    let schemas: [KindSchema]
+public struct LoadedSite: Sendable {
+    public let files: SiteFiles
+    public let config: SiteConfig
+    public let schemas: [KindSchema]
     /// By kind name, in file order.
-    private(set) var listings: [String: [Listing]]
+    public private(set) var listings: [String: [Listing]]
     /// Every listing's slug, by kind (also those of listing files with errors).
-    let slugs: [String: Set<String>]
+    public let slugs: [String: Set<String>]
     /// Each kind's listing checker.
     private let validators: [String: ListingValidator]
     /// Free Markdown pages from `content/pages/`, in file order.
-    let pages: [FreePage]
-    let templates: TemplateSet
+    public let pages: [FreePage]
+    public let templates: TemplateSet
     /// The images that public fields name, published (variants made or taken from the cache).
-    let images: ImagePublisher.Outcome
-    private(set) var warnings: [Diagnostic]
+    public let images: ImagePublisher.Outcome
+    public private(set) var warnings: [Diagnostic]
 
     static let configFile = "content/site.yaml"
 
     /// `baseURL` replaces the configuration's, as the preview server does.
-    init(files: SiteFiles, baseURL: String? = nil) throws(BuildFailure) {
+    public init(files: SiteFiles, baseURL: String? = nil) throws(BuildFailure) {
         self.files = files
         var diagnostics: [Diagnostic] = []
         func stopIfErrors() throws(BuildFailure) {
@@ -114,14 +114,14 @@ struct LoadedSite {
     }
 
     /// The listing read from `file` (`content/cleaners/ana.yaml`), if it is one of the site's listing files.
-    func listing(inFile file: String) -> Listing? {
+    public func listing(inFile file: String) -> Listing? {
         let parts = file.split(separator: "/")
         guard parts.count >= 3, parts[0] == "content" else { return nil }
         return listings[String(parts[1])]?.first { $0.file == file }
     }
 
     /// The title of every listing, by kind then slug, which references show.
-    var titles: [String: [String: String]] {
+    public var titles: [String: [String: String]] {
         var titles: [String: [String: String]] = [:]
         for schema in schemas {
             for listing in listings[schema.name] ?? [] {
@@ -132,7 +132,7 @@ struct LoadedSite {
     }
 
     /// `content/site.yaml`, checked.
-    static func config(_ files: SiteFiles) throws(BuildFailure) -> SiteConfig {
+    public static func config(_ files: SiteFiles) throws(BuildFailure) -> SiteConfig {
         let root: YAMLNode?
         do throws(Diagnostic) {
             guard files.exists(configFile) else {
@@ -221,7 +221,7 @@ struct LoadedSite {
     /// Reads one of the site's listing files again after it was edited, and checks it as a build would
     /// (its references included): the listing, or the errors that stop the build. On success the site holds
     /// the new listing, and the file's warnings replace its old ones.
-    mutating func reread(_ listing: Listing) throws(BuildFailure) -> Listing {
+    public mutating func reread(_ listing: Listing) throws(BuildFailure) -> Listing {
         let (read, problems) = Self.readListing(listing.file, validator: validators[listing.kind]!, files: files)
         let diagnostics = (problems + (read.map { Self.danglingReferences(of: $0, slugs: slugs) } ?? [])).sorted()
         guard let read, !diagnostics.hasErrors, let index = listings[listing.kind]?.firstIndex(where: { $0.file == listing.file }) else {
