@@ -16,16 +16,18 @@ public struct Catalogue: Sendable {
 
     public static let newestCount = 8
 
+    /// Throws the problems only indexing finds: a derived value past `NumberLimit`.
     public init(
         site: SiteConfig, schemas: [KindSchema], listings: [String: [Listing]], pages: [FreePage] = [], buildDate: CalendarDate,
         formatter: DisplayFormatter
-    ) {
+    ) throws(BuildFailure) {
         self.site = site
         self.pages = pages.sorted { a, b in
             (a.navigationOrder ?? Int.max, a.title, a.slug) < (b.navigationOrder ?? Int.max, b.title, b.slug)
         }
         self.buildDate = buildDate
-        let derived = deriveFields(schemas: schemas, listings: listings, buildDate: buildDate, formatter: formatter)
+        let (derived, problems) = deriveFields(schemas: schemas, listings: listings, buildDate: buildDate, formatter: formatter)
+        guard problems.isEmpty else { throw BuildFailure(problems) }
         kinds = schemas.parallelMap { schema in
             let sorted = sortListings(derived[schema.name] ?? [], by: schema)
             let entries = entryListings(of: sorted, schema: schema)

@@ -246,7 +246,7 @@ extension SiteRenderer {
     private func ref(_ target: String) -> Value { .object(["$ref": .string(target)]) }
     private func strings(_ values: [String]) -> Value { .list(values.map(Value.string)) }
     private func number(_ value: Double) -> Value {
-        value == value.rounded() && abs(value) < 1e15 ? .int(Int64(value)) : .decimal(FixedDecimal(units: Int64(value * 1e6), scale: 6))
+        Value.number(value)
     }
 
     /// An object with exactly these properties, all required.
