@@ -16,7 +16,7 @@ public struct Catalogue: Sendable {
 
     public static let newestCount = 8
 
-    /// Throws the problems only indexing finds: a derived value past `NumberLimit`.
+    /// Throws the problems only indexing finds: a derived value past `NumberLimit`, facet values sharing a URL.
     public init(
         site: SiteConfig, schemas: [KindSchema], listings: [String: [Listing]], pages: [FreePage] = [], buildDate: CalendarDate,
         formatter: DisplayFormatter
@@ -28,11 +28,14 @@ public struct Catalogue: Sendable {
         self.buildDate = buildDate
         let (derived, problems) = deriveFields(schemas: schemas, listings: listings, buildDate: buildDate, formatter: formatter)
         guard problems.isEmpty else { throw BuildFailure(problems) }
-        kinds = schemas.parallelMap { schema in
+        let indexed = schemas.parallelMap { schema in
             let sorted = sortListings(derived[schema.name] ?? [], by: schema)
             let entries = entryListings(of: sorted, schema: schema)
-            return KindCollection(schema: schema, listings: sorted, entries: entries, facets: facets(of: schema, listings: sorted, entries: entries))
+            let (facets, problems) = facets(of: schema, listings: sorted, entries: entries)
+            return (KindCollection(schema: schema, listings: sorted, entries: entries, facets: facets), problems)
         }
+        guard !indexed.contains(where: { !$0.1.isEmpty }) else { throw BuildFailure(indexed.flatMap(\.1)) }
+        kinds = indexed.map(\.0)
         let dated: [(CalendarDate, Listing)] = kinds.filter(\.schema.hasPages).flatMap { collection -> [(CalendarDate, Listing)] in
             guard let dateField = collection.schema.dateField else { return [] }
             return collection.listings.compactMap { listing in

@@ -23,6 +23,6 @@ public struct ListingValidator: Sendable {
             .checkFields(root, fields: schema.fields, path: [], problems: &problems, found: &found)
         guard let fields, !problems.hasErrors else { return (nil, problems.list) }
         return (Listing(kind: schema.name, slug: slug, file: file, fields: fields, references: found.references, media: found.media,
-            numberLocations: found.numbers), problems.list)
+            fieldLocations: found.locations), problems.list)
     }
 }

@@ -6,8 +6,8 @@ import SiteModel
 struct Findings {
     var references: [Reference] = []
     var media: [MediaUse] = []
-    /// Where a listing's top-level int and decimal values sit.
-    var numbers: [String: SourceLocation] = [:]
+    /// Where a listing's top-level values sit.
+    var locations: [String: SourceLocation] = [:]
 }
 
 /// Checks a YAML node against a field's type and turns it into a typed value.
@@ -57,10 +57,8 @@ struct ValueChecker {
                 found.references += hidden.references
             } else if let value = check(pair.value, as: field, path: fieldPath, problems: &problems, found: &found) {
                 values[field.name] = value
-                switch value {
-                case .int where path.isEmpty, .decimal where path.isEmpty:
-                    found.numbers[field.name] = SourceLocation(file: problems.file, line: pair.value.line, column: pair.value.column)
-                default: break
+                if path.isEmpty {
+                    found.locations[field.name] = SourceLocation(file: problems.file, line: pair.value.line, column: pair.value.column)
                 }
             }
         }
