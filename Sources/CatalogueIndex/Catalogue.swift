@@ -1,4 +1,5 @@
 import Enrichment
+import OrderedCollections
 import SiteModel
 
 /// The site's listings grouped by kind, with derived fields filled in, in each kind's declared order,
@@ -93,14 +94,17 @@ func entryListings(of listings: [Listing], schema: KindSchema) -> [Listing] {
             guard var fields = entry.objectValue else { continue }
             let anchor = "#entry-\(index)"
             fields.updateValue(.string("\(listing.slug)-\(index)"), forKey: "slug", insertingAt: 0)
-            fields.updateValue(.string((listing.fields["url"]?.text ?? "") + anchor), forKey: "url", insertingAt: 1)
-            fields.updateValue(.string((listing.fields["path"]?.text ?? "") + anchor), forKey: "path", insertingAt: 2)
-            fields["collection"] = .object([
-                "slug": .string(listing.slug),
-                "title": listing.fields[schema.titleField] ?? .string(listing.slug),
-                "path": listing.fields["path"] ?? .null,
-                "url": listing.fields["url"] ?? .null,
-            ])
+            var collection: OrderedDictionary<String, Value> = [
+                "slug": .string(listing.slug), "title": listing.fields[schema.titleField] ?? .string(listing.slug),
+            ]
+            // A kind without pages has no page to link into.
+            if case .string(let url)? = listing.fields["url"], case .string(let path)? = listing.fields["path"] {
+                fields.updateValue(.string(url + anchor), forKey: "url", insertingAt: 1)
+                fields.updateValue(.string(path + anchor), forKey: "path", insertingAt: 2)
+                collection["path"] = .string(path)
+                collection["url"] = .string(url)
+            }
+            fields["collection"] = .object(collection)
             entries.append(Listing(kind: schema.name, slug: "\(listing.slug)-\(index)", file: listing.file, fields: fields))
         }
     }
