@@ -64,4 +64,17 @@ import Testing
         #expect(checked > 1000, "only \(checked) links checked")
         #expect(broken.isEmpty, "\(broken.count) links answer 404, such as \(broken.prefix(8))")
     }
+
+    /// A reference to a listing without a page shows its title, not a link, on pages and in JSON.
+    @Test func aReferenceToAListingWithoutAPageIsNoLink() throws {
+        let site = TestSupport.makeSite(fixture: "corpus-base")
+        defer { TestSupport.removeTree(site) }
+        let owners = site + "/content/schemas/owners.yaml"
+        TestSupport.write(TestSupport.read(owners).replacingOccurrences(of: "title_field: name\n", with: "title_field: name\npages: false\n"), to: owners)
+        _ = try Noticeboard.build(BuildOptions(root: site, now: LiveSiteTests.now))
+        let page = TestSupport.read(site + "/public/things/lamp/index.html")
+        #expect(page.contains("Mary") && !page.contains("owners/mary"), "\(page)")
+        #expect(TestSupport.read(site + "/public/api/things/lamp.json").contains(#""owner":{"kind":"owners","slug":"mary","title":"Mary"}"#))
+        #expect(!TestSupport.read(site + "/public/api/owners/mary.json").contains("owners/mary"))
+    }
 }
