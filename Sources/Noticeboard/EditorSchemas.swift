@@ -63,6 +63,6 @@ extension Noticeboard {
     }
 
     private static func number(_ value: Double) -> Value {
-        value == value.rounded() && abs(value) < 1e15 ? .int(Int64(value)) : .decimal(FixedDecimal(units: Int64(value * 1e6), scale: 6))
+        Value.number(value)
     }
 }

@@ -85,7 +85,7 @@ public final class LiveSite: @unchecked Sendable {
         }
         stages.finish("read and enrich the edited listings")
         for listing in enriched {
-            guard let replaced = catalogue.replacing(listing, formatter: enrichment.formatter) else { return nil }
+            guard let replaced = try catalogue.replacing(listing, formatter: enrichment.formatter) else { return nil }
             catalogue = replaced
             slugs[listing.kind, default: []].insert(listing.slug)
         }

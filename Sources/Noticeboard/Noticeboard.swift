@@ -25,7 +25,7 @@ public enum Noticeboard {
     public static func check(_ options: BuildOptions) throws(BuildFailure) -> [Diagnostic] {
         let site = try LoadedSite(files: SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes), baseURL: options.baseURL)
         var stages = StageTimes()
-        let catalogue = enrichAndIndex(site, SiteEnrichment(site), buildDate: options.now ?? CalendarDate.today(), stages: &stages)
+        let catalogue = try enrichAndIndex(site, SiteEnrichment(site), buildDate: options.now ?? CalendarDate.today(), stages: &stages)
         SiteRenderer(catalogue: catalogue, templates: site.templates).render { _ in }
         return site.warnings
     }
@@ -79,7 +79,7 @@ public enum Noticeboard {
                 if !state.stagingIsConfirmed(statePath: statePath) { state.staged = nil }
                 let enrichment = SiteEnrichment(site)
                 built = BuiltSite(
-                    site: site, enrichment: enrichment, catalogue: enrichAndIndex(site, enrichment, buildDate: buildDate, stages: &stages),
+                    site: site, enrichment: enrichment, catalogue: try enrichAndIndex(site, enrichment, buildDate: buildDate, stages: &stages),
                     state: state, statePath: statePath)
             }
             if options.processEndsAfter { LeftForExit.keep(previous, inputs) }
@@ -124,7 +124,13 @@ public enum Noticeboard {
         add(staticFiles(site).map { SiteRenderer.RenderedFile(file: $0, renderKey: nil) })
         staging.prepareFolders(site.schemas.filter(\.hasPages).flatMap { schema in (site.listings[schema.name] ?? []).map(\.outputPath) })
         let enrichment = SiteEnrichment(site)
-        let catalogue = enrichAndIndex(site, enrichment, buildDate: buildDate, stages: &stages)
+        let catalogue: Catalogue
+        do {
+            catalogue = try enrichAndIndex(site, enrichment, buildDate: buildDate, stages: &stages)
+        } catch {
+            staging.abandon()
+            throw error
+        }
         options.progress?("Rendering \(catalogue.listingCount) listings")
         SiteRenderer(catalogue: catalogue, templates: site.templates)
             .render(previousKeys: previous?.outputs.compactMapValues(\.renderKey) ?? [:], emit: add)
@@ -152,7 +158,9 @@ public enum Noticeboard {
     }
 
     /// Markdown to HTML and derived values for every listing and page, then the catalogue's collections.
-    static func enrichAndIndex(_ site: LoadedSite, _ enrichment: SiteEnrichment, buildDate: CalendarDate, stages: inout StageTimes) -> Catalogue {
+    static func enrichAndIndex(
+        _ site: LoadedSite, _ enrichment: SiteEnrichment, buildDate: CalendarDate, stages: inout StageTimes
+    ) throws(BuildFailure) -> Catalogue {
         var enriched: [String: [Listing]] = [:]
         for schema in site.schemas {
             enriched[schema.name] = (site.listings[schema.name] ?? []).parallelMap(enrichment.enricher(for: schema).enrich)
@@ -163,7 +171,7 @@ public enum Noticeboard {
             return page
         }
         stages.finish("enrich")
-        let catalogue = Catalogue(
+        let catalogue = try Catalogue(
             site: site.config, schemas: site.schemas, listings: enriched, pages: pages, buildDate: buildDate, formatter: enrichment.formatter)
         stages.finish("index")
         return catalogue
