@@ -59,7 +59,11 @@ func decodeDerivedFields(_ node: YAMLNode, fields: [FieldSchema], knownKinds: [S
         /// A field of this kind (declared, or derived earlier) that `accepts`.
         func ownField(_ key: String, what: String, accepts: (FieldType?, DerivedField?) -> Bool) -> String? {
             guard let fieldName = required(key), let node = settings.value(key) else { return nil }
-            let declared = fields.first { $0.name == fieldName && !$0.isPrivate }
+            if fields.contains(where: { $0.name == fieldName && $0.isPrivate }) {
+                problems.error(node, "'\(key)' of derived field '\(name)' names the private field '\(fieldName)'; \(privateFieldRule(key))")
+                return nil
+            }
+            let declared = fields.first { $0.name == fieldName }
             let earlier = derived.first { $0.name == fieldName }
             guard declared != nil || earlier != nil, accepts(declared?.type, earlier) else {
                 problems.error(node, "'\(key)' of derived field '\(name)' must name \(what) of this kind declared before it, not '\(fieldName)'")
@@ -146,6 +150,15 @@ func decodeDerivedFields(_ node: YAMLNode, fields: [FieldSchema], knownKinds: [S
     return derived
 }
 
+/// Why no derived field may read a private field, `via` included: what it computes is published, and even a
+/// count through a private reference tells which listing that reference names.
+private func privateFieldRule(_ key: String) -> String {
+    let why = key == "via"
+        ? "what is gathered or looked up through a private reference, even a count, would publish which listing it names"
+        : "derived fields are published, so they may not read private fields"
+    return "\(why); make the field public, or leave this derived field out"
+}
+
 /// Checks what derived fields say about other kinds, once every schema has been read: `via` must be the
 /// other kind's reference field pointing back here (or, for `lookup`, this kind's reference field), and the
 /// fields named must exist there with the right type.
@@ -162,32 +175,43 @@ public func checkDerivedFields(_ schemas: [KindSchema]) -> [Diagnostic] {
     for schema in schemas {
         for derived in schema.derived {
             func fail(_ message: String) { problems.append(.error(at: derived.location, "derived field '\(derived.name)': \(message)")) }
+            /// True (and reported) when `key` names a private field of `kind`.
+            func isPrivate(_ key: String, _ name: String, of kind: KindSchema) -> Bool {
+                guard kind.field(named: name)?.isPrivate == true else { return false }
+                fail("'\(key)' names the private field '\(name)' of \(kind.name); \(privateFieldRule(key))")
+                return true
+            }
             if case .lookup(let field) = derived.operation {
                 guard case .reference(let target)? = schema.field(named: derived.via ?? "")?.type,
-                    let targetSchema = schemas.first(where: { $0.name == target })
+                    let targetSchema = schemas.first(where: { $0.name == target }), !isPrivate("field", field, of: targetSchema)
                 else { continue }
                 let names = targetSchema.fields.filter { !$0.isPrivate }.map(\.name) + targetSchema.derived.map(\.name)
                 if !names.contains(field) { fail("'\(field)' is not a public field of \(target)\(suggestion(for: field, among: names))") }
                 continue
             }
-            guard derived.operation.gathers, let source = schemas.first(where: { $0.name == derived.from }) else { continue }
+            guard derived.operation.gathers, let source = schemas.first(where: { $0.name == derived.from }),
+                !isPrivate("via", derived.via ?? "", of: source)
+            else { continue }
             guard let via = source.field(named: derived.via ?? ""), case .reference(let target) = via.type, target == schema.name else {
                 fail("'via' must name a reference field of \(source.name) that points to \(schema.name), not '\(derived.via ?? "")'")
                 continue
             }
             switch derived.operation {
             case .average(let name, _), .sum(let name), .minimum(let name), .maximum(let name):
-                if !numbers(source).contains(name) { fail("'field' must name a public number field of \(source.name), not '\(name)'") }
+                if !isPrivate("field", name, of: source), !numbers(source).contains(name) {
+                    fail("'field' must name a public number field of \(source.name), not '\(name)'")
+                }
             case .sumBy(let group, let name):
-                if !numbers(source).contains(name) { fail("'field' must name a public number field of \(source.name), not '\(name)'") }
-                let groupField = source.field(named: group)
-                switch groupField?.type {
-                case .string?, .enumeration?: if groupField?.isPrivate == true { fail("'group' names the private field '\(group)'") }
+                if !isPrivate("field", name, of: source), !numbers(source).contains(name) {
+                    fail("'field' must name a public number field of \(source.name), not '\(name)'")
+                }
+                switch source.field(named: group)?.type {
+                case .string?, .enumeration?: _ = isPrivate("group", group, of: source)
                 default: fail("'group' must name a text or enum field of \(source.name), not '\(group)'")
                 }
             case .list(let sort):
                 let sortable = sortableNames(source.fields) + source.derived.filter(\.isSortable).map(\.name)
-                for key in sort where !sortable.contains(key.field) {
+                for key in sort where !isPrivate("sort", key.field, of: source) && !sortable.contains(key.field) {
                     fail("cannot sort by '\(key.field)', which is not a sortable field of \(source.name)")
                 }
             default:

@@ -22,6 +22,7 @@ public struct ListingValidator: Sendable {
         let fields = ValueChecker(mediaFiles: mediaFiles, references: .record)
             .checkFields(root, fields: schema.fields, path: [], problems: &problems, found: &found)
         guard let fields, !problems.hasErrors else { return (nil, problems.list) }
-        return (Listing(kind: schema.name, slug: slug, file: file, fields: fields, references: found.references, media: found.media), problems.list)
+        return (Listing(kind: schema.name, slug: slug, file: file, fields: fields, references: found.references, media: found.media,
+            fieldLocations: found.locations), problems.list)
     }
 }

@@ -84,6 +84,9 @@ public func decodeKindSchema(_ root: YAMLNode?, kind: String, file: String, know
             continue
         }
         if !dateFieldSet { problems.error(node, "feeds list the newest listings first, so the kind needs a date_field") }
+        if case .scalar("false", _)? = settings.value("pages")?.content {
+            problems.error(node, "a feed links each entry to its page, and this kind has 'pages: false'; leave out 'feeds' or the 'pages' setting")
+        }
         feeds.append(format)
     }
     var daily: DailyPick?

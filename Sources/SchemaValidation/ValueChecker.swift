@@ -6,6 +6,8 @@ import SiteModel
 struct Findings {
     var references: [Reference] = []
     var media: [MediaUse] = []
+    /// Where a listing's top-level values sit.
+    var locations: [String: SourceLocation] = [:]
 }
 
 /// Checks a YAML node against a field's type and turns it into a typed value.
@@ -55,6 +57,9 @@ struct ValueChecker {
                 found.references += hidden.references
             } else if let value = check(pair.value, as: field, path: fieldPath, problems: &problems, found: &found) {
                 values[field.name] = value
+                if path.isEmpty {
+                    found.locations[field.name] = SourceLocation(file: problems.file, line: pair.value.line, column: pair.value.column)
+                }
             }
         }
         return values
@@ -110,11 +115,13 @@ struct ValueChecker {
             }
             return .string(text)
         case .int:
-            guard style == .plain, let number = Int64(text) else { return fail(style == .plain ? "" : " (numbers are written without quotes)") }
+            guard style == .plain, let number = Int64(text), NumberLimit.holds(number) else {
+                return style == .plain && isPlainNumber(text, fraction: false) ? tooLarge(node, name, &problems) : fail(style == .plain ? "" : " (numbers are written without quotes)")
+            }
             return inRange(Double(number), field, node, name, &problems) ? .int(number) : nil
         case .decimal(let scale):
-            guard style == .plain, let number = FixedDecimal(parsing: text[...], scale: scale) else {
-                return fail(style == .plain ? "" : " (numbers are written without quotes)")
+            guard style == .plain, let number = FixedDecimal(parsing: text[...], scale: scale), NumberLimit.holds(number.units) else {
+                return style == .plain && isPlainNumber(text, fraction: true) ? tooLarge(node, name, &problems, scale: scale) : fail(style == .plain ? "" : " (numbers are written without quotes)")
             }
             return inRange(number.doubleValue, field, node, name, &problems) ? .decimal(number) : nil
         case .bool:
@@ -163,6 +170,13 @@ struct ValueChecker {
         }
     }
 
+    /// A number past `NumberLimit`, which sums and JSON readers could not hold.
+    private func tooLarge(_ node: YAMLNode, _ name: String, _ problems: inout Problems, scale: Int = 0) -> Value? {
+        let units = scale == 0 ? "" : " in units of its \(scale) fraction digits"
+        problems.error(node, "'\(name)' is \(node.scalar ?? ""), past the largest number it may hold, \(NumberLimit.text(scale: scale)) (2^53 − 1\(units), the largest whole number JSON readers such as JavaScript hold exactly)")
+        return nil
+    }
+
     private func inRange(_ number: Double, _ field: FieldSchema, _ node: YAMLNode, _ name: String, _ problems: inout Problems) -> Bool {
         if let minimum = field.minimum, number < minimum {
             problems.error(node, "'\(name)' must be at least \(formatBound(minimum)), not \(node.scalar ?? "")")
@@ -205,6 +219,14 @@ func placeholderNames(in text: String) -> [Substring] {
         }
     }
     return names
+}
+
+/// Digits with an optional sign (and, with `fraction`, decimal point): a number, however large.
+private func isPlainNumber(_ text: String, fraction: Bool) -> Bool {
+    var body = Substring(text)
+    if body.first == "-" || body.first == "+" { body = body.dropFirst() }
+    let parts = body.split(separator: ".", omittingEmptySubsequences: false)
+    return parts.count <= (fraction ? 2 : 1) && !(parts.first ?? "").isEmpty && parts.allSatisfy { $0.allSatisfy { ("0"..."9").contains($0) } }
 }
 
 private func formatBound(_ value: Double) -> String {

@@ -110,6 +110,36 @@ import Testing
         #expect(!TestSupport.tree(site + "/public").values.contains { $0.range(of: Data("__noticeboard".utf8)) != nil })
     }
 
+    /// A number past the limit, in a listing or in a sum the chore boards derive from it, fails that build
+    /// with a located error; serve keeps running and serving the last good build, and builds the next good edit.
+    @Test func serveSurvivesNumbersPastTheLimit() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let port = Self.freePort()
+        let base = "http://127.0.0.1:\(port)"
+        let (server, log) = try Self.startServe(["--port", String(port), "--now", "2026-11-23"], in: site)
+        defer { server.terminate(); server.waitUntilExit() }
+        #expect(try Self.eventually(60) { TestSupport.read(log).contains("Serving \(base)/catalogue/") }, "\(TestSupport.read(log))")
+        let house = "\(base)/catalogue/api/houses/maple-terrace.json"
+        let good = try Self.fetch(house).body
+        #expect(good.contains("\"scores\""))
+
+        let task = site + "/content/tasks/maple-clear-gutters.yaml"
+        let original = TestSupport.read(task)
+        for (points, error) in [
+            ("9223372036854775807", "content/tasks/maple-clear-gutters.yaml:4:9: error: 'points' is 9223372036854775807, past the largest"),
+            ("9007199254740991", "error: 'points' here takes the sum for derived field 'scores' of content/houses/maple-terrace.yaml past"),
+        ] {
+            TestSupport.write(original.replacingOccurrences(of: "points: 6", with: "points: \(points)"), to: task)
+            #expect(try Self.eventually(20) { TestSupport.read(log).contains(error) }, "\(TestSupport.read(log))")
+            #expect(server.isRunning)
+            #expect(try Self.fetch(house).body == good)
+        }
+        TestSupport.write(original.replacingOccurrences(of: "points: 6", with: "points: 7"), to: task)
+        #expect(try Self.eventually(20) { try Self.fetch(house).body != good }, "\(TestSupport.read(log))")
+        #expect(server.isRunning && !TestSupport.read(log).contains("Fatal error"))
+    }
+
     /// Serve builds into `.noticeboard-cache/serve` under the same lock as `build`: while the test holds it,
     /// serve says it waits and builds nothing; once it is released, serve builds and serves.
     @Test func serveWaitsForAnotherBuildIntoTheSameFolder() throws {
