@@ -201,9 +201,12 @@ struct LoadedSite {
 
     private static func danglingReferences(of listing: Listing, slugs: [String: Set<String>]) -> [Diagnostic] {
         listing.references.filter { !(slugs[$0.kind]?.contains($0.slug) ?? false) }.map { reference in
-            .error(
+            let field = reference.fieldPath.joined(separator: ".")
+            return .error(
                 at: reference.location,
-                "'\(reference.fieldPath.joined(separator: "."))' refers to '\(reference.slug)', but there is no content/\(reference.kind)/\(reference.slug).yaml")
+                reference.isPrivate
+                    ? "'\(field)' refers to a listing that is not in content/\(reference.kind)/ (the slug is not shown: the field is private)"
+                    : "'\(field)' refers to '\(reference.slug)', but there is no content/\(reference.kind)/\(reference.slug).yaml")
         }
     }
 
