@@ -14,6 +14,11 @@ struct ValueChecker {
     /// Files below `content/media/`, relative to it; image fields must name one of them.
     let mediaFiles: Set<String>
     let references: ReferencePolicy
+    /// Fields whose values become parts of web addresses (facets), of the listing and of a collection's
+    /// entries (`entriesField`): each value's slug is checked against `Slug.maxBytes`.
+    var facetFields: Set<String> = []
+    var entryFacetFields: Set<String> = []
+    var entriesField: String? = nil
 
     enum ReferencePolicy {
         /// Note each reference so the pipeline can check it names a real listing.
@@ -59,7 +64,9 @@ struct ValueChecker {
                     reference.isPrivate = true
                     return reference
                 }
-            } else if let value = check(pair.value, as: field, path: fieldPath, problems: &problems, found: &found, hiding: hiding) {
+            } else if let value = check(
+                pair.value, as: field, path: fieldPath, problems: &problems, found: &found, hiding: hiding, facet: isFacet(field.name, in: path)
+            ) {
                 values[field.name] = value
             }
         }
@@ -67,7 +74,8 @@ struct ValueChecker {
     }
 
     func check(
-        _ node: YAMLNode, as field: FieldSchema, path: [String], problems: inout Problems, found: inout Findings, hiding: Bool = false
+        _ node: YAMLNode, as field: FieldSchema, path: [String], problems: inout Problems, found: inout Findings, hiding: Bool = false,
+        facet: Bool = false
     ) -> Value? {
         let name = display(path)
         /// The value as a message may show it: not at all in a private field.
@@ -86,7 +94,7 @@ struct ValueChecker {
             var values: [Value] = []
             values.reserveCapacity(items.count)
             for (index, itemNode) in items.enumerated() {
-                if let value = check(itemNode, as: item, path: path + [String(index + 1)], problems: &problems, found: &found, hiding: hiding) {
+                if let value = check(itemNode, as: item, path: path + [String(index + 1)], problems: &problems, found: &found, hiding: hiding, facet: facet) {
                     values.append(value)
                 }
             }
@@ -116,6 +124,10 @@ struct ValueChecker {
                     let shown = hiding ? "an unknown placeholder" : "the placeholder {{\(placeholder)}}"
                     problems.error(node, "'\(name)' uses \(shown); the app fills in only \(allowed.map { "{{\($0)}}" }.joined(separator: ", "))")
                 }
+            }
+            if facet, let tooLong = Slug.tooLong("the facet value", slug: Slug.from(text: text)) {
+                problems.error(node, tooLong)
+                return nil
             }
             return .string(text)
         case .int:
@@ -150,11 +162,19 @@ struct ValueChecker {
                 problems.error(node, hiding ? "'\(name)' names a file below content/media/ that does not exist (\(Self.hiddenValue))" : "'\(name)' names content/media/\(text), which does not exist")
                 return nil
             }
+            if !hiding, let tooLong = mediaNameTooLong(text) {
+                problems.error(node, "'\(name)' names content/media/\(text): \(tooLong)")
+                return nil
+            }
             found.media.append(MediaUse(path: text, field: name, location: SourceLocation(file: problems.file, line: node.line, column: node.column)))
             return .string(text)
         case .enumeration(let allowed):
             guard allowed.contains(text) else {
                 problems.error(node, "'\(name)' must be one of \(quotedList(allowed)), not \(quoted(text))\(hiding ? "" : suggestion(for: text, among: allowed))")
+                return nil
+            }
+            if facet, let tooLong = Slug.tooLong("the facet value", slug: Slug.from(text: text)) {
+                problems.error(node, tooLong)
                 return nil
             }
             return .string(text)
@@ -187,6 +207,21 @@ struct ValueChecker {
 }
 
 extension ValueChecker {
+    /// Whether the field at `name` below `path` is a facet: a listing's own, or one of a collection entry's.
+    func isFacet(_ name: String, in path: [String]) -> Bool {
+        path.isEmpty ? facetFields.contains(name) : path.count == 2 && path[0] == entriesField && entryFacetFields.contains(name)
+    }
+
+    /// Why a media path makes an output name too long (its folders and name are slugged, as variants are named).
+    func mediaNameTooLong(_ path: String) -> String? {
+        let parts = path.split(separator: "/").map(String.init)
+        for (index, part) in parts.enumerated() {
+            let slug = index == parts.count - 1 ? Slug.from(fileName: part) : Slug.from(text: part)
+            if let tooLong = Slug.tooLong(index == parts.count - 1 ? "its name" : "the folder name", slug: slug) { return tooLong }
+        }
+        return nil
+    }
+
     /// What messages say in place of a private field's value.
     static let hiddenValue = "the value given (not shown: the field is private)"
 
