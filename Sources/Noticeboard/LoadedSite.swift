@@ -154,6 +154,10 @@ struct LoadedSite {
         var problems: [Diagnostic] = []
         for file in pageFiles {
             let slug = Slug.from(fileName: String(file.split(separator: "/").last ?? ""))
+            if let tooLong = Slug.tooLong("the file name", slug: slug) {
+                problems.append(.error(at: SourceLocation(file: file), tooLong))
+                continue
+            }
             if slug.isEmpty || kinds.contains(slug) || reservedPageSlugs.contains(slug) || pages.contains(where: { $0.slug == slug }) {
                 problems.append(.error(at: SourceLocation(file: file), "the page would be published at /\(slug)/, which is taken; rename the file"))
                 continue
@@ -201,9 +205,12 @@ struct LoadedSite {
 
     private static func danglingReferences(of listing: Listing, slugs: [String: Set<String>]) -> [Diagnostic] {
         listing.references.filter { !(slugs[$0.kind]?.contains($0.slug) ?? false) }.map { reference in
-            .error(
+            let field = reference.fieldPath.joined(separator: ".")
+            return .error(
                 at: reference.location,
-                "'\(reference.fieldPath.joined(separator: "."))' refers to '\(reference.slug)', but there is no content/\(reference.kind)/\(reference.slug).yaml")
+                reference.isPrivate
+                    ? "'\(field)' refers to a listing that is not in content/\(reference.kind)/ (the slug is not shown: the field is private)"
+                    : "'\(field)' refers to '\(reference.slug)', but there is no content/\(reference.kind)/\(reference.slug).yaml")
         }
     }
 
@@ -213,6 +220,7 @@ struct LoadedSite {
         guard !slug.isEmpty else {
             return (nil, [.error(at: SourceLocation(file: file), "the file name gives no usable slug; name listing files with letters or digits, e.g. ana-murphy.yaml")])
         }
+        if let tooLong = Slug.tooLong("the file name", slug: slug) { return (nil, [.error(at: SourceLocation(file: file), tooLong)]) }
         do throws(Diagnostic) {
             return validator.validate(try parseYAML(try files.read(file), file: file), file: file, slug: slug)
         } catch {

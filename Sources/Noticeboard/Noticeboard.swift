@@ -53,10 +53,11 @@ public enum Noticeboard {
         let start = DispatchTime.now()
         func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 }
         var stages = StageTimes()
-        try checkOutputPath(options)
+        try OwnedFolders.checkPlace(output: options.outputPath, root: options.root, inputFolders: inputFolders)
         // Taken before the last build's state is read, so a build that waited sees what the other one wrote.
         let lock = try OutputLock(outputPath: options.outputPath, waiting: waiting)
         defer { withExtendedLifetime(lock) {} }
+        try OwnedFolders.checkReplaceable(output: options.outputPath)
         let files = SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes)
         let buildDate = options.now ?? CalendarDate.today()
         let statePath = BuildState.file(for: options)
@@ -190,14 +191,5 @@ public enum Noticeboard {
         }
         files += variants.values.sorted { $0.outputPath < $1.outputPath }.map { OutputFile(path: $0.outputPath, contents: .copy(from: $0.file)) }
         return files
-    }
-
-    /// The output folder is replaced whole, so it must not hold the site's own sources.
-    private static func checkOutputPath(_ options: BuildOptions) throws(BuildFailure) {
-        let output = URL(fileURLWithPath: options.outputPath).standardizedFileURL.path
-        let root = URL(fileURLWithPath: options.root).standardizedFileURL.path
-        if output == root || root.hasPrefix(output.hasSuffix("/") ? output : output + "/") {
-            throw BuildFailure([.error("the output folder \(options.outputPath) holds the site itself; choose a folder such as \(options.root)/public")])
-        }
     }
 }
