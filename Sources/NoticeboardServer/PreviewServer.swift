@@ -113,6 +113,7 @@ public struct PreviewServer: Sendable {
         await watcher.rebuild(report)
 
         let router = Router()
+        router.add(middleware: RequestGuard(host: host, port: port))
         let site = ServedSite(outputPath: outputPath, basePath: basePath)
         router.get(RouterPath(LiveReload.eventsPath)) { _, _ -> Response in
             let stream = await events.subscribe()

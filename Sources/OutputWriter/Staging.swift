@@ -115,7 +115,7 @@ public final class Staging: Sendable {
             fail(error)
         }
         if let failure = progress.withLock({ $0.failure }) {
-            try? FileManager.default.removeItem(atPath: root)
+            StagedOutput.removeStaging(root)
             throw failure
         }
         return StagedOutput.Summary(

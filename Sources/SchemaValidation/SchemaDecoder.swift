@@ -112,6 +112,7 @@ private struct KindSchemaReader {
                 continue
             }
             if field.isPrivate { problems.error(node, "facet '\(name)' is private; facets are published") }
+            if let tooLong = Slug.tooLong("the facet's name", slug: name) { problems.error(node, tooLong) }
             if !isFacetable(field.type) {
                 problems.error(node, "facet '\(name)' must be a string, enum, bool or reference field, or a list of them; it is a \(field.type.name) field")
             }

@@ -16,6 +16,11 @@ struct ValueChecker {
     /// Files below `content/media/`, relative to it; image fields must name one of them.
     let mediaFiles: Set<String>
     let references: ReferencePolicy
+    /// Fields whose values become parts of web addresses (facets), of the listing and of a collection's
+    /// entries (`entriesField`): each value's slug is checked against `Slug.maxBytes`.
+    var facetFields: Set<String> = []
+    var entryFacetFields: Set<String> = []
+    var entriesField: String? = nil
 
     enum ReferencePolicy {
         /// Note each reference so the pipeline can check it names a real listing.
@@ -25,12 +30,14 @@ struct ValueChecker {
     }
 
     /// The fields of a mapping, in schema order; nil when the node is not a mapping.
+    /// `hiding`: the node is (inside) a private field, whose value no message may quote: diagnostics reach
+    /// terminals, CI logs and the preview's error overlay.
     func checkFields(
-        _ node: YAMLNode, fields: [FieldSchema], path: [String], problems: inout Problems, found: inout Findings
+        _ node: YAMLNode, fields: [FieldSchema], path: [String], problems: inout Problems, found: inout Findings, hiding: Bool = false
     ) -> OrderedDictionary<String, Value>? {
         guard case .mapping(let pairs) = node.content else {
             let what = path.isEmpty ? "a listing" : "'\(display(path))'"
-            problems.error(node, "\(what) must be a mapping of field names to values, not \(node.summary)")
+            problems.error(node, "\(what) must be a mapping of field names to values, not \(summary(node, hiding: hiding))")
             return nil
         }
         let known = fields.map(\.name)
@@ -53,9 +60,15 @@ struct ValueChecker {
             if field.isPrivate {
                 // Checked, and its references checked too, but its value and any media it names never go further.
                 var hidden = Findings()
-                _ = check(pair.value, as: field, path: fieldPath, problems: &problems, found: &hidden)
-                found.references += hidden.references
-            } else if let value = check(pair.value, as: field, path: fieldPath, problems: &problems, found: &found) {
+                _ = check(pair.value, as: field, path: fieldPath, problems: &problems, found: &hidden, hiding: true)
+                found.references += hidden.references.map { reference in
+                    var reference = reference
+                    reference.isPrivate = true
+                    return reference
+                }
+            } else if let value = check(
+                pair.value, as: field, path: fieldPath, problems: &problems, found: &found, hiding: hiding, facet: isFacet(field.name, in: path)
+            ) {
                 values[field.name] = value
                 if path.isEmpty {
                     found.locations[field.name] = SourceLocation(file: problems.file, line: pair.value.line, column: pair.value.column)
@@ -66,9 +79,12 @@ struct ValueChecker {
     }
 
     func check(
-        _ node: YAMLNode, as field: FieldSchema, path: [String], problems: inout Problems, found: inout Findings
+        _ node: YAMLNode, as field: FieldSchema, path: [String], problems: inout Problems, found: inout Findings, hiding: Bool = false,
+        facet: Bool = false
     ) -> Value? {
         let name = display(path)
+        /// The value as a message may show it: not at all in a private field.
+        func quoted(_ text: String) -> String { hiding ? Self.hiddenValue : "'\(text)'" }
         if node.isNull {
             problems.error(node, "'\(name)' needs a value")
             return nil
@@ -76,29 +92,29 @@ struct ValueChecker {
         switch field.type {
         case .list(let item):
             guard case .sequence(let items) = node.content else {
-                problems.error(node, "'\(name)' must be a list, not \(node.summary)")
+                problems.error(node, "'\(name)' must be a list, not \(summary(node, hiding: hiding))")
                 return nil
             }
             if field.required && items.isEmpty { problems.error(node, "'\(name)' needs at least one item") }
             var values: [Value] = []
             values.reserveCapacity(items.count)
             for (index, itemNode) in items.enumerated() {
-                if let value = check(itemNode, as: item, path: path + [String(index + 1)], problems: &problems, found: &found) {
+                if let value = check(itemNode, as: item, path: path + [String(index + 1)], problems: &problems, found: &found, hiding: hiding, facet: facet) {
                     values.append(value)
                 }
             }
             return .list(values)
         case .object(let fields):
-            return checkFields(node, fields: fields, path: path, problems: &problems, found: &found).map(Value.object)
+            return checkFields(node, fields: fields, path: path, problems: &problems, found: &found, hiding: hiding).map(Value.object)
         default:
             break
         }
         guard case .scalar(let text, let style) = node.content else {
-            problems.error(node, "'\(name)' must be \(expectation(field.type)), not \(node.summary)")
+            problems.error(node, "'\(name)' must be \(expectation(field.type)), not \(summary(node, hiding: hiding))")
             return nil
         }
         func fail(_ hint: String = "") -> Value? {
-            problems.error(node, "'\(name)' must be \(expectation(field.type)), not \(node.summary)\(hint)")
+            problems.error(node, "'\(name)' must be \(expectation(field.type)), not \(summary(node, hiding: hiding))\(hint)")
             return nil
         }
         switch field.type {
@@ -110,20 +126,26 @@ struct ValueChecker {
             }
             if let allowed = field.placeholders {
                 for placeholder in placeholderNames(in: text) where !allowed.contains(String(placeholder)) {
-                    problems.error(node, "'\(name)' uses the placeholder {{\(placeholder)}}; the app fills in only \(allowed.map { "{{\($0)}}" }.joined(separator: ", "))")
+                    let shown = hiding ? "an unknown placeholder" : "the placeholder {{\(placeholder)}}"
+                    problems.error(node, "'\(name)' uses \(shown); the app fills in only \(allowed.map { "{{\($0)}}" }.joined(separator: ", "))")
                 }
+            }
+            if facet, let tooLong = Slug.tooLong("the facet value", slug: Slug.from(text: text)) {
+                problems.error(node, tooLong)
+                return nil
             }
             return .string(text)
         case .int:
             guard style == .plain, let number = Int64(text), NumberLimit.holds(number) else {
-                return style == .plain && isPlainNumber(text, fraction: false) ? tooLarge(node, name, &problems) : fail(style == .plain ? "" : " (numbers are written without quotes)")
+                return style == .plain && isPlainNumber(text, fraction: false)
+                    ? tooLarge(node, name, hiding, &problems) : fail(style == .plain ? "" : " (numbers are written without quotes)")
             }
-            return inRange(Double(number), field, node, name, &problems) ? .int(number) : nil
+            return inRange(Double(number), field, node, name, hiding, &problems) ? .int(number) : nil
         case .decimal(let scale):
             guard style == .plain, let number = FixedDecimal(parsing: text[...], scale: scale), NumberLimit.holds(number.units) else {
-                return style == .plain && isPlainNumber(text, fraction: true) ? tooLarge(node, name, &problems, scale: scale) : fail(style == .plain ? "" : " (numbers are written without quotes)")
+                return style == .plain && isPlainNumber(text, fraction: true) ? tooLarge(node, name, hiding, &problems, scale: scale) : fail(style == .plain ? "" : " (numbers are written without quotes)")
             }
-            return inRange(number.doubleValue, field, node, name, &problems) ? .decimal(number) : nil
+            return inRange(number.doubleValue, field, node, name, hiding, &problems) ? .decimal(number) : nil
         case .bool:
             guard style == .plain, let flag = parseBool(text) else {
                 let yamlOne = ["yes", "no", "on", "off", "y", "n"].contains(text.lowercased())
@@ -141,24 +163,32 @@ struct ValueChecker {
             return isValidPhone(text) ? .string(text) : fail()
         case .image:
             if let reason = unsafeMediaPathReason(text) {
-                problems.error(node, "'\(name)' cannot use the path '\(text)': \(reason)")
+                problems.error(node, "'\(name)' cannot use \(hiding ? "the path given (not shown: the field is private)" : "the path '\(text)'"): \(reason)")
                 return nil
             }
             guard mediaFiles.contains(text) else {
-                problems.error(node, "'\(name)' names content/media/\(text), which does not exist")
+                problems.error(node, hiding ? "'\(name)' names a file below content/media/ that does not exist (\(Self.hiddenValue))" : "'\(name)' names content/media/\(text), which does not exist")
+                return nil
+            }
+            if !hiding, let tooLong = mediaNameTooLong(text) {
+                problems.error(node, "'\(name)' names content/media/\(text): \(tooLong)")
                 return nil
             }
             found.media.append(MediaUse(path: text, field: name, location: SourceLocation(file: problems.file, line: node.line, column: node.column)))
             return .string(text)
         case .enumeration(let allowed):
             guard allowed.contains(text) else {
-                problems.error(node, "'\(name)' must be one of \(quotedList(allowed)), not '\(text)'\(suggestion(for: text, among: allowed))")
+                problems.error(node, "'\(name)' must be one of \(quotedList(allowed)), not \(quoted(text))\(hiding ? "" : suggestion(for: text, among: allowed))")
+                return nil
+            }
+            if facet, let tooLong = Slug.tooLong("the facet value", slug: Slug.from(text: text)) {
+                problems.error(node, tooLong)
                 return nil
             }
             return .string(text)
         case .reference(let kind):
             guard Slug.isValid(text) else {
-                problems.error(node, "'\(name)' must be the slug of a listing in content/\(kind)/ (its file name without .yaml), not '\(text)'")
+                problems.error(node, "'\(name)' must be the slug of a listing in content/\(kind)/ (its file name without .yaml), not \(quoted(text))")
                 return nil
             }
             if case .record = references {
@@ -171,22 +201,50 @@ struct ValueChecker {
     }
 
     /// A number past `NumberLimit`, which sums and JSON readers could not hold.
-    private func tooLarge(_ node: YAMLNode, _ name: String, _ problems: inout Problems, scale: Int = 0) -> Value? {
+    private func tooLarge(_ node: YAMLNode, _ name: String, _ hiding: Bool, _ problems: inout Problems, scale: Int = 0) -> Value? {
         let units = scale == 0 ? "" : " in units of its \(scale) fraction digits"
-        problems.error(node, "'\(name)' is \(node.scalar ?? ""), past the largest number it may hold, \(NumberLimit.text(scale: scale)) (2^53 − 1\(units), the largest whole number JSON readers such as JavaScript hold exactly)")
+        let shown = hiding ? Self.hiddenValue : node.scalar ?? ""
+        problems.error(node, "'\(name)' is \(shown), past the largest number it may hold, \(NumberLimit.text(scale: scale)) (2^53 − 1\(units), the largest whole number JSON readers such as JavaScript hold exactly)")
         return nil
     }
 
-    private func inRange(_ number: Double, _ field: FieldSchema, _ node: YAMLNode, _ name: String, _ problems: inout Problems) -> Bool {
+    private func inRange(_ number: Double, _ field: FieldSchema, _ node: YAMLNode, _ name: String, _ hiding: Bool, _ problems: inout Problems) -> Bool {
+        let shown = hiding ? Self.hiddenValue : node.scalar ?? ""
         if let minimum = field.minimum, number < minimum {
-            problems.error(node, "'\(name)' must be at least \(formatBound(minimum)), not \(node.scalar ?? "")")
+            problems.error(node, "'\(name)' must be at least \(formatBound(minimum)), not \(shown)")
             return false
         }
         if let maximum = field.maximum, number > maximum {
-            problems.error(node, "'\(name)' must be at most \(formatBound(maximum)), not \(node.scalar ?? "")")
+            problems.error(node, "'\(name)' must be at most \(formatBound(maximum)), not \(shown)")
             return false
         }
         return true
+    }
+}
+
+extension ValueChecker {
+    /// Whether the field at `name` below `path` is a facet: a listing's own, or one of a collection entry's.
+    func isFacet(_ name: String, in path: [String]) -> Bool {
+        path.isEmpty ? facetFields.contains(name) : path.count == 2 && path[0] == entriesField && entryFacetFields.contains(name)
+    }
+
+    /// Why a media path makes an output name too long (its folders and name are slugged, as variants are named).
+    func mediaNameTooLong(_ path: String) -> String? {
+        let parts = path.split(separator: "/").map(String.init)
+        for (index, part) in parts.enumerated() {
+            let slug = index == parts.count - 1 ? Slug.from(fileName: part) : Slug.from(text: part)
+            if let tooLong = Slug.tooLong(index == parts.count - 1 ? "its name" : "the folder name", slug: slug) { return tooLong }
+        }
+        return nil
+    }
+
+    /// What messages say in place of a private field's value.
+    static let hiddenValue = "the value given (not shown: the field is private)"
+
+    /// `node.summary`, without the value when it is private.
+    func summary(_ node: YAMLNode, hiding: Bool) -> String {
+        guard hiding, node.scalar != nil, !node.isNull else { return node.summary }
+        return Self.hiddenValue
     }
 }
 

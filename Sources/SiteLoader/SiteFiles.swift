@@ -110,6 +110,8 @@ public struct SiteFiles: Sendable {
 
     private func walk(_ folder: String) -> (files: [String], problems: [Diagnostic]) {
         guard let area = area(of: folder), let start = Self.realPath(absolute(folder)), Self.isInside(start, area.real) else {
+            // Absent is fine (loading says what is missing); out of reach is an error, not an empty folder.
+            if Self.realPath(absolute(folder)) == nil, errno == EACCES { return ([], [Self.unreadable(folder, EACCES, folder: true)]) }
             return ([], [])
         }
         var files: [String] = []
@@ -119,11 +121,20 @@ public struct SiteFiles: Sendable {
         func visit(_ relative: String, real: String) {
             walking.insert(real)
             defer { walking.remove(real) }
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: absolute(relative))) ?? []
+            // A folder that cannot be listed, or listed but not entered, would silently make a smaller site.
+            guard Self.isReadable(absolute(relative), folder: true),
+                let names = try? FileManager.default.contentsOfDirectory(atPath: absolute(relative))
+            else {
+                problems.append(Self.unreadable(relative, errno, folder: true))
+                return
+            }
             for name in names where !name.hasPrefix(".") {
                 let path = relative + "/" + name
                 var info = stat()
-                guard lstat(absolute(path), &info) == 0 else { continue }
+                guard lstat(absolute(path), &info) == 0 else {
+                    problems.append(Self.unreadable(path, errno, folder: false))
+                    continue
+                }
                 if (info.st_mode & S_IFMT) == S_IFLNK {
                     let text = linkText(path) ?? ""
                     let location = SourceLocation(file: path)
@@ -136,7 +147,13 @@ public struct SiteFiles: Sendable {
                         continue
                     }
                     guard isDirectory(path) else {
-                        if isRegularFile(path) { files.append(path) } else { problems.append(Self.notAFile(path)) }
+                        if !isRegularFile(path) {
+                            problems.append(Self.notAFile(path))
+                        } else if !Self.isReadable(absolute(path), folder: false) {
+                            problems.append(Self.unreadable(path, errno, folder: false))
+                        } else {
+                            files.append(path)
+                        }
                         continue
                     }
                     guard !walking.contains(resolved) else {
@@ -147,7 +164,11 @@ public struct SiteFiles: Sendable {
                 } else if (info.st_mode & S_IFMT) == S_IFDIR {
                     visit(path, real: real + "/" + name)
                 } else if (info.st_mode & S_IFMT) == S_IFREG {
-                    files.append(path)
+                    if Self.isReadable(absolute(path), folder: false) {
+                        files.append(path)
+                    } else {
+                        problems.append(Self.unreadable(path, errno, folder: false))
+                    }
                 } else {
                     problems.append(Self.notAFile(path))
                 }
@@ -166,6 +187,18 @@ public struct SiteFiles: Sendable {
     private func isRegularFile(_ relative: String) -> Bool {
         var info = stat()
         return stat(absolute(relative), &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// Whether this process may read the file, or list and enter the folder (`access` sets errno when not).
+    private static func isReadable(_ path: String, folder: Bool) -> Bool {
+        access(path, folder ? R_OK | X_OK : R_OK) == 0
+    }
+
+    private static func unreadable(_ relative: String, _ reason: Int32, folder: Bool) -> Diagnostic {
+        let what = folder ? "this folder cannot be read" : "this file cannot be read"
+        return .error(
+            at: SourceLocation(file: relative),
+            "\(what) (\(String(cString: strerror(reason)))); the site would be built without it, so let the build read it or remove it")
     }
 
     private static func notAFile(_ relative: String) -> Diagnostic {

@@ -47,12 +47,15 @@ public struct Reference: Sendable, Hashable {
     /// Where in the listing the value sits: `owner` or `crew.2.owner`.
     public var fieldPath: [String]
     public var location: SourceLocation
+    /// The field is private: messages name it but never quote its value.
+    public var isPrivate: Bool
 
-    public init(kind: String, slug: String, fieldPath: [String], location: SourceLocation) {
+    public init(kind: String, slug: String, fieldPath: [String], location: SourceLocation, isPrivate: Bool = false) {
         self.kind = kind
         self.slug = slug
         self.fieldPath = fieldPath
         self.location = location
+        self.isPrivate = isPrivate
     }
 }
 

@@ -152,6 +152,10 @@ public struct LoadedSite: Sendable {
         var problems: [Diagnostic] = []
         for file in pageFiles {
             let slug = Slug.from(fileName: String(file.split(separator: "/").last ?? ""))
+            if let tooLong = Slug.tooLong("the file name", slug: slug) {
+                problems.append(.error(at: SourceLocation(file: file), tooLong))
+                continue
+            }
             if slug.isEmpty || kinds.contains(slug) || Outputs.siteFolders.contains(slug) || pages.contains(where: { $0.slug == slug }) {
                 problems.append(.error(at: SourceLocation(file: file), "the page would be published at /\(slug)/, which is taken; rename the file"))
                 continue
@@ -199,9 +203,12 @@ public struct LoadedSite: Sendable {
 
     private static func danglingReferences(of listing: Listing, slugs: [String: Set<String>]) -> [Diagnostic] {
         listing.references.filter { !(slugs[$0.kind]?.contains($0.slug) ?? false) }.map { reference in
-            .error(
+            let field = reference.fieldPath.joined(separator: ".")
+            return .error(
                 at: reference.location,
-                "'\(reference.fieldPath.joined(separator: "."))' refers to '\(reference.slug)', but there is no content/\(reference.kind)/\(reference.slug).yaml")
+                reference.isPrivate
+                    ? "'\(field)' refers to a listing that is not in content/\(reference.kind)/ (the slug is not shown: the field is private)"
+                    : "'\(field)' refers to '\(reference.slug)', but there is no content/\(reference.kind)/\(reference.slug).yaml")
         }
     }
 
@@ -211,6 +218,7 @@ public struct LoadedSite: Sendable {
         guard !slug.isEmpty else {
             return (nil, [.error(at: SourceLocation(file: file), "the file name gives no usable slug; name listing files with letters or digits, e.g. ana-murphy.yaml")])
         }
+        if let tooLong = Slug.tooLong("the file name", slug: slug) { return (nil, [.error(at: SourceLocation(file: file), tooLong)]) }
         do throws(Diagnostic) {
             return validator.validate(try parseYAML(try files.read(file), file: file), file: file, slug: slug)
         } catch {

@@ -98,10 +98,26 @@ enum GeneratedInputs {
         "template-missing": { site in
             try FileManager.default.removeItem(atPath: site + "/templates/list.mustache")
         },
+        // Names whose slugs are over Slug.maxBytes: 80 CJK characters are 240 bytes, and transliterated 300 or more.
+        "name-too-long-listing-file": { site in
+            try write(Array("name: Long\n".utf8), to: site + "/content/things/\(longCJKName).yaml")
+        },
+        "name-too-long-page-file": { site in
+            try FileManager.default.createDirectory(atPath: site + "/content/pages", withIntermediateDirectories: true)
+            try write(Array("---\ntitle: Long\n---\nHello.\n".utf8), to: site + "/content/pages/\(longCJKName).md")
+        },
+        "name-too-long-image": { site in
+            // A 245-byte file name: its variants would add -1280w.<hash>.webp past the 255 a name may have.
+            let name = String(repeating: "photo-", count: 40) + "lamp.svg"
+            try FileManager.default.copyItem(atPath: site + "/content/media/things/lamp.svg", toPath: site + "/content/media/things/\(name)")
+            try write(Array("name: Long photo\nphoto: things/\(name)\n".utf8), to: site + "/content/things/long-photo.yaml")
+        },
         "template-invalid-utf8": { site in
             try write(Array("<p>Caf".utf8) + [0xE9] + Array(" {{site.title}}</p>\n".utf8), to: site + "/templates/home.mustache")
         },
     ]
+
+    static let longCJKName = String(repeating: "長い名前の", count: 16)
 
     static func link(_ path: String, to target: String) throws {
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)

@@ -48,6 +48,8 @@ import Testing
     @Test func aStagingFolderLeftByAKilledBuildIsCleared() throws {
         let site = TestSupport.makeSite(fixture: "corpus-base")
         defer { TestSupport.removeTree(site) }
+        // A killed build's staging folder holds the marker a build puts there before anything else.
+        TestSupport.write("", to: site + "/.public.staging/.noticeboard-staging")
         TestSupport.write("half a page", to: site + "/.public.staging/things/index.html")
         #expect(try TestSupport.runCLI(["build"], in: site).status == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: site).sorted() == [".noticeboard-cache", "content", "public", "templates"])
@@ -67,7 +69,7 @@ import Testing
     @Test(arguments: [
         ("a-file/public", "error: cannot write the site to a-file/public/: a-file is a file, not a folder"),
         ("a-file/deeper/public", "error: cannot write the site to a-file/deeper/public/: a-file is a file, not a folder"),
-        ("a-file", "error: cannot write the site to a-file/: a-file exists and is not a folder"),
+        ("a-file", "error: refusing to write the site to a-file/: a-file exists and is not a folder; a build replaces that folder whole, so move it away or choose an empty or new folder"),
     ])
     func anOutputThatCannotBeWrittenIsAClearError(output: String, message: String) throws {
         let site = TestSupport.makeSite(fixture: "corpus-base")

@@ -92,8 +92,8 @@ import Testing
             "content/cleaners/ana.yaml:8:8: error: 'photo' names content/media/cleaners/missing.png, which does not exist",
             "content/cleaners/ana.yaml:9:12: error: 'languages' must be a list, not 'English'",
             "content/cleaners/ana.yaml:10:10: error: missing required field 'address.town'",
-            "content/cleaners/ana.yaml:11:8: error: 'phone' must be a phone number (digits, spaces, dashes or brackets, optional leading +, 7 to 15 digits), not 'call me'",
-            "content/cleaners/ana.yaml:12:8: error: 'email' must be an email address, not 'ana-at-example'",
+            "content/cleaners/ana.yaml:11:8: error: 'phone' must be a phone number (digits, spaces, dashes or brackets, optional leading +, 7 to 15 digits), not the value given (not shown: the field is private)",
+            "content/cleaners/ana.yaml:12:8: error: 'email' must be an email address, not the value given (not shown: the field is private)",
             "content/cleaners/ana.yaml:13:1: error: unknown field 'colour'",
         ])
     }
