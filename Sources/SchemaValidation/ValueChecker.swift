@@ -83,8 +83,6 @@ struct ValueChecker {
         facet: Bool = false
     ) -> Value? {
         let name = display(path)
-        /// The value as a message may show it: not at all in a private field.
-        func quoted(_ text: String) -> String { hiding ? Self.hiddenValue : "'\(text)'" }
         if node.isNull {
             problems.error(node, "'\(name)' needs a value")
             return nil
@@ -107,45 +105,43 @@ struct ValueChecker {
         case .object(let fields):
             return checkFields(node, fields: fields, path: path, problems: &problems, found: &found, hiding: hiding).map(Value.object)
         default:
-            break
+            guard case .scalar(let text, let style) = node.content else {
+                problems.error(node, "'\(name)' must be \(expectation(field.type)), not \(summary(node, hiding: hiding))")
+                return nil
+            }
+            let scalar = Scalar(node: node, text: text, style: style, name: name, path: path, hiding: hiding, facet: facet)
+            return checkScalar(scalar, as: field, problems: &problems, found: &found)
         }
-        guard case .scalar(let text, let style) = node.content else {
-            problems.error(node, "'\(name)' must be \(expectation(field.type)), not \(summary(node, hiding: hiding))")
-            return nil
-        }
+    }
+
+    /// A scalar value being checked, with what messages about it need.
+    private struct Scalar {
+        let node: YAMLNode
+        let text: String
+        let style: ScalarStyle
+        /// The field's path as messages show it (`services[2]`).
+        let name: String
+        let path: [String]
+        /// In a private field: messages may not quote the value.
+        let hiding: Bool
+        /// A facet's value, which becomes part of a web address.
+        let facet: Bool
+
+        /// The value as a message may show it: not at all in a private field.
+        func quoted(_ text: String) -> String { hiding ? ValueChecker.hiddenValue : "'\(text)'" }
+    }
+
+    private func checkScalar(_ scalar: Scalar, as field: FieldSchema, problems: inout Problems, found: inout Findings) -> Value? {
+        let (node, text, style, name) = (scalar.node, scalar.text, scalar.style, scalar.name)
         func fail(_ hint: String = "") -> Value? {
-            problems.error(node, "'\(name)' must be \(expectation(field.type)), not \(summary(node, hiding: hiding))\(hint)")
+            problems.error(node, "'\(name)' must be \(expectation(field.type)), not \(summary(node, hiding: scalar.hiding))\(hint)")
             return nil
         }
         switch field.type {
         case .string, .markdown:
-            if field.required && text.allSatisfy(\.isWhitespace) { problems.error(node, "'\(name)' must not be empty") }
-            if case .markdown = field.type, case let cells = widestTableLine(text).cells, cells > maxTableCells {
-                problems.error(node, tableTooWideMessage("'\(name)'", cells: cells))
-                return nil
-            }
-            if let allowed = field.placeholders {
-                for placeholder in placeholderNames(in: text) where !allowed.contains(String(placeholder)) {
-                    let shown = hiding ? "an unknown placeholder" : "the placeholder {{\(placeholder)}}"
-                    problems.error(node, "'\(name)' uses \(shown); the app fills in only \(allowed.map { "{{\($0)}}" }.joined(separator: ", "))")
-                }
-            }
-            if facet, let tooLong = Slug.tooLong("the facet value", slug: Slug.from(text: text)) {
-                problems.error(node, tooLong)
-                return nil
-            }
-            return .string(text)
-        case .int:
-            guard style == .plain, let number = Int64(text), NumberLimit.holds(number) else {
-                return style == .plain && isPlainNumber(text, fraction: false)
-                    ? tooLarge(node, name, hiding, &problems) : fail(style == .plain ? "" : " (numbers are written without quotes)")
-            }
-            return inRange(Double(number), field, node, name, hiding, &problems) ? .int(number) : nil
-        case .decimal(let scale):
-            guard style == .plain, let number = FixedDecimal(parsing: text[...], scale: scale), NumberLimit.holds(number.units) else {
-                return style == .plain && isPlainNumber(text, fraction: true) ? tooLarge(node, name, hiding, &problems, scale: scale) : fail(style == .plain ? "" : " (numbers are written without quotes)")
-            }
-            return inRange(number.doubleValue, field, node, name, hiding, &problems) ? .decimal(number) : nil
+            return checkText(scalar, as: field, problems: &problems)
+        case .int, .decimal:
+            return checkNumber(scalar, as: field, problems: &problems) ?? (style == .plain ? nil : fail(" (numbers are written without quotes)"))
         case .bool:
             guard style == .plain, let flag = parseBool(text) else {
                 let yamlOne = ["yes", "no", "on", "off", "y", "n"].contains(text.lowercased())
@@ -162,45 +158,92 @@ struct ValueChecker {
         case .phone:
             return isValidPhone(text) ? .string(text) : fail()
         case .image:
-            if let reason = unsafeMediaPathReason(text) {
-                problems.error(node, "'\(name)' cannot use \(hiding ? "the path given (not shown: the field is private)" : "the path '\(text)'"): \(reason)")
-                return nil
-            }
-            guard mediaFiles.contains(text) else {
-                problems.error(node, hiding ? "'\(name)' names a file below content/media/ that does not exist (\(Self.hiddenValue))" : "'\(name)' names content/media/\(text), which does not exist")
-                return nil
-            }
-            if !hiding, let tooLong = mediaNameTooLong(text) {
-                problems.error(node, "'\(name)' names content/media/\(text): \(tooLong)")
-                return nil
-            }
-            found.media.append(MediaUse(path: text, field: name, location: SourceLocation(file: problems.file, line: node.line, column: node.column)))
-            return .string(text)
+            return checkImage(scalar, problems: &problems, found: &found)
         case .enumeration(let allowed):
             guard allowed.contains(text) else {
-                problems.error(node, "'\(name)' must be one of \(quotedList(allowed)), not \(quoted(text))\(hiding ? "" : suggestion(for: text, among: allowed))")
+                problems.error(node, "'\(name)' must be one of \(quotedList(allowed)), not \(scalar.quoted(text))\(scalar.hiding ? "" : suggestion(for: text, among: allowed))")
                 return nil
             }
-            if facet, let tooLong = Slug.tooLong("the facet value", slug: Slug.from(text: text)) {
-                problems.error(node, tooLong)
-                return nil
-            }
-            return .string(text)
+            return facetValueFits(scalar, problems: &problems) ? .string(text) : nil
         case .reference(let kind):
             guard Slug.isValid(text) else {
-                problems.error(node, "'\(name)' must be the slug of a listing in content/\(kind)/ (its file name without .yaml), not \(quoted(text))")
+                problems.error(node, "'\(name)' must be the slug of a listing in content/\(kind)/ (its file name without .yaml), not \(scalar.quoted(text))")
                 return nil
             }
             if case .record = references {
-                found.references.append(Reference(kind: kind, slug: text, fieldPath: path, location: SourceLocation(file: problems.file, line: node.line, column: node.column)))
+                found.references.append(Reference(kind: kind, slug: text, fieldPath: scalar.path, location: SourceLocation(file: problems.file, line: node.line, column: node.column)))
             }
             return .string(text)
         case .list, .object:
-            return nil  // handled above
+            return nil  // handled by `check`
         }
     }
 
-    /// A number past `NumberLimit`, which sums and JSON readers could not hold.
+    /// A string or Markdown field: not empty when required, Markdown tables within bounds, only the declared
+    /// placeholders.
+    private func checkText(_ scalar: Scalar, as field: FieldSchema, problems: inout Problems) -> Value? {
+        let (node, text, name) = (scalar.node, scalar.text, scalar.name)
+        if field.required && text.allSatisfy(\.isWhitespace) { problems.error(node, "'\(name)' must not be empty") }
+        if case .markdown = field.type, case let cells = widestTableLine(text).cells, cells > maxTableCells {
+            problems.error(node, tableTooWideMessage("'\(name)'", cells: cells))
+            return nil
+        }
+        if let allowed = field.placeholders {
+            for placeholder in placeholderNames(in: text) where !allowed.contains(String(placeholder)) {
+                let shown = scalar.hiding ? "an unknown placeholder" : "the placeholder {{\(placeholder)}}"
+                problems.error(node, "'\(name)' uses \(shown); the app fills in only \(allowed.map { "{{\($0)}}" }.joined(separator: ", "))")
+            }
+        }
+        return facetValueFits(scalar, problems: &problems) ? .string(text) : nil
+    }
+
+    /// A facet's value becomes a folder name, which may not be over-long.
+    private func facetValueFits(_ scalar: Scalar, problems: inout Problems) -> Bool {
+        guard scalar.facet, let tooLong = Slug.tooLong("the facet value", slug: Slug.from(text: scalar.text)) else { return true }
+        problems.error(scalar.node, tooLong)
+        return false
+    }
+
+    /// An int or decimal within `NumberLimit` and the field's bounds. Nil, with nothing reported, for a quoted
+    /// number (the caller says how to write one); a plain text that is no number fails here.
+    private func checkNumber(_ scalar: Scalar, as field: FieldSchema, problems: inout Problems) -> Value? {
+        let (node, text, name, hiding) = (scalar.node, scalar.text, scalar.name, scalar.hiding)
+        guard scalar.style == .plain else { return nil }
+        if case .decimal(let scale) = field.type {
+            guard let number = FixedDecimal(parsing: text[...], scale: scale), NumberLimit.holds(number.units) else {
+                if isPlainNumber(text, fraction: true) { return tooLarge(node, name, hiding, &problems, scale: scale) }
+                problems.error(node, "'\(name)' must be \(expectation(field.type)), not \(summary(node, hiding: hiding))")
+                return nil
+            }
+            return inRange(number.doubleValue, field, node, name, hiding, &problems) ? .decimal(number) : nil
+        }
+        guard let number = Int64(text), NumberLimit.holds(number) else {
+            if isPlainNumber(text, fraction: false) { return tooLarge(node, name, hiding, &problems) }
+            problems.error(node, "'\(name)' must be \(expectation(field.type)), not \(summary(node, hiding: hiding))")
+            return nil
+        }
+        return inRange(Double(number), field, node, name, hiding, &problems) ? .int(number) : nil
+    }
+
+    /// An image field names a file below `content/media/` by a safe path; its use is noted for publishing.
+    private func checkImage(_ scalar: Scalar, problems: inout Problems, found: inout Findings) -> Value? {
+        let (node, text, name, hiding) = (scalar.node, scalar.text, scalar.name, scalar.hiding)
+        if let reason = unsafeMediaPathReason(text) {
+            problems.error(node, "'\(name)' cannot use \(hiding ? "the path given (not shown: the field is private)" : "the path '\(text)'"): \(reason)")
+            return nil
+        }
+        guard mediaFiles.contains(text) else {
+            problems.error(node, hiding ? "'\(name)' names a file below content/media/ that does not exist (\(Self.hiddenValue))" : "'\(name)' names content/media/\(text), which does not exist")
+            return nil
+        }
+        if !hiding, let tooLong = mediaNameTooLong(text) {
+            problems.error(node, "'\(name)' names content/media/\(text): \(tooLong)")
+            return nil
+        }
+        found.media.append(MediaUse(path: text, field: name, location: SourceLocation(file: problems.file, line: node.line, column: node.column)))
+        return .string(text)
+    }
+
     private func tooLarge(_ node: YAMLNode, _ name: String, _ hiding: Bool, _ problems: inout Problems, scale: Int = 0) -> Value? {
         let units = scale == 0 ? "" : " in units of its \(scale) fraction digits"
         let shown = hiding ? Self.hiddenValue : node.scalar ?? ""
