@@ -136,31 +136,11 @@ public struct SiteFiles: Sendable {
                     continue
                 }
                 if (info.st_mode & S_IFMT) == S_IFLNK {
-                    let text = linkText(path) ?? ""
-                    let location = SourceLocation(file: path)
-                    guard let resolved = Self.realPath(absolute(path)) else {
-                        problems.append(.error(at: location, "this symbolic link points to '\(text)', which does not exist"))
-                        continue
+                    switch follow(path, area: area, walking: walking) {
+                    case .problem(let problem): problems.append(problem)
+                    case .file: files.append(path)
+                    case .folder(let resolved): visit(path, real: resolved)
                     }
-                    guard Self.isInside(resolved, area.real) else {
-                        problems.append(.error(at: location, Self.outsideMessage(linkText: text, area: area.name)))
-                        continue
-                    }
-                    guard isDirectory(path) else {
-                        if !isRegularFile(path) {
-                            problems.append(Self.notAFile(path))
-                        } else if !Self.isReadable(absolute(path), folder: false) {
-                            problems.append(Self.unreadable(path, errno, folder: false))
-                        } else {
-                            files.append(path)
-                        }
-                        continue
-                    }
-                    guard !walking.contains(resolved) else {
-                        problems.append(.error(at: location, "this symbolic link points back to a folder that holds it ('\(text)'), so its files would never end"))
-                        continue
-                    }
-                    visit(path, real: resolved)
                 } else if (info.st_mode & S_IFMT) == S_IFDIR {
                     visit(path, real: real + "/" + name)
                 } else if (info.st_mode & S_IFMT) == S_IFREG {
@@ -176,6 +156,33 @@ public struct SiteFiles: Sendable {
         }
         visit(folder, real: start)
         return (files.sorted(), problems)
+    }
+
+    /// Where a symbolic link met while walking leads.
+    private enum LinkTarget {
+        case file
+        case folder(real: String)
+        case problem(Diagnostic)
+    }
+
+    /// A link is followed while it leads to a readable file or a folder inside the same top folder (`area`),
+    /// and not back to a folder being walked.
+    private func follow(_ path: String, area: (name: String, real: String), walking: Set<String>) -> LinkTarget {
+        let text = linkText(path) ?? ""
+        let location = SourceLocation(file: path)
+        guard let resolved = Self.realPath(absolute(path)) else {
+            return .problem(.error(at: location, "this symbolic link points to '\(text)', which does not exist"))
+        }
+        guard Self.isInside(resolved, area.real) else { return .problem(.error(at: location, Self.outsideMessage(linkText: text, area: area.name))) }
+        guard isDirectory(path) else {
+            if !isRegularFile(path) { return .problem(Self.notAFile(path)) }
+            if !Self.isReadable(absolute(path), folder: false) { return .problem(Self.unreadable(path, errno, folder: false)) }
+            return .file
+        }
+        guard !walking.contains(resolved) else {
+            return .problem(.error(at: location, "this symbolic link points back to a folder that holds it ('\(text)'), so its files would never end"))
+        }
+        return .folder(real: resolved)
     }
 
     /// The top folder a path is below (`content`), by name and real path.
