@@ -45,7 +45,41 @@ public struct LoadedSite: Sendable {
         var config = try Self.config(files)
         if let baseURL { config.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/" }
 
-        // Schemas, one per kind.
+        let schemas = Self.loadSchemas(files, config: config, diagnostics: &diagnostics)
+        try stopIfErrors()
+
+        // Listings, parsed and checked across all cores.
+        let mediaFiles = Set(content.files(under: "content/media").map { String($0.dropFirst("content/media/".count)) })
+        let validators = Dictionary(uniqueKeysWithValues: schemas.map { ($0.name, ListingValidator(schema: $0, mediaFiles: mediaFiles)) })
+        let (listings, failed) = Self.loadListings(files, content, schemas: schemas, validators: validators, diagnostics: &diagnostics)
+        let (pages, pageProblems) = Self.loadPages(files, content.files(under: "content/pages", extensions: ["md", "markdown"]), kinds: config.kinds)
+        diagnostics += pageProblems
+        let slugs = listings.mapValues { Set($0.map(\.slug)) }.merging(failed) { $0.union($1) }
+        diagnostics += Self.duplicateSlugs(in: listings)
+        diagnostics += Self.reservedSlugs(in: listings, schemas: schemas)
+        diagnostics += listings.values.joined().flatMap { Self.danglingReferences(of: $0, slugs: slugs) }
+
+        // Images: checked and processed across all cores, or taken from the cache; reported where fields name them.
+        let images = ImagePublisher(files: files, settings: config.images).publish(listings.values.joined().flatMap(\.media))
+        diagnostics += images.problems
+
+        // Templates are checked in the same run, so one build reports content and template errors together.
+        let templates = Self.checkedTemplates(files, forPages: !pages.isEmpty, diagnostics: &diagnostics)
+        try stopIfErrors()
+
+        self.config = config
+        self.schemas = schemas
+        self.listings = listings
+        self.slugs = slugs
+        self.validators = validators
+        self.pages = pages
+        self.templates = templates!
+        self.images = images
+        self.warnings = diagnostics.sorted()
+    }
+
+    /// Every kind's schema, then what derived fields say about other kinds.
+    private static func loadSchemas(_ files: SiteFiles, config: SiteConfig, diagnostics: inout [Diagnostic]) -> [KindSchema] {
         var schemas: [KindSchema] = []
         for kind in config.kinds {
             let file = "content/schemas/\(kind).yaml"
@@ -61,15 +95,18 @@ public struct LoadedSite: Sendable {
             }
         }
         diagnostics += checkDerivedFields(schemas)
-        try stopIfErrors()
+        return schemas
+    }
 
-        // Listings, parsed and checked across all cores.
-        let mediaFiles = Set(content.files(under: "content/media").map { String($0.dropFirst("content/media/".count)) })
-        let validators = Dictionary(uniqueKeysWithValues: schemas.map { ($0.name, ListingValidator(schema: $0, mediaFiles: mediaFiles)) })
+    /// Every listing file, parsed and checked across all cores: the listings by kind in file order, and the
+    /// slugs of the files that have errors of their own (a reference to one of them is not reported again).
+    private static func loadListings(
+        _ files: SiteFiles, _ content: SiteFiles.FolderContents, schemas: [KindSchema], validators: [String: ListingValidator],
+        diagnostics: inout [Diagnostic]
+    ) -> (listings: [String: [Listing]], failed: [String: Set<String>]) {
         let jobs = schemas.flatMap { schema in content.files(under: "content/\(schema.name)", extensions: ["yaml", "yml"]).map { (schema.name, $0) } }
         let results = jobs.parallelMap { (kind, file) in Self.readListing(file, validator: validators[kind]!, files: files) }
         var listings: [String: [Listing]] = [:]
-        // Listing files that have errors of their own: a reference to one of them is not reported again.
         var failed: [String: Set<String>] = [:]
         for ((listing, problems), (kind, file)) in zip(results, jobs) {
             diagnostics += problems
@@ -79,38 +116,21 @@ public struct LoadedSite: Sendable {
                 failed[kind, default: []].insert(Slug.from(fileName: String(file.split(separator: "/").last ?? "")))
             }
         }
-        let (pages, pageProblems) = Self.loadPages(files, content.files(under: "content/pages", extensions: ["md", "markdown"]), kinds: config.kinds)
-        diagnostics += pageProblems
-        let slugs = listings.mapValues { Set($0.map(\.slug)) }.merging(failed) { $0.union($1) }
-        diagnostics += Self.duplicateSlugs(in: listings)
-        diagnostics += Self.reservedSlugs(in: listings, schemas: schemas)
-        diagnostics += listings.values.joined().flatMap { Self.danglingReferences(of: $0, slugs: slugs) }
+        return (listings, failed)
+    }
 
-        // Images: checked and processed across all cores, or taken from the cache; reported where fields name them.
-        let images = ImagePublisher(files: files, settings: config.images).publish(listings.values.joined().flatMap(\.media))
-        diagnostics += images.problems
-
-        // Templates are checked in the same run, so one build reports content and template errors together.
-        var templates: TemplateSet?
+    /// The templates, compiled; nil when they have errors, which go to `diagnostics`.
+    private static func checkedTemplates(_ files: SiteFiles, forPages: Bool, diagnostics: inout [Diagnostic]) -> TemplateSet? {
         do throws(BuildFailure) {
-            templates = try Self.loadTemplates(files)
-            if !pages.isEmpty, templates?.names.contains("page") == false {
+            let templates = try Self.loadTemplates(files)
+            if forPages, !templates.names.contains("page") {
                 diagnostics.append(.error(at: SourceLocation(file: "templates/page.mustache"), "missing template: the site has pages in content/pages/, which need templates/page.mustache"))
             }
+            return templates
         } catch {
             diagnostics += error.diagnostics
+            return nil
         }
-        try stopIfErrors()
-
-        self.config = config
-        self.schemas = schemas
-        self.listings = listings
-        self.slugs = slugs
-        self.validators = validators
-        self.pages = pages
-        self.templates = templates!
-        self.images = images
-        self.warnings = diagnostics.sorted()
     }
 
     /// The listing read from `file` (`content/cleaners/ana.yaml`), if it is one of the site's listing files.
