@@ -2,6 +2,7 @@ import Dispatch
 import Rendering
 import SiteLoader
 import SiteModel
+import SiteValidation
 
 extension Noticeboard {
     /// How long the build's search index writer takes on this site, apart from the rest of the build: the
@@ -10,7 +11,7 @@ extension Noticeboard {
     public static func searchIndexTime(_ options: BuildOptions) throws(BuildFailure) -> (seconds: Double, files: Int, bytes: Int) {
         let site = try LoadedSite(files: SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes), baseURL: options.baseURL)
         var stages = StageTimes()
-        let catalogue = enrichAndIndex(site, buildDate: options.now ?? CalendarDate.today(), stages: &stages)
+        let catalogue = try enrichAndIndex(site, buildDate: options.now ?? CalendarDate.today(), stages: &stages)
         let renderer = SiteRenderer(catalogue: catalogue, templates: site.templates, staticFiles: [])
         let start = DispatchTime.now()
         let files = renderer.searchIndex()

@@ -3,6 +3,7 @@ import Foundation
 @testable import Rendering
 import SiteLoader
 import SiteModel
+import SiteValidation
 import Support
 import SyntheticSite
 import Testing
@@ -36,6 +37,9 @@ import Testing
         let pieces = ["Cork", "OVEN", "don't", "18.50", "a-b", "café", "Łódź", "東京", " ", "\n", "--", "ß", "İstanbul", "x\u{301}", "Ω"]
         for _ in 0..<500 {
             let text = (0..<8).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
+            #expect(SearchWords.words(text) == SearchWords.unicodeWords(text), "\(text)")
+        }
+        for text in TestSupport.awkwardTexts {
             #expect(SearchWords.words(text) == SearchWords.unicodeWords(text), "\(text)")
         }
     }
@@ -90,7 +94,7 @@ import Testing
         _ = try Noticeboard.build(BuildOptions(root: root, now: Self.now))
         let site = try LoadedSite(files: SiteFiles(root: root))
         var stages = StageTimes()
-        let catalogue = Noticeboard.enrichAndIndex(site, buildDate: Self.now, stages: &stages)
+        let catalogue = try Noticeboard.enrichAndIndex(site, buildDate: Self.now, stages: &stages)
         let documents = SiteRenderer(catalogue: catalogue, templates: site.templates, staticFiles: []).searchDocuments()
         let listings: [[String: Any]] = documents.map { document in
             ["kind": document.kind, "title": document.title, "text": document.text, "facets": document.facets, "range": document.range ?? NSNull()]

@@ -143,7 +143,9 @@
     });
   };
 
-  // The terms of a CJK query word as {document: {positions, title}}, once their files are loaded.
+  // A CJK query word: marks as `marks` gives them, for the documents where each of its pairs of characters
+  // occurs one position after the one before (so the whole run is there), with the title's flag when every
+  // pair is in the title.
   Search.prototype.substringMarks = function (meta, term) {
     var self = this, characters = term.characters, bigrams = [];
     for (var i = 0; i + 1 < characters.length; i++) bigrams.push(characters[i] + characters[i + 1]);
@@ -177,7 +179,7 @@
     });
   };
 
-  // The documents a query finds, in the order asked for, with how many there are.
+  // A promise of the documents a query finds, in the order asked for.
   // query: {words, kind (name or ''), facets: {name: value name}, min, max (numbers or null), sort (field or '')}
   Search.prototype.run = function (query) {
     var self = this;
