@@ -120,6 +120,17 @@ def check_filters(driver, site, public, report):
                  bool(both) and settles_on(driver, both), f"expected {sorted(both)}, shown {sorted(result_titles(driver))}")
     report.check("search: the query is kept in the address", "kind=cleaners" in driver.current_url
                  and f"q={WORD}" in driver.current_url, driver.current_url)
+    # Back undoes the typing: the words go, the kind and County stay, and the results follow.
+    driver.back()
+    in_word_county = {c["name"] for c in cleaners if c["county"] == word_county}
+    restored = settles_on(driver, in_word_county)
+    # The page builds its facet selects again from the address.
+    label = driver.find_element(By.XPATH, "//div[@id='search-facets']//label[text()='County']")
+    county = Select(driver.find_element(By.ID, label.get_attribute("for"))).first_selected_option.text
+    report.check("search: Back restores the state before the words were typed",
+                 restored and words.get_attribute("value") == "" and county.startswith(word_county),
+                 f"{driver.current_url}: words '{words.get_attribute('value')}', County '{county}', "
+                 f"shown {sorted(result_titles(driver))}")
 
 
 def tab_until(driver, matches):
