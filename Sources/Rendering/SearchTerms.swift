@@ -36,52 +36,53 @@ struct SearchTerms {
         var positions: [Int32]
     }
 
-    /// One document's terms: its words (and lone CJK characters) with whether the title has them, and its
-    /// CJK pairs.
-    struct DocumentTerms {
-        var words: [String: Bool] = [:]
-        var bigrams: [String: Occurrence] = [:]
-    }
-
     /// The terms of documents `start..<end`: words with `number << 1 | inTitle` per document, and pairs.
     private static func collect(_ documents: [SearchDocument], from start: Int, to end: Int) -> (words: [String: [UInt32]], bigrams: [String: [Occurrence]]) {
         var words: [String: [UInt32]] = [:]
         var bigrams: [String: [Occurrence]] = [:]
         for number in start..<end {
-            let found = terms(of: documents[number], number: Int32(number))
-            for (word, inTitle) in found.words { words[word, default: []].append(UInt32(number) << 1 | (inTitle ? 1 : 0)) }
-            for (bigram, occurrence) in found.bigrams { bigrams[bigram, default: []].append(occurrence) }
+            let found = terms(of: documents[number], number: Int32(number)) { word, inTitle in
+                add(UInt32(number) << 1 | (inTitle ? 1 : 0), to: &words[word, default: []])
+            }
+            for (bigram, occurrence) in found { bigrams[bigram, default: []].append(occurrence) }
         }
         return (words, bigrams)
     }
 
-    /// One document's terms.
-    static func terms(of document: SearchDocument, number: Int32) -> DocumentTerms {
-        var found = DocumentTerms()
+    /// Appends a document's entry for a word, or, when the list's last entry is for the same document (they
+    /// come in order), adds the title's bit to it.
+    private static func add(_ entry: UInt32, to entries: inout [UInt32]) {
+        if let last = entries.last, last >> 1 == entry >> 1 { entries[entries.count - 1] = last | entry } else { entries.append(entry) }
+    }
+
+    /// One document's terms: each word (and lone CJK character) handed to `word` with whether it is in the
+    /// title, as often as it occurs; its CJK pairs returned.
+    static func terms(of document: SearchDocument, number: Int32, word: (String, Bool) -> Void) -> [String: Occurrence] {
+        var bigrams: [String: Occurrence] = [:]
         var position: Int32 = 0
         for (text, inTitle) in [(document.title, true), (document.text, false)] {
-            for word in SearchWords.words(text) {
-                let first = word.unicodeScalars.first!
-                guard SearchWords.isCJK(first), word.unicodeScalars.count > 1 else {
-                    if inTitle || found.words[word] == nil { found.words[word] = inTitle }
+            for found in SearchWords.words(text) {
+                let first = found.unicodeScalars.first!
+                guard SearchWords.isCJK(first), found.unicodeScalars.count > 1 else {
+                    word(found, inTitle)
                     if SearchWords.isCJK(first) { position += 1 }
                     continue
                 }
-                let scalars = Array(word.unicodeScalars)
+                let scalars = Array(found.unicodeScalars)
                 for index in 0..<(scalars.count - 1) {
                     var bigram = String.UnicodeScalarView()
                     bigram.append(scalars[index])
                     bigram.append(scalars[index + 1])
                     let term = String(bigram)
-                    var occurrence = found.bigrams[term] ?? Occurrence(document: number, inTitle: false, positions: [])
+                    var occurrence = bigrams[term] ?? Occurrence(document: number, inTitle: false, positions: [])
                     occurrence.inTitle = occurrence.inTitle || inTitle
                     occurrence.positions.append(position + Int32(index))
-                    found.bigrams[term] = occurrence
+                    bigrams[term] = occurrence
                 }
                 position += Int32(scalars.count)
             }
         }
-        return found
+        return bigrams
     }
 
     /// A word's postings: each document's number as its difference from the last, times two, plus one when
@@ -115,3 +116,4 @@ struct SearchTerms {
         return String(decoding: output, as: UTF8.self)
     }
 }
+
