@@ -1,4 +1,5 @@
 import LocatedYAML
+import Markdown
 import SiteModel
 
 /// Reads a free page: YAML front matter between `---` lines, then Markdown.
@@ -9,7 +10,7 @@ import SiteModel
 ///     nav: 1
 ///     ---
 ///     We are…
-public func decodePage(_ bytes: [UInt8], file: String, slug: String) -> (FreePage?, [Diagnostic]) {
+public func decodePage(_ bytes: [UInt8], file: String, slug: String, markdown: MarkdownLimits = .standard) -> (FreePage?, [Diagnostic]) {
     var problems = Problems(file: file)
     if let (offset, byte) = TextPosition.firstInvalidUTF8(in: bytes) {
         let (line, column) = TextPosition.lineAndColumn(ofByte: offset, in: bytes)
@@ -45,6 +46,9 @@ public func decodePage(_ bytes: [UInt8], file: String, slug: String) -> (FreePag
         // Lines are counted from 1, and the body starts on the line after the closing `---`.
         let line = closing + 2 + widest.line
         return (nil, [.error(at: SourceLocation(file: file, line: line, column: 1), tableTooWideMessage("the page", cells: widest.cells))])
+    }
+    if let overrun = MarkdownCheck(limits: markdown).overrun(body) {
+        return (nil, [.error(at: SourceLocation(file: file, line: closing + 2 + (overrun.line ?? 0), column: 1), overrun.message("the page"))])
     }
     return (FreePage(slug: slug, file: file, title: title, description: description, navigationOrder: nav, markdown: body), problems.list)
 }

@@ -1,0 +1,99 @@
+/// What one pass over a Markdown text tells before cmark-gfm sees it: the paragraph with the most emphasis and
+/// link marks, and an upper bound on the memory cmark will take for its inlines, which it parses all at once
+/// in `cmark_parser_finish`, with no way to stop it half-way.
+///
+/// Runs of lines between blank lines (lines of only spaces, tabs and '>') bound what cmark can do within one
+/// paragraph, heading or table cell: none spans a blank line, nor does a link reference definition.
+struct MarkdownScan {
+    /// 0-based line where the run with the most marks starts, and its marks.
+    private(set) var busiestParagraph = (line: 0, marks: 0)
+    private(set) var inlineBytes = 0
+
+    /// Measured with `CmarkSession`'s counting allocator: each byte that can start an inline (cmark-gfm's
+    /// special characters and its extensions') costs cmark at most a node or two and a delimiter, 180 to 340
+    /// bytes for '*', '[', '<', '`' and line breaks; rounded up.
+    static let bytesPerInlineMark = 384
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var run = Run(start: 0)
+        var line = 0
+        var closers = 0
+        var longestDefinitionRun = 0
+        var emailCost = 0
+        func endRun() {
+            if run.marks > busiestParagraph.marks { busiestParagraph = (run.start, run.marks) }
+            closers += run.closers
+            if run.mayDefineReference { longestDefinitionRun = max(longestDefinitionRun, run.length) }
+            // cmark-gfm's email autolinker copies the rest of the text at every '@': quadratic in one text node.
+            emailCost += run.ats * run.length
+        }
+        var blankSoFar = true
+        var lineStart = 0
+        for (offset, byte) in bytes.enumerated() {
+            inlineBytes += Self.inlineMarks[Int(byte)] ? Self.bytesPerInlineMark : 0
+            switch byte {
+            case UInt8(ascii: "\n"):
+                if blankSoFar {
+                    endRun()
+                    run = Run(start: line + 1)
+                } else {
+                    run.length += offset + 1 - lineStart
+                }
+                line += 1
+                lineStart = offset + 1
+                blankSoFar = true
+                continue
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: ">"), UInt8(ascii: "\r"):
+                continue
+            case UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "["), UInt8(ascii: "!"):
+                run.marks += 1
+            case UInt8(ascii: "]"):
+                run.marks += 1
+                run.closers += 1
+            case UInt8(ascii: ":"):
+                if offset > 0 && bytes[offset - 1] == UInt8(ascii: "]") { run.mayDefineReference = true }
+            case UInt8(ascii: "@"):
+                run.ats += 1
+            default:
+                break
+            }
+            blankSoFar = false
+        }
+        run.length += bytes.count - lineStart
+        endRun()
+        // A reference link copies its definition's URL and title, each at most the definition's run.
+        inlineBytes += emailCost + closers * 2 * longestDefinitionRun
+    }
+
+    private struct Run {
+        let start: Int
+        var length = 0
+        var marks = 0
+        var closers = 0
+        var ats = 0
+        var mayDefineReference = false
+    }
+
+    private static let inlineMarks: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for character in "\n\r\\`&*_~[]<!:w@|".utf8 { table[Int(character)] = true }
+        return table
+    }()
+
+    /// At most the bytes cmark takes for the block containers a line can open: one per '>' or list marker
+    /// before its text (a line of 100,000 '>' makes 100,000 nested block quotes, 22 MB, at once).
+    static func blockBytes(ofLine line: UnsafeBufferPointer<UInt8>) -> Int {
+        var containers = 0
+        for byte in line {
+            switch byte {
+            case UInt8(ascii: ">"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "*"), UInt8(ascii: "."), UInt8(ascii: ")"):
+                containers += 1
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                continue
+            default:
+                return containers * bytesPerInlineMark
+            }
+        }
+        return containers * bytesPerInlineMark
+    }
+}

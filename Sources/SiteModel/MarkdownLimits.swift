@@ -1,0 +1,29 @@
+/// What one Markdown field (or page) may render to: the `markdown:` mapping of `content/site.yaml`. cmark-gfm pads
+/// every table row to its header's width and keeps a node of a few hundred bytes per piece of markup, so a small
+/// field could otherwise take gigabytes of memory and HTML.
+public struct MarkdownLimits: Sendable, Hashable {
+    /// Block quotes, lists, emphasis, strikethrough, links and images nested in one another.
+    public var maxNesting: Int
+    /// Cells of a field's tables, counting the empty ones that pad short rows to the header's width.
+    public var maxTableCells: Int
+    /// The HTML of a field may be at most this many times its Markdown, plus `htmlAllowance`.
+    public var maxHTMLGrowth: Int
+    /// The memory cmark-gfm takes to parse a field may be at most this many times its Markdown, plus
+    /// `memoryAllowance`. Formatted prose takes about 30 times its size.
+    public var maxMemoryGrowth: Int
+
+    public static let standard = MarkdownLimits(maxNesting: 32, maxTableCells: 10_000, maxHTMLGrowth: 20, maxMemoryGrowth: 50)
+    /// So that short fields (a one-line list renders to several times its size) are never refused.
+    public static let htmlAllowance = 64 * 1024
+    public static let memoryAllowance = 16 * 1024 * 1024
+
+    public init(maxNesting: Int, maxTableCells: Int, maxHTMLGrowth: Int, maxMemoryGrowth: Int) {
+        self.maxNesting = maxNesting
+        self.maxTableCells = maxTableCells
+        self.maxHTMLGrowth = maxHTMLGrowth
+        self.maxMemoryGrowth = maxMemoryGrowth
+    }
+
+    public func maxHTMLBytes(forSource bytes: Int) -> Int { Self.htmlAllowance + maxHTMLGrowth * bytes }
+    public func maxMemoryBytes(forSource bytes: Int) -> Int { Self.memoryAllowance + maxMemoryGrowth * bytes }
+}
