@@ -72,11 +72,12 @@ let package = Package(
     ]
 )
 
-// The libFuzzer target over parse-and-validate. Only scripts/fuzz.sh builds it (it sets NOTICEBOARD_FUZZ=1 and
+// The libFuzzer target over parsing, validation and rendering. Only scripts/fuzz.sh builds it (it sets NOTICEBOARD_FUZZ=1 and
 // uses its own scratch folder): libFuzzer supplies its main, so it cannot link in an ordinary build.
 if ProcessInfo.processInfo.environment["NOTICEBOARD_FUZZ"] != nil {
     package.targets.append(
         .executableTarget(
-            name: "FuzzParseValidate", dependencies: ["LocatedYAML", "SchemaValidation", "SiteModel"],
+            name: "FuzzParseValidate",
+            dependencies: ["LocatedYAML", "SchemaValidation", "SiteModel", "Markdown", "Enrichment", "CatalogueIndex", "Rendering"],
             path: "Fuzz/FuzzParseValidate"))
 }
