@@ -64,6 +64,30 @@ import Testing
         #expect(webp.images["things/poster.webp"]?.variants.map { "\($0.format.rawValue) \($0.width)" } == ["webp 320", "webp 640", "webp 700"])
     }
 
+    /// Damaged files whose header is whole: libjpeg only warns when the data ends before the size the header
+    /// claims, or holds an end marker or bytes it has to skip, and fills the rest with grey.
+    @Test func damagedImageDataIsRefusedThoughTheHeaderIsWhole() throws {
+        let jpeg = fixture("lamp.jpg")
+        let middle = jpeg.count / 2
+        var claimsMore = jpeg
+        // The frame header (SOF0…SOF2: FF C0…C2, length, precision) says 9000 × 9000; the data is of 1000 × 750.
+        let frame = try #require((0..<jpeg.count - 1).first { jpeg[$0] == 0xFF && (0xC0...0xC2).contains(jpeg[$0 + 1]) })
+        claimsMore.replaceSubrange(frame + 5..<frame + 9, with: [0x23, 0x28, 0x23, 0x28])
+        var endInTheMiddle = jpeg
+        endInTheMiddle.replaceSubrange(middle..<middle + 2, with: [0xFF, 0xD9])
+        var overwritten = jpeg
+        overwritten.replaceSubrange(middle..<middle + 64, with: [UInt8](repeating: 0xFF, count: 64))
+        let cases: [(String, [UInt8])] = [
+            ("claims-more.jpg", claimsMore), ("end-in-the-middle.jpg", endInTheMiddle), ("overwritten.jpg", overwritten),
+            ("cut-with-end.jpg", Array(jpeg.prefix(middle)) + [0xFF, 0xD9]), ("cut.jpg", Array(jpeg.prefix(middle))),
+            ("cut.png", Array(fixture("logo.png").dropLast(fixture("logo.png").count / 3))),
+            ("cut.webp", Array(fixture("poster.webp").dropLast(fixture("poster.webp").count / 3))),
+        ]
+        for (name, bytes) in cases {
+            #expect(problem(name, bytes).hasPrefix("is damaged and cannot be decoded ("), "\(name)")
+        }
+    }
+
     @Test func badImagesAreReportedWhereTheFieldNamesThem() throws {
         let jpeg = fixture("lamp.jpg")
         #expect(problem("broken.jpg", Array(jpeg.prefix(jpeg.count / 3))).hasPrefix("is damaged and cannot be decoded ("))
