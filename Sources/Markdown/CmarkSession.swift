@@ -24,7 +24,7 @@ enum CmarkSession {
     private static let lock = Mutex(())
 
     /// Bytes cmark holds now, as it asked for them; read and written only under `lock`.
-    fileprivate nonisolated(unsafe) static var allocated = 0
+    fileprivate(set) nonisolated(unsafe) static var allocated = 0
 
     private nonisolated(unsafe) static let countingAllocator: UnsafeMutablePointer<cmark_mem> = {
         let allocator = UnsafeMutablePointer<cmark_mem>.allocate(capacity: 1)
@@ -80,7 +80,7 @@ enum CmarkSession {
         // cmark parses the blocks of a line when it has the whole line, so the check comes before each line too.
         var start = 0
         while start < bytes.count {
-            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? bytes.count
+            let end = lineEnd(in: bytes, from: start)
             let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
             let needed = allocated + MarkdownScan.blockBytes(ofLine: line)
             if needed > budget.limit { return OverMemory(bytes: needed) }
@@ -90,6 +90,12 @@ enum CmarkSession {
         }
         let needed = allocated + budget.inlineBytes
         return needed > budget.limit ? OverMemory(bytes: needed) : nil
+    }
+
+    /// Where the line that starts at `start` ends, after its "\n", "\r" or "\r\n": cmark takes all three.
+    private static func lineEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let end = bytes[start...].firstIndex(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) else { return bytes.count }
+        return bytes[end] == UInt8(ascii: "\r") && end + 1 < bytes.count && bytes[end + 1] == UInt8(ascii: "\n") ? end + 2 : end + 1
     }
 }
 

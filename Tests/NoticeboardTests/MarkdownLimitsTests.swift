@@ -4,8 +4,8 @@ import Foundation
 import SiteModel
 import Testing
 
-/// A Markdown field either breaks one of the site's limits, and is refused before rendering, or renders to
-/// no more than the limits allow: hostile inputs of each class that can blow up cmark-gfm's output or memory.
+/// A Markdown field either breaks one of the site's limits, and is refused before rendering, or parses and
+/// renders within the memory and HTML the limits allow: hostile inputs of each class that can blow up cmark-gfm's output or memory.
 struct MarkdownLimitsTests {
     static let hostile: [String: String] = [
         "padded table": "|" + Array(repeating: "h", count: 249).joined(separator: "|") + "|\n|"
@@ -28,6 +28,8 @@ struct MarkdownLimitsTests {
         "links": String(repeating: String(repeating: "[a](b) ", count: 600) + "\n\n", count: 200),
         "short lines": String(repeating: "a\n", count: 200_000),
         "raw html": String(repeating: "<b x=\"&\">", count: 50_000),
+        "quotes on carriage-return lines": String(repeating: String(repeating: ">", count: 200) + " a\r\r", count: 20_000),
+        "quote paragraphs": String(repeating: String(repeating: ">", count: 30) + " a\n\n", count: 50_000),
     ]
 
     @Test(arguments: hostile.keys.sorted())
@@ -35,9 +37,12 @@ struct MarkdownLimitsTests {
         let markdown = Self.hostile[name]!
         let limits = MarkdownLimits.standard
         guard MarkdownCheck(limits: limits).overrun(markdown) == nil else { return }
+        let size = markdown.utf8.count
+        let held = try! CmarkSession.withDocument(markdown, options: CMARK_OPT_DEFAULT) { _ in CmarkSession.allocated }
+        #expect(held <= limits.maxMemoryBytes(forSource: size), "\(name)")
         for allowRawHTML in [false, true] {
             let html = MarkdownRenderer(allowRawHTML: allowRawHTML).html(markdown)
-            #expect(html.utf8.count <= limits.maxHTMLBytes(forSource: markdown.utf8.count), "\(name)")
+            #expect(html.utf8.count <= limits.maxHTMLBytes(forSource: size), "\(name)")
         }
     }
 
