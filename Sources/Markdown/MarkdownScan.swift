@@ -10,8 +10,9 @@ struct MarkdownScan {
     private(set) var inlineBytes = 0
 
     /// Measured with `CmarkSession`'s counting allocator: each byte that can start an inline (cmark-gfm's
-    /// special characters and its extensions') costs cmark at most a node or two and a delimiter, 180 to 340
-    /// bytes for '*', '[', '<', '`' and line breaks; rounded up.
+    /// special characters, its extensions' and the quotes and periods it keeps for smart punctuation) costs
+    /// cmark at most a node or two and a delimiter, 180 to 340 bytes for '*', '[', '<', '"', '`' and line
+    /// breaks; rounded up.
     static let bytesPerInlineMark = 384
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -76,7 +77,7 @@ struct MarkdownScan {
 
     private static let inlineMarks: [Bool] = {
         var table = [Bool](repeating: false, count: 256)
-        for character in "\n\r\\`&*_~[]<!:w@|".utf8 { table[Int(character)] = true }
+        for character in "\n\r\\`&*_~[]<!:w@|\"'.".utf8 { table[Int(character)] = true }
         return table
     }()
 

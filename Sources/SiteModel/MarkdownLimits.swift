@@ -9,10 +9,11 @@ public struct MarkdownLimits: Sendable, Hashable {
     /// The HTML of a field may be at most this many times its Markdown, plus `htmlAllowance`.
     public var maxHTMLGrowth: Int
     /// The memory cmark-gfm takes to parse a field may be at most this many times its Markdown, plus
-    /// `memoryAllowance`. Formatted prose takes about 30 times its size.
+    /// `memoryAllowance`. Formatted prose takes about 30 times its size, and the bound that the check
+    /// computes before cmark parses its inlines about twice that.
     public var maxMemoryGrowth: Int
 
-    public static let standard = MarkdownLimits(maxNesting: 32, maxTableCells: 10_000, maxHTMLGrowth: 20, maxMemoryGrowth: 50)
+    public static let standard = MarkdownLimits(maxNesting: 32, maxTableCells: 10_000, maxHTMLGrowth: 20, maxMemoryGrowth: 100)
     /// So that short fields (a one-line list renders to several times its size) are never refused.
     public static let htmlAllowance = 64 * 1024
     public static let memoryAllowance = 16 * 1024 * 1024

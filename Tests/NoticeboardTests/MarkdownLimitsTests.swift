@@ -29,7 +29,9 @@ struct MarkdownLimitsTests {
         "short lines": String(repeating: "a\n", count: 200_000),
         "raw html": String(repeating: "<b x=\"&\">", count: 50_000),
         "quotes on carriage-return lines": String(repeating: String(repeating: ">", count: 200) + " a\r\r", count: 20_000),
-        "quote paragraphs": String(repeating: String(repeating: ">", count: 30) + " a\n\n", count: 50_000),
+        "greater-than signs": String(repeating: "x>", count: 200_000),
+        "runs of quotes and periods": String(repeating: "\"", count: 300_000) + String(repeating: "'", count: 300_000) + String(repeating: ".", count: 300_000),
+                "quote paragraphs": String(repeating: String(repeating: ">", count: 30) + " a\n\n", count: 50_000),
     ]
 
     @Test(arguments: hostile.keys.sorted())
@@ -38,7 +40,7 @@ struct MarkdownLimitsTests {
         let limits = MarkdownLimits.standard
         guard MarkdownCheck(limits: limits).overrun(markdown) == nil else { return }
         let size = markdown.utf8.count
-        let held = try! CmarkSession.withDocument(markdown, options: CMARK_OPT_DEFAULT) { _ in CmarkSession.allocated }
+        let held = try! CmarkSession.withDocument(markdown, options: CMARK_OPT_DEFAULT) { _ in CmarkSession.peak }
         #expect(held <= limits.maxMemoryBytes(forSource: size), "\(name)")
         for allowRawHTML in [false, true] {
             let html = MarkdownRenderer(allowRawHTML: allowRawHTML).html(markdown)
@@ -79,7 +81,7 @@ struct MarkdownLimitsTests {
         #expect(refusal("reference links") == "memory")
         #expect(refusal("emails in long text") == "memory")
         let strict = MarkdownCheck(limits: MarkdownLimits(maxNesting: 32, maxTableCells: 10_000, maxHTMLGrowth: 1, maxMemoryGrowth: 50))
-        #expect(refusal("quote marks", strict) == "html")
+        #expect(refusal("greater-than signs", strict) == "html")
         #expect(check.overrun(Self.hostile["deep quotes"]!) == .nesting(399, limit: 32))
     }
 
