@@ -13,7 +13,7 @@ public struct MarkdownLimits: Sendable, Hashable {
     /// computes before cmark parses its inlines about twice that.
     public var maxMemoryGrowth: Int
 
-    public static let standard = MarkdownLimits(maxNesting: 32, maxTableCells: 10_000, maxHTMLGrowth: 20, maxMemoryGrowth: 100)
+    public static let standard = MarkdownLimits(maxNesting: 32, maxTableCells: 10_000, maxHTMLGrowth: 20, maxMemoryGrowth: 64)
     /// So that short fields (a one-line list renders to several times its size) are never refused.
     public static let htmlAllowance = 64 * 1024
     public static let memoryAllowance = 16 * 1024 * 1024
