@@ -10,6 +10,8 @@ struct MarkdownLimitsTests {
     static let hostile: [String: String] = [
         "padded table": "|" + Array(repeating: "h", count: 249).joined(separator: "|") + "|\n|"
             + Array(repeating: "-", count: 249).joined(separator: "|") + "|\n" + String(repeating: "x\n", count: 2000),
+        "aligned table": "|" + Array(repeating: "h", count: 40).joined(separator: "|") + "|\n|"
+            + Array(repeating: ":-:", count: 40).joined(separator: "|") + "|\n" + String(repeating: "x\n", count: 200),
         "table in a quote": "> |a|b|c|d|e|f|g|h|i|j|\n> |-|-|-|-|-|-|-|-|-|-|\n" + String(repeating: "> x\n", count: 1500),
         "deep quotes": (1..<400).map { String(repeating: ">", count: $0) + " q" }.joined(separator: "\n"),
         "quote line": String(repeating: ">", count: 200_000),
