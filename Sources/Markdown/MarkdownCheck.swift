@@ -67,10 +67,10 @@ public enum MarkdownOverrun: Sendable, Equatable {
             return "\(what) has tables of \(cells) cells, counting the empty cells that pad each row to its header's width; the limit is \(limit)"
                 + raise("max_table_cells")
         case .html(let bytes, let source, let limit, let growth):
-            return "\(what) would render to \(bytes) bytes of HTML from \(source) bytes of Markdown; the limit is \(limit) (64 KiB plus \(growth) times its size)"
+            return "\(what) would render to \(bytes) bytes of HTML from \(source) bytes of Markdown; the limit is \(limit) (16 KiB plus \(growth) times its size)"
                 + raise("max_html_growth")
         case .memory(let bytes, let source, let limit, let growth):
-            return "\(what) needs over \(bytes) bytes of memory to parse \(source) bytes of Markdown (wide tables, deep nesting and dense markup take most); the limit is \(limit) (16 MiB plus \(growth) times its size)"
+            return "\(what) needs over \(bytes) bytes of memory to parse \(source) bytes of Markdown (wide tables, deep nesting and dense markup take most); the limit is \(limit) (256 KiB plus \(growth) times its size)"
                 + raise("max_memory_growth")
         }
     }

@@ -10,13 +10,16 @@ public struct MarkdownLimits: Sendable, Hashable {
     public var maxHTMLGrowth: Int
     /// The memory cmark-gfm takes to parse a field may be at most this many times its Markdown, plus
     /// `memoryAllowance`. Formatted prose takes about 30 times its size, and the bound that the check
-    /// computes before cmark parses its inlines about twice that.
+    /// computes before cmark parses its inlines up to 150 times for short formatted paragraphs (which take
+    /// about 95 times their size).
     public var maxMemoryGrowth: Int
 
-    public static let standard = MarkdownLimits(maxNesting: 32, maxTableCells: 10_000, maxHTMLGrowth: 20, maxMemoryGrowth: 64)
-    /// So that short fields (a one-line list renders to several times its size) are never refused.
-    public static let htmlAllowance = 64 * 1024
-    public static let memoryAllowance = 16 * 1024 * 1024
+    public static let standard = MarkdownLimits(maxNesting: 32, maxTableCells: 10_000, maxHTMLGrowth: 20, maxMemoryGrowth: 160)
+    /// So that short fields (a one-line list renders to several times its size, and cmark's parser takes some
+    /// kilobytes to start) are never refused. Small, because a file may hold thousands of short fields: fuzzing
+    /// found that with 16 MiB, 3 KB of Markdown could make cmark pad tables for 16 MiB, a second under ASan.
+    public static let htmlAllowance = 16 * 1024
+    public static let memoryAllowance = 256 * 1024
 
     public init(maxNesting: Int, maxTableCells: Int, maxHTMLGrowth: Int, maxMemoryGrowth: Int) {
         self.maxNesting = maxNesting

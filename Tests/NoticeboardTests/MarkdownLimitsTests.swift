@@ -12,6 +12,9 @@ struct MarkdownLimitsTests {
             + Array(repeating: "-", count: 249).joined(separator: "|") + "|\n" + String(repeating: "x\n", count: 2000),
         "aligned table": "|" + Array(repeating: "h", count: 40).joined(separator: "|") + "|\n|"
             + Array(repeating: ":-:", count: 40).joined(separator: "|") + "|\n" + String(repeating: "x\n", count: 200),
+        "filled table": "|" + Array(repeating: "head", count: 10).joined(separator: "|") + "|\n|"
+            + Array(repeating: "-", count: 10).joined(separator: "|") + "|\n"
+            + String(repeating: "|" + Array(repeating: "cell", count: 10).joined(separator: "|") + "|\n", count: 1200),
         "table in a quote": "> |a|b|c|d|e|f|g|h|i|j|\n> |-|-|-|-|-|-|-|-|-|-|\n" + String(repeating: "> x\n", count: 1500),
         "deep quotes": (1..<400).map { String(repeating: ">", count: $0) + " q" }.joined(separator: "\n"),
         "quote line": String(repeating: ">", count: 200_000),
@@ -73,7 +76,8 @@ struct MarkdownLimitsTests {
             case nil: nil
             }
         }
-        #expect(refusal("table in a quote") == "table cells")
+        #expect(refusal("table in a quote") == "memory")
+        #expect(refusal("filled table") == "table cells")
         #expect(refusal("padded table") == "memory")
         #expect(refusal("deep quotes") == "nesting")
         #expect(refusal("deep lists") == "nesting")
