@@ -25,8 +25,9 @@ struct MarkdownScan {
 
     private static let delimiterRunBytes: Set<UInt8> = [UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~")]
 
-    /// What cmark holds for the block containers a line can open, each '>' or list marker before its text.
-    static let bytesPerContainer = 384
+    /// What cmark holds for the block containers a line can open, each '>' or list marker before its text:
+    /// a block quote about 225 bytes, a list marker a list and an item.
+    static let bytesPerContainer = 640
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         var run = Run(start: 0)
