@@ -19,7 +19,8 @@ public struct MarkdownCheck: Sendable {
     /// The first limit `markdown` breaks, or nil.
     public func overrun(_ markdown: String) -> MarkdownOverrun? {
         var text = markdown
-        let scan = text.withUTF8 { MarkdownScan($0) }
+        let (scan, deepest) = text.withUTF8 { (MarkdownScan($0), MarkdownScan.deepestLine($0)) }
+        if deepest.depth > limits.maxNesting { return .nesting(deepest.depth, limit: limits.maxNesting) }
         let busiest = scan.busiestParagraph
         if busiest.marks > Self.maxParagraphMarks { return .paragraphMarks(busiest.marks, line: busiest.line) }
         let size = markdown.utf8.count

@@ -82,7 +82,7 @@ struct MarkdownLimitsTests {
         #expect(refusal("deep quotes") == "nesting")
         #expect(refusal("deep lists") == "nesting")
         #expect(refusal("nested emphasis") == "nesting")
-        #expect(refusal("quote line") == "memory")
+        #expect(refusal("quote line") == "nesting")
         #expect(refusal("run of stars") == "paragraph marks")
         #expect(refusal("reference links") == "memory")
         #expect(refusal("emails in long text") == "memory")
