@@ -64,7 +64,7 @@ struct LoadedSite {
 
         // Listings, parsed and checked across all cores.
         let mediaFiles = Set(content.files(under: "content/media").map { String($0.dropFirst("content/media/".count)) })
-        let validators = Dictionary(uniqueKeysWithValues: schemas.map { ($0.name, ListingValidator(schema: $0, mediaFiles: mediaFiles)) })
+        let validators = Dictionary(uniqueKeysWithValues: schemas.map { ($0.name, ListingValidator(schema: $0, mediaFiles: mediaFiles, markdown: config.markdown)) })
         let jobs = schemas.flatMap { schema in content.files(under: "content/\(schema.name)", extensions: ["yaml", "yml"]).map { (schema.name, $0) } }
         let results = jobs.parallelMap { (kind, file) in Self.readListing(file, validator: validators[kind]!, files: files) }
         var listings: [String: [Listing]] = [:]
@@ -78,7 +78,8 @@ struct LoadedSite {
                 failed[kind, default: []].insert(Slug.from(fileName: String(file.split(separator: "/").last ?? "")))
             }
         }
-        let (pages, pageProblems) = Self.loadPages(files, content.files(under: "content/pages", extensions: ["md", "markdown"]), kinds: config.kinds)
+        let (pages, pageProblems) = Self.loadPages(
+            files, content.files(under: "content/pages", extensions: ["md", "markdown"]), kinds: config.kinds, markdown: config.markdown)
         diagnostics += pageProblems
         let slugs = listings.mapValues { Set($0.map(\.slug)) }.merging(failed) { $0.union($1) }
         diagnostics += Self.duplicateSlugs(in: listings)
@@ -149,7 +150,9 @@ struct LoadedSite {
     /// Output folders a page may not take, besides the kinds' own.
     static let reservedPageSlugs: Set<String> = ["api", "assets", "media", "feeds", "search", "404"]
 
-    private static func loadPages(_ files: SiteFiles, _ pageFiles: [String], kinds: [String]) -> ([FreePage], [Diagnostic]) {
+    private static func loadPages(
+        _ files: SiteFiles, _ pageFiles: [String], kinds: [String], markdown: MarkdownLimits
+    ) -> ([FreePage], [Diagnostic]) {
         var pages: [FreePage] = []
         var problems: [Diagnostic] = []
         for file in pageFiles {
@@ -163,7 +166,7 @@ struct LoadedSite {
                 continue
             }
             do throws(Diagnostic) {
-                let (page, found) = decodePage(try files.read(file), file: file, slug: slug)
+                let (page, found) = decodePage(try files.read(file), file: file, slug: slug, markdown: markdown)
                 problems += found
                 if let page { pages.append(page) }
             } catch {

@@ -1,4 +1,5 @@
 import Enrichment
+import Markdown
 import SiteModel
 
 /// What enriching any of a site's listings needs: its Markdown settings, display formats, the titles of all
