@@ -11,7 +11,7 @@ public func decodeSiteConfig(_ root: YAMLNode?, file: String) -> (SiteConfig?, [
         return (nil, problems.list)
     }
     settings.reportUnknownKeys(
-        known: ["title", "description", "base_url", "language", "currency", "page_size", "allow_raw_html", "kinds", "images"],
+        known: ["title", "description", "base_url", "language", "currency", "page_size", "allow_raw_html", "kinds", "images", "markdown"],
         what: "the site configuration", problems: &problems)
 
     let title = settings.requiredString("title", problems: &problems)
@@ -32,6 +32,7 @@ public func decodeSiteConfig(_ root: YAMLNode?, file: String) -> (SiteConfig?, [
     let pageSize = settings.int("page_size", in: 1...1000, problems: &problems) ?? 24
     let allowRawHTML = settings.bool("allow_raw_html", problems: &problems) ?? false
     let images = decodeImageSettings(settings.value("images"), problems: &problems)
+    let markdown = decodeMarkdownLimits(settings.value("markdown"), problems: &problems)
 
     var kinds: [String] = []
     if let list = settings.stringList("kinds", problems: &problems) {
@@ -56,7 +57,8 @@ public func decodeSiteConfig(_ root: YAMLNode?, file: String) -> (SiteConfig?, [
     guard !problems.hasErrors, let title, let baseURL else { return (nil, problems.list) }
     let config = SiteConfig(
         title: title, description: settings.string("description", problems: &problems) ?? "", baseURL: baseURL,
-        language: language, currency: currency, pageSize: pageSize, allowRawHTML: allowRawHTML, kinds: kinds, images: images)
+        language: language, currency: currency, pageSize: pageSize, allowRawHTML: allowRawHTML, kinds: kinds, images: images,
+        markdown: markdown)
     return (config, problems.list)
 }
 

@@ -19,10 +19,12 @@ public struct SiteConfig: Sendable {
     public var kinds: [String]
     /// Variant widths, quality and size limit for the images listings name.
     public var images: ImageSettings
+    /// What one Markdown field or page may render to.
+    public var markdown: MarkdownLimits
 
     public init(
         title: String, description: String, baseURL: String, language: String, currency: String, pageSize: Int,
-        allowRawHTML: Bool, kinds: [String], images: ImageSettings = .standard
+        allowRawHTML: Bool, kinds: [String], images: ImageSettings = .standard, markdown: MarkdownLimits = .standard
     ) {
         self.title = title
         self.description = description
@@ -34,6 +36,7 @@ public struct SiteConfig: Sendable {
         self.allowRawHTML = allowRawHTML
         self.kinds = kinds
         self.images = images
+        self.markdown = markdown
     }
 
     private static func path(of baseURL: String) -> String {
