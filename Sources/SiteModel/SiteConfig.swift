@@ -19,10 +19,14 @@ public struct SiteConfig: Sendable {
     public var kinds: [String]
     /// Variant widths, quality and size limit for the images listings name.
     public var images: ImageSettings
+    /// How many builds' change lists `api/sync/` keeps for apps that sync (`sync_builds`).
+    public var syncBuilds: Int
+
+    public static let defaultSyncBuilds = 30
 
     public init(
         title: String, description: String, baseURL: String, language: String, currency: String, pageSize: Int,
-        allowRawHTML: Bool, kinds: [String], images: ImageSettings = .standard
+        allowRawHTML: Bool, kinds: [String], images: ImageSettings = .standard, syncBuilds: Int = SiteConfig.defaultSyncBuilds
     ) {
         self.title = title
         self.description = description
@@ -34,6 +38,7 @@ public struct SiteConfig: Sendable {
         self.allowRawHTML = allowRawHTML
         self.kinds = kinds
         self.images = images
+        self.syncBuilds = syncBuilds
     }
 
     private static func path(of baseURL: String) -> String {
