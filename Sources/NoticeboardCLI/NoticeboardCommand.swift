@@ -11,7 +11,7 @@ struct NoticeboardCommand: AsyncParsableCommand {
         commandName: "noticeboard",
         abstract: "Builds a catalogue site and JSON feeds from listing files.",
         version: Noticeboard.version,
-        subcommands: [Build.self, Check.self, Serve.self, New.self, Schema.self, Generate.self],
+        subcommands: [Build.self, Check.self, Serve.self, New.self, Schema.self, SyncCommand.self, Generate.self],
         defaultSubcommand: Build.self)
 }
 
