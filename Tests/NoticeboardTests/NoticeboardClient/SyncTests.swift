@@ -150,4 +150,17 @@ import Testing
         #expect(fetched.count < second.count, "fetched \(fetched.count) of \(second.count) again")
         #expect(!FileManager.default.fileExists(atPath: incoming))
     }
+
+    /// The README's example of the client library compiles against the library as built.
+    @Test func theReadmeExampleCompiles() throws {
+        let readme = TestSupport.read(TestSupport.repository + "/README.md")
+        let section = try #require(readme.components(separatedBy: "## For app developers").dropFirst().first?.components(separatedBy: "\n## ").first)
+        let example = try #require(section.components(separatedBy: "```swift\n").dropFirst().first?.components(separatedBy: "```").first)
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        TestSupport.write(example, to: folder + "/Example.swift")
+        let modules = URL(fileURLWithPath: TestSupport.executable).deletingLastPathComponent().path + "/Modules"
+        let compiled = try TestSupport.run("swiftc", ["-typecheck", "-I", modules, folder + "/Example.swift"])
+        #expect(compiled.status == 0, "\(compiled.stderr)")
+    }
 }
