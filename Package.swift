@@ -51,12 +51,18 @@ let package = Package(
         .target(
             name: "Rendering",
             dependencies: ["SiteModel", "Support", "CatalogueIndex", .product(name: "Mustache", package: "swift-mustache")]),
+        // The site read and checked as a whole (LoadedSite): config, schemas, listings across files (slugs,
+        // references), free pages, templates, images. It takes the paths pages may not take from Rendering's
+        // declared outputs, and compiles the templates with Rendering's TemplateSet.
+        .target(
+            name: "SiteValidation",
+            dependencies: ["SiteModel", "Support", "SiteLoader", "LocatedYAML", "SchemaValidation", "ImageProcessing", "Rendering"]),
         .target(name: "OutputWriter", dependencies: ["SiteModel", "Support", "SiteLoader", "Rendering", "CRenameExchange"]),
         .target(
             name: "Noticeboard",
             dependencies: [
-                "Support", "SiteModel", "SiteLoader", "LocatedYAML", "SchemaValidation", "ImageProcessing", "Enrichment", "CatalogueIndex",
-                "Rendering", "OutputWriter", .product(name: "OrderedCollections", package: "swift-collections"),
+                "Support", "SiteModel", "SiteLoader", "LocatedYAML", "SchemaValidation", "ImageProcessing", "SiteValidation", "Enrichment",
+                "CatalogueIndex", "Rendering", "OutputWriter", .product(name: "OrderedCollections", package: "swift-collections"),
             ]),
         // Made-up catalogues of any size for `make bench` (the hidden `noticeboard generate`).
         .target(name: "SyntheticSite", dependencies: ["SiteModel", "Support"]),
@@ -75,7 +81,7 @@ let package = Package(
             name: "NoticeboardTests",
             dependencies: [
                 "Noticeboard", "Support", "SiteModel", "LocatedYAML", "SchemaValidation", "ImageProcessing", "Enrichment", "Rendering", "OutputWriter",
-                "SiteLoader", "CatalogueIndex", "SyntheticSite", "NoticeboardClient", .product(name: "Mustache", package: "swift-mustache"),
+                "SiteLoader", "SiteValidation", "CatalogueIndex", "SyntheticSite", "NoticeboardClient", .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]),
     ]

@@ -1,4 +1,5 @@
 import Enrichment
+import OrderedCollections
 import SiteModel
 import Support
 
@@ -17,21 +18,26 @@ public struct Catalogue: Sendable {
 
     public static let newestCount = 8
 
+    /// Throws the problems only indexing finds: a derived value past `NumberLimit`, facet values sharing a URL.
     public init(
         site: SiteConfig, schemas: [KindSchema], listings: [String: [Listing]], pages: [FreePage] = [], buildDate: CalendarDate,
         formatter: DisplayFormatter
-    ) {
+    ) throws(BuildFailure) {
         self.site = site
         self.pages = pages.sorted { a, b in
             (a.navigationOrder ?? Int.max, a.title, a.slug) < (b.navigationOrder ?? Int.max, b.title, b.slug)
         }
         self.buildDate = buildDate
-        let derived = deriveFields(schemas: schemas, listings: listings, buildDate: buildDate, formatter: formatter)
-        kinds = schemas.parallelMap { schema in
+        let (derived, problems) = deriveFields(schemas: schemas, listings: listings, buildDate: buildDate, formatter: formatter)
+        guard problems.isEmpty else { throw BuildFailure(problems) }
+        let indexed = schemas.parallelMap { schema in
             let sorted = sortListings(derived[schema.name] ?? [], by: schema)
             let entries = entryListings(of: sorted, schema: schema)
-            return KindCollection(schema: schema, listings: sorted, entries: entries, facets: facets(of: schema, listings: sorted, entries: entries))
+            let (facets, problems) = facets(of: schema, listings: sorted, entries: entries)
+            return (KindCollection(schema: schema, listings: sorted, entries: entries, facets: facets), problems)
         }
+        guard !indexed.contains(where: { !$0.1.isEmpty }) else { throw BuildFailure(indexed.flatMap(\.1)) }
+        kinds = indexed.map(\.0)
         let dated: [(CalendarDate, Listing)] = kinds.filter(\.schema.hasPages).flatMap { collection -> [(CalendarDate, Listing)] in
             guard let dateField = collection.schema.dateField else { return [] }
             return collection.listings.compactMap { listing in
@@ -89,14 +95,17 @@ func entryListings(of listings: [Listing], schema: KindSchema) -> [Listing] {
             guard var fields = entry.objectValue else { continue }
             let anchor = "#entry-\(index)"
             fields.updateValue(.string("\(listing.slug)-\(index)"), forKey: "slug", insertingAt: 0)
-            fields.updateValue(.string((listing.fields["url"]?.text ?? "") + anchor), forKey: "url", insertingAt: 1)
-            fields.updateValue(.string((listing.fields["path"]?.text ?? "") + anchor), forKey: "path", insertingAt: 2)
-            fields["collection"] = .object([
-                "slug": .string(listing.slug),
-                "title": listing.fields[schema.titleField] ?? .string(listing.slug),
-                "path": listing.fields["path"] ?? .null,
-                "url": listing.fields["url"] ?? .null,
-            ])
+            var collection: OrderedDictionary<String, Value> = [
+                "slug": .string(listing.slug), "title": listing.fields[schema.titleField] ?? .string(listing.slug),
+            ]
+            // A kind without pages has no page to link into.
+            if case .string(let url)? = listing.fields["url"], case .string(let path)? = listing.fields["path"] {
+                fields.updateValue(.string(url + anchor), forKey: "url", insertingAt: 1)
+                fields.updateValue(.string(path + anchor), forKey: "path", insertingAt: 2)
+                collection["path"] = .string(path)
+                collection["url"] = .string(url)
+            }
+            fields["collection"] = .object(collection)
             entries.append(Listing(kind: schema.name, slug: "\(listing.slug)-\(index)", file: listing.file, fields: fields))
         }
     }

@@ -1,4 +1,5 @@
 import Enrichment
+import Foundation
 import OrderedCollections
 import SiteModel
 import Support
@@ -6,17 +7,23 @@ import Support
 /// Fills in every kind's derived fields. A kind is computed after the kinds it reads (those it gathers from
 /// and those it looks up), so what it reads is complete; a cycle between kinds is broken in site order.
 /// Within a kind, fields are computed in declaration order, so each may use the ones before it.
-func deriveFields(schemas: [KindSchema], listings: [String: [Listing]], buildDate: CalendarDate, formatter: DisplayFormatter) -> [String: [Listing]] {
+/// A value that cannot be computed (a sum past `NumberLimit`) is an error at the listing that caused it.
+func deriveFields(
+    schemas: [KindSchema], listings: [String: [Listing]], buildDate: CalendarDate, formatter: DisplayFormatter
+) -> (listings: [String: [Listing]], problems: [Diagnostic]) {
     var result = listings
+    var problems: [Diagnostic] = []
     var pending = schemas.filter { !$0.derived.isEmpty }
     while !pending.isEmpty {
         let ready = pending.firstIndex { schema in
             !reads(schema).contains { kind in kind != schema.name && pending.contains { $0.name == kind } }
         } ?? 0
         let schema = pending.remove(at: ready)
-        result[schema.name] = derive(schema, in: result, schemas: schemas, buildDate: buildDate, formatter: formatter)
+        let derived = derive(schema, in: result, schemas: schemas, buildDate: buildDate, formatter: formatter)
+        result[schema.name] = derived.map(\.listing)
+        problems += derived.compactMap(\.problem)
     }
-    return result
+    return (result, problems)
 }
 
 /// The kinds whose listings a kind's derived fields read.
@@ -37,7 +44,7 @@ struct DerivationSources: Sendable {
 
 private func derive(
     _ schema: KindSchema, in listings: [String: [Listing]], schemas: [KindSchema], buildDate: CalendarDate, formatter: DisplayFormatter
-) -> [Listing] {
+) -> [(listing: Listing, problem: Diagnostic?)] {
     // Referring listings of each source kind, grouped by the slug their `via` field names, in that kind's order.
     var referrers: [String: [String: [Listing]]] = [:]
     for derived in schema.derived where derived.operation.gathers {
@@ -61,21 +68,27 @@ private func derive(
     let sources = DerivationSources(
         referrers: { from, via, slug in groups[from + "." + via]?[slug] ?? [] }, lookup: { kind, slug in lookups[kind]?[slug] })
     return (listings[schema.name] ?? []).parallelMap { listing in
-        withDerivedFields(listing, schema: schema, sources: sources, buildDate: buildDate, formatter: formatter)
+        do throws(Diagnostic) {
+            return (try withDerivedFields(listing, schema: schema, sources: sources, buildDate: buildDate, formatter: formatter), nil)
+        } catch {
+            return (listing, error)
+        }
     }
 }
 
 /// One listing with its derived fields filled in, in declaration order, so each may use the ones before it.
+/// Throws when a value would pass `NumberLimit`, at the listing whose number takes it there.
 func withDerivedFields(
     _ listing: Listing, schema: KindSchema, sources: DerivationSources, buildDate: CalendarDate, formatter: DisplayFormatter
-) -> Listing {
+) throws(Diagnostic) -> Listing {
     var listing = listing
     for derived in schema.derived {
         let value: Value?
         if derived.operation.gathers {
-            value = gather(derived.operation, over: sources.referrers(derived.from ?? "", derived.via ?? "", listing.slug))
+            let group = sources.referrers(derived.from ?? "", derived.via ?? "", listing.slug)
+            value = try gather(derived.operation, over: group, into: Target(listing: listing, field: derived.name))
         } else {
-            value = compute(derived, on: listing, schema: schema, sources: sources, buildDate: buildDate)
+            value = try compute(derived, on: listing, schema: schema, sources: sources, buildDate: buildDate)
         }
         guard let value else { continue }
         listing.fields[derived.name] = value
@@ -94,10 +107,23 @@ func referencedSlug(_ value: Value?) -> String? {
     }
 }
 
+/// The listing and derived field a value is computed for, as errors name them.
+struct Target {
+    let listing: Listing
+    let field: String
+
+    /// An error at `location`, the number that takes the value past the limit; `what` says how.
+    func overflow(at location: SourceLocation, _ what: String, scale: Int) -> Diagnostic {
+        .error(
+            at: location,
+            "\(what) derived field '\(field)' of \(listing.file) past \(NumberLimit.text(scale: scale)), the largest number it may hold")
+    }
+}
+
 /// Nil when there is nothing to compute from (an average of no reviews); the field is then left out.
-private func gather(_ operation: DerivedField.Operation, over group: [Listing]) -> Value? {
-    func numbers(_ field: String) -> [Value] {
-        group.compactMap { listing in numericValue(listing.fields[field]) != nil ? listing.fields[field] : nil }
+private func gather(_ operation: DerivedField.Operation, over group: [Listing], into target: Target) throws(Diagnostic) -> Value? {
+    func numbers(_ field: String) -> [Listing] {
+        group.filter { numericValue($0.fields[field]) != nil }
     }
     switch operation {
     case .count:
@@ -106,24 +132,33 @@ private func gather(_ operation: DerivedField.Operation, over group: [Listing]) 
         let ordered = sort.isEmpty ? group : sortListings(group, keys: sort)
         return .list(ordered.map { .object($0.fields) })
     case .average(let field, let scale):
-        let values = numbers(field).compactMap(numericValue)
-        guard !values.isEmpty else { return nil }
-        return rounded(values.reduce(0, +) / Double(values.count), scale: scale)
+        let members = numbers(field)
+        guard !members.isEmpty else { return nil }
+        let mean = members.compactMap { numericValue($0.fields[field]) }.reduce(0, +) / Double(members.count)
+        guard let value = rounded(mean, scale: scale) else {
+            // The mean is no larger than the largest value, so some value is past the limit at this scale too.
+            let culprit = members.first { rounded(numericValue($0.fields[field])!, scale: scale) == nil } ?? target.listing
+            throw target.overflow(at: culprit.location(of: field), "'\(field)' here, kept to \(scale) fraction digits, takes the average for", scale: scale)
+        }
+        return value
     case .sum(let field):
-        return total(numbers(field))
+        return try total(of: field, in: numbers(field), into: target)
     case .minimum(let field):
-        return numbers(field).min { numericValue($0)! < numericValue($1)! }
+        return numbers(field).map { $0.fields[field]! }.min { numericValue($0)! < numericValue($1)! }
     case .maximum(let field):
-        return numbers(field).max { numericValue($0)! < numericValue($1)! }
+        return numbers(field).map { $0.fields[field]! }.max { numericValue($0)! < numericValue($1)! }
     case .sumBy(let groupField, let field):
         var order: [String] = []
-        var members: [String: [Value]] = [:]
-        for listing in group {
-            guard let key = listing.fields[groupField]?.stringValue, let value = listing.fields[field], numericValue(value) != nil else { continue }
+        var members: [String: [Listing]] = [:]
+        for listing in numbers(field) {
+            guard let key = listing.fields[groupField]?.stringValue else { continue }
             if members[key] == nil { order.append(key) }
-            members[key, default: []].append(value)
+            members[key, default: []].append(listing)
         }
-        let totals = order.compactMap { key in total(members[key]!).map { (key, $0) } }
+        var totals: [(String, Value)] = []
+        for key in order {
+            if let sum = try total(of: field, in: members[key]!, into: target) { totals.append((key, sum)) }
+        }
         return .list(totals.sorted { a, b in
             numericValue(a.1)! != numericValue(b.1)! ? numericValue(a.1)! > numericValue(b.1)! : a.0 < b.0
         }.map { key, sum in .object(["group": .string(key), "total": sum]) })
@@ -134,14 +169,19 @@ private func gather(_ operation: DerivedField.Operation, over group: [Listing]) 
 
 private func compute(
     _ derived: DerivedField, on listing: Listing, schema: KindSchema, sources: DerivationSources, buildDate: CalendarDate
-) -> Value? {
+) throws(Diagnostic) -> Value? {
     switch derived.operation {
     case .daysSince(let field):
+        // Dates lie within years 1 to 9999, so the difference is a few million days at most.
         guard case .date(let date)? = listing.fields[field] else { return nil }
         return .int(Int64(buildDate.dayNumber - date.dayNumber))
     case .ratio(let numerator, let denominator, let scale):
         guard let top = numericValue(listing.fields[numerator]), let bottom = numericValue(listing.fields[denominator]), bottom != 0 else { return nil }
-        return rounded(top / bottom, scale: scale)
+        guard let value = rounded(top / bottom, scale: scale) else {
+            throw Target(listing: listing, field: derived.name).overflow(
+                at: listing.location(of: numerator), "'\(numerator)' / '\(denominator)', kept to \(scale) fraction digits, takes", scale: scale)
+        }
+        return value
     case .atLeast(let field, let threshold):
         guard let number = numericValue(listing.fields[field]) else { return nil }
         return .bool(number >= threshold)
@@ -155,25 +195,33 @@ private func compute(
     }
 }
 
-/// Sums ints as an int, decimals at their scale; nil for nothing to sum.
-private func total(_ values: [Value]) -> Value? {
-    guard let first = values.first else { return nil }
-    if case .decimal(let sample) = first {
-        let units = values.reduce(Int64(0)) { sum, value in
-            if case .decimal(let number) = value { return sum + number.units }
-            return sum
+/// Sums ints as an int, decimals at their scale (one field's values share it); nil for nothing to sum. Throws
+/// at the listing whose value takes the sum past `NumberLimit`.
+private func total(of field: String, in listings: [Listing], into target: Target) throws(Diagnostic) -> Value? {
+    var sum: Int64 = 0
+    var scale: Int?
+    for listing in listings {
+        let units: Int64
+        switch listing.fields[field] {
+        case .int(let number)?: units = number
+        case .decimal(let number)?: (units, scale) = (number.units, number.scale)
+        default: continue
         }
-        return .decimal(FixedDecimal(units: units, scale: sample.scale))
+        let (next, overflow) = sum.addingReportingOverflow(units)
+        guard !overflow, NumberLimit.holds(next) else {
+            throw target.overflow(at: listing.location(of: field), "'\(field)' here takes the sum for", scale: scale ?? 0)
+        }
+        sum = next
     }
-    return .int(values.reduce(Int64(0)) { sum, value in
-        if case .int(let number) = value { return sum + number }
-        return sum
-    })
+    guard !listings.isEmpty else { return nil }
+    return scale.map { .decimal(FixedDecimal(units: sum, scale: $0)) } ?? .int(sum)
 }
 
-private func rounded(_ number: Double, scale: Int) -> Value {
-    let factor = (0..<scale).reduce(Int64(1)) { result, _ in result * 10 }
-    return .decimal(FixedDecimal(units: Int64((number * Double(factor)).rounded(.toNearestOrAwayFromZero)), scale: scale))
+/// `number` rounded half away from zero to `scale` fraction digits; nil when its units pass `NumberLimit`.
+private func rounded(_ number: Double, scale: Int) -> Value? {
+    let units = (number * pow(10, Double(scale))).rounded(.toNearestOrAwayFromZero)
+    guard abs(units) <= Double(NumberLimit.magnitude) else { return nil }
+    return .decimal(FixedDecimal(units: Int64(units), scale: scale))
 }
 
 private func numericValue(_ value: Value?) -> Double? {

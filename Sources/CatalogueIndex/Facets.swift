@@ -19,8 +19,11 @@ public struct FacetValue: Sendable {
     public let listings: [Listing]
 }
 
-func facets(of schema: KindSchema, listings: [Listing], entries: [Listing]) -> [Facet] {
-    schema.facets.compactMap { name -> Facet? in
+/// Each value's URL segment is its own slug, whatever other values there are, so adding a value never moves
+/// another. Two values with one slug (`Cork` and `cork`), and a value with none (`!!!`), are errors.
+func facets(of schema: KindSchema, listings: [Listing], entries: [Listing]) -> (facets: [Facet], problems: [Diagnostic]) {
+    var problems: [Diagnostic] = []
+    let facets = schema.facets.compactMap { name -> Facet? in
         guard let field = schema.facetField(named: name) else { return nil }
         var order: [String] = []
         var members: [String: [Listing]] = [:]
@@ -39,20 +42,35 @@ func facets(of schema: KindSchema, listings: [Listing], entries: [Listing]) -> [
             let (x, y) = (declared.firstIndex(of: a) ?? Int.max, declared.firstIndex(of: b) ?? Int.max)
             return x != y ? x < y : a.lowercased() < b.lowercased()
         }
-        var usedSlugs = Set<String>()
-        let values = sorted.map { text in
-            // Two values with one slug ("C++" and "C") get -2, -3… in value order, so URLs stay stable.
-            let base = Slug.from(text: text).isEmpty ? "value" : Slug.from(text: text)
-            var slug = base
-            var counter = 2
-            while !usedSlugs.insert(slug).inserted {
-                slug = "\(base)-\(counter)"
-                counter += 1
-            }
-            return FacetValue(text: text, slug: slug, listings: members[text]!)
-        }
+        let values = sorted.map { FacetValue(text: $0, slug: Slug.from(text: $0), listings: members[$0]!) }
+        problems += slugProblems(of: values, field: name)
         return Facet(field: field, values: values)
     }
+    return (facets, problems)
+}
+
+/// A value without a slug, and each value whose slug an earlier one has, at the first listing (by file
+/// path) that has it; "earlier" goes by that listing too, so which value is blamed does not depend on order.
+private func slugProblems(of values: [FacetValue], field: String) -> [Diagnostic] {
+    func firstFile(_ value: FacetValue) -> Listing { value.listings.min { $0.file < $1.file }! }
+    var problems: [Diagnostic] = []
+    var owners: [String: (text: String, file: String)] = [:]
+    for value in values.sorted(by: { (firstFile($0).file, $0.text) < (firstFile($1).file, $1.text) }) {
+        let listing = firstFile(value), location = listing.location(of: field)
+        if value.slug.isEmpty {
+            problems.append(.error(
+                at: location,
+                "'\(field)' value '\(value.text)' has no letters or digits to make its page's URL from; add some"))
+        } else if let owner = owners[value.slug] {
+            let place = owner.file == listing.file ? "this file" : owner.file
+            problems.append(.error(
+                at: location,
+                "'\(field)' value '\(value.text)' would have the URL segment '\(value.slug)', which the value '\(owner.text)' in \(place) already has; write them the same way if they are one value, or tell them apart with letters or digits"))
+        } else {
+            owners[value.slug] = (value.text, listing.file)
+        }
+    }
+    return problems
 }
 
 private func facetTexts(_ value: Value?) -> [String] {

@@ -10,14 +10,20 @@ extension Catalogue {
     ///
     /// This is what makes an edit in `serve` cost the pages it touches rather than the whole site: the
     /// kind's order, facets and counts, and every other kind, stay exactly as they were.
-    public func replacing(_ enriched: Listing, formatter: DisplayFormatter) -> Catalogue? {
+    /// Throws, as a whole build would, when a derived value of the listing passes `NumberLimit`.
+    public func replacing(_ enriched: Listing, formatter: DisplayFormatter) throws(BuildFailure) -> Catalogue? {
         guard let kindIndex = kinds.firstIndex(where: { $0.schema.name == enriched.kind }) else { return nil }
         let collection = kinds[kindIndex], schema = collection.schema
         guard schema.entriesField == nil, !kinds.contains(where: { reads($0.schema).contains(schema.name) }),
             let position = collection.listings.firstIndex(where: { $0.slug == enriched.slug })
         else { return nil }
         let old = collection.listings[position]
-        let listing = withDerivedFields(enriched, schema: schema, sources: sources, buildDate: buildDate, formatter: formatter)
+        let listing: Listing
+        do throws(Diagnostic) {
+            listing = try withDerivedFields(enriched, schema: schema, sources: sources, buildDate: buildDate, formatter: formatter)
+        } catch {
+            throw BuildFailure([error])
+        }
         let sortFields = schema.sort.isEmpty ? [schema.titleField] : schema.sort.map(\.field)
         let fixed = [schema.titleField] + sortFields + schema.facets + (schema.dateField.map { [$0] } ?? [])
         guard fixed.allSatisfy({ old.fields[$0] == listing.fields[$0] }) else { return nil }

@@ -12,10 +12,12 @@ public struct ListingEnricher: Sendable {
     public let titles: [String: [String: String]]
     /// What the image stage published, by path below `content/media/`.
     public let images: [String: PublishedImage]
+    /// Kinds whose listings have pages: only those get `url` and `path`, and only references to them do.
+    public let kindsWithPages: Set<String>
 
     public init(
         site: SiteConfig, schema: KindSchema, markdown: MarkdownRenderer, formatter: DisplayFormatter, titles: [String: [String: String]],
-        images: [String: PublishedImage]
+        images: [String: PublishedImage], kindsWithPages: Set<String>
     ) {
         self.site = site
         self.schema = schema
@@ -23,14 +25,17 @@ public struct ListingEnricher: Sendable {
         self.formatter = formatter
         self.titles = titles
         self.images = images
+        self.kindsWithPages = kindsWithPages
     }
 
     public func enrich(_ listing: Listing) -> Listing {
         var fields = OrderedDictionary<String, Value>()
         fields.reserveCapacity(listing.fields.count + 4)
         fields["slug"] = .string(listing.slug)
-        fields["url"] = .string(site.url(listing.outputPath))
-        fields["path"] = .string(site.path(listing.outputPath))
+        if kindsWithPages.contains(schema.name) {
+            fields["url"] = .string(site.url(listing.outputPath))
+            fields["path"] = .string(site.path(listing.outputPath))
+        }
         var display = OrderedDictionary<String, String>()
         for field in schema.fields {
             guard let value = listing.fields[field.name] else { continue }
@@ -59,10 +64,14 @@ public struct ListingEnricher: Sendable {
             return images[path].map(imageValue) ?? .null
         case (.reference(let kind), .string(let slug)):
             let page = "\(kind)/\(slug)/"
-            return .object([
+            var reference: OrderedDictionary<String, Value> = [
                 "kind": .string(kind), "slug": .string(slug), "title": .string(titles[kind]?[slug] ?? slug),
-                "path": .string(site.path(page)), "url": .string(site.url(page)),
-            ])
+            ]
+            if kindsWithPages.contains(kind) {
+                reference["path"] = .string(site.path(page))
+                reference["url"] = .string(site.url(page))
+            }
+            return .object(reference)
         case (.list(let item), .list(let items)):
             return .list(items.map { transform($0, as: item.type) })
         case (.object(let subfields), .object(let values)):

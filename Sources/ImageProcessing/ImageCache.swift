@@ -82,12 +82,17 @@ struct ImageCache: Sendable {
         utimes(path(key), nil)
     }
 
+    /// An entry's folder (a key: 64 hex digits) or one being written (`.tmp-…`): pruning removes nothing else.
+    static func isEntryName(_ name: String) -> Bool {
+        name.hasPrefix(".tmp-") || (name.utf8.count == 64 && name.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+    }
+
     /// Removes the entries not in `keeping` that no build has used for an hour: a build running at the same
     /// time from other content (the preview server's) may still need a recent one.
     func prune(keeping keys: Set<String>) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
         let cutoff = Date().addingTimeInterval(-3600)
-        for name in names where !keys.contains(name) {
+        for name in names where !keys.contains(name) && Self.isEntryName(name) {
             let modified = (try? FileManager.default.attributesOfItem(atPath: path(name))[.modificationDate]) as? Date
             if let modified, modified < cutoff { try? FileManager.default.removeItem(atPath: path(name)) }
         }

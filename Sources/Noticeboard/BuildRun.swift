@@ -5,6 +5,7 @@ import OutputWriter
 import Rendering
 import SiteLoader
 import SiteModel
+import SiteValidation
 import Support
 
 /// One build into an output folder: its options and lock, the scan of its inputs, the last build's record
@@ -42,10 +43,11 @@ struct BuildRun {
     /// A build from scratch. Builds into the same place run one at a time: `waiting` is called when this
     /// one has to wait.
     init(_ options: BuildOptions, waiting: () -> Void) throws(BuildFailure) {
-        try Self.checkOutputPath(options)
+        try OwnedFolders.checkPlace(output: options.outputPath, root: options.root, inputFolders: Noticeboard.inputFolders)
         self.options = options
         // Taken before the last build's record is read, so a build that waited sees what the other one wrote.
         lock = try OutputLock(outputPath: options.outputPath, waiting: waiting)
+        try OwnedFolders.checkReplaceable(output: options.outputPath)
         files = SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes)
         buildDate = options.now ?? CalendarDate.today()
         let statePath = BuildState.file(root: options.root, outputPath: options.outputPath)
@@ -107,15 +109,6 @@ struct BuildRun {
         var info = stat()
         let executable = stat("/proc/self/exe", &info) == 0 ? "\(info.st_size) \(info.st_mtim.tv_sec)" : "unknown"
         return "version=\(Noticeboard.version) executable=\(executable) now=\(buildDate) max-file-bytes=\(options.maxFileBytes) base-url=\(options.baseURL ?? "")"
-    }
-
-    /// The output folder is replaced whole, so it must not hold the site's own sources.
-    private static func checkOutputPath(_ options: BuildOptions) throws(BuildFailure) {
-        let output = URL(fileURLWithPath: options.outputPath).standardizedFileURL.path
-        let root = URL(fileURLWithPath: options.root).standardizedFileURL.path
-        if output == root || root.hasPrefix(output.hasSuffix("/") ? output : output + "/") {
-            throw BuildFailure([.error("the output folder \(options.outputPath) holds the site itself; choose a folder such as \(options.root)/public")])
-        }
     }
 }
 

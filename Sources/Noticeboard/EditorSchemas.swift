@@ -2,6 +2,7 @@ import OrderedCollections
 import Rendering
 import SiteLoader
 import SiteModel
+import SiteValidation
 
 /// JSON Schemas (draft 2020-12) for the listing files themselves, one per kind, so editors with YAML
 /// support check and complete listings as they are typed. Private fields are included: they are written

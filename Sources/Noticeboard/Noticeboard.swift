@@ -5,6 +5,7 @@ import OutputWriter
 import Rendering
 import SiteLoader
 import SiteModel
+import SiteValidation
 
 /// The whole pipeline: load → parse → validate → enrich → index → render → write; the stages are in
 /// `Stages.swift`, the outputs in Rendering's `Outputs.swift`.
@@ -23,7 +24,7 @@ public enum Noticeboard {
     public static func check(_ options: BuildOptions) throws(BuildFailure) -> [Diagnostic] {
         let site = try LoadedSite(files: SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes), baseURL: options.baseURL)
         var stages = StageTimes()
-        let catalogue = enrichAndIndex(site, buildDate: options.now ?? CalendarDate.today(), stages: &stages)
+        let catalogue = try enrichAndIndex(site, buildDate: options.now ?? CalendarDate.today(), stages: &stages)
         SiteRenderer(catalogue: catalogue, templates: site.templates, staticFiles: staticFiles(site)).render { _ in }
         return site.warnings
     }
@@ -67,12 +68,12 @@ public enum Noticeboard {
         var state = previous
         if !state.stagingIsConfirmed(statePath: run.statePath) { state.staged = nil }
         let enriched = enrich(Loaded(site: site), changes: nil, stages: &run.stages)
-        let catalogue = index(enriched, changes: nil, buildDate: run.buildDate, stages: &run.stages)!
+        let catalogue = try index(enriched, changes: nil, buildDate: run.buildDate, stages: &run.stages)!
         return BuiltSite(site: site, enrichment: enriched.enrichment, catalogue: catalogue, state: state, statePath: run.statePath)
     }
 
     /// Markdown to HTML and derived values for every listing and page, then the catalogue's collections.
-    static func enrichAndIndex(_ site: LoadedSite, buildDate: CalendarDate, stages: inout StageTimes) -> Catalogue {
-        index(enrich(Loaded(site: site), changes: nil, stages: &stages), changes: nil, buildDate: buildDate, stages: &stages)!
+    static func enrichAndIndex(_ site: LoadedSite, buildDate: CalendarDate, stages: inout StageTimes) throws(BuildFailure) -> Catalogue {
+        try index(enrich(Loaded(site: site), changes: nil, stages: &stages), changes: nil, buildDate: buildDate, stages: &stages)!
     }
 }

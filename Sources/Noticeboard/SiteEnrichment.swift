@@ -1,5 +1,6 @@
 import Enrichment
 import SiteModel
+import SiteValidation
 
 /// What enriching any of a site's listings needs: its Markdown settings, display formats, the titles of all
 /// listings (which references show) and the published images.
@@ -9,6 +10,8 @@ struct SiteEnrichment {
     let markdown: MarkdownRenderer
     let formatter: DisplayFormatter
     let titles: [String: [String: String]]
+    /// The kinds with pages; a listing of another kind has no URL to link to.
+    let kindsWithPages: Set<String>
 
     init(_ site: LoadedSite) {
         config = site.config
@@ -16,9 +19,11 @@ struct SiteEnrichment {
         markdown = MarkdownRenderer(allowRawHTML: site.config.allowRawHTML)
         formatter = DisplayFormatter(language: site.config.language, currency: site.config.currency)
         titles = site.titles
+        kindsWithPages = Set(site.schemas.filter(\.hasPages).map(\.name))
     }
 
     func enricher(for schema: KindSchema) -> ListingEnricher {
-        ListingEnricher(site: config, schema: schema, markdown: markdown, formatter: formatter, titles: titles, images: images)
+        ListingEnricher(site: config, schema: schema, markdown: markdown, formatter: formatter, titles: titles, images: images,
+            kindsWithPages: kindsWithPages)
     }
 }

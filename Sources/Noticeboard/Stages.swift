@@ -5,6 +5,7 @@ import ImageProcessing
 import OutputWriter
 import Rendering
 import SiteModel
+import SiteValidation
 import Support
 
 /// The pipeline's stages, in order: each takes what the one before made and returns what it makes. A build
@@ -18,7 +19,14 @@ extension Noticeboard {
         guard let loaded = try load(&run) else { return nil }
         let book = try beginWriting(run, loaded)
         let enriched = enrich(loaded, changes: run.changes, stages: &run.stages)
-        guard let catalogue = index(enriched, changes: run.changes, buildDate: run.buildDate, stages: &run.stages) else { return nil }
+        let indexed: Catalogue?
+        do throws(BuildFailure) {
+            indexed = try index(enriched, changes: run.changes, buildDate: run.buildDate, stages: &run.stages)
+        } catch {
+            book.abandon()
+            throw error
+        }
+        guard let catalogue = indexed else { return nil }
         let versions = track(catalogue, run, &run.stages)
         let renderer = planOutputs(catalogue, versions, loaded, run)
         render(renderer, run, into: book, &run.stages)
@@ -90,10 +98,12 @@ extension Noticeboard {
     }
 
     /// The catalogue: made anew, or the last one with the edited listings in place (nil when an edit moves
-    /// a listing, see `Catalogue.replacing`).
-    static func index(_ enriched: Enriched, changes: ChangeSet?, buildDate: CalendarDate, stages: inout StageTimes) -> Catalogue? {
+    /// a listing, see `Catalogue.replacing`). Throws the problems only indexing finds (`Catalogue.init`).
+    static func index(
+        _ enriched: Enriched, changes: ChangeSet?, buildDate: CalendarDate, stages: inout StageTimes
+    ) throws(BuildFailure) -> Catalogue? {
         guard let changes else {
-            let catalogue = Catalogue(
+            let catalogue = try Catalogue(
                 site: enriched.site.config, schemas: enriched.site.schemas, listings: enriched.listings, pages: enriched.pages,
                 buildDate: buildDate, formatter: enriched.enrichment.formatter)
             stages.finish("index")
@@ -101,7 +111,7 @@ extension Noticeboard {
         }
         var catalogue = changes.last.catalogue
         for listing in enriched.listings.values.joined() {
-            guard let replaced = catalogue.replacing(listing, formatter: enriched.enrichment.formatter) else { return nil }
+            guard let replaced = try catalogue.replacing(listing, formatter: enriched.enrichment.formatter) else { return nil }
             catalogue = replaced
         }
         stages.finish("index them in place")

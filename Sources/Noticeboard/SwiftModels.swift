@@ -1,4 +1,5 @@
 import SiteLoader
+import SiteValidation
 import SiteModel
 
 /// `noticeboard codegen swift`: Swift `Codable` models of the site's published JSON, from its schemas, so an

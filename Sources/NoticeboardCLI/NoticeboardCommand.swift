@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Noticeboard
 import NoticeboardServer
+import OutputWriter
 import SiteModel
 import Support
 
@@ -146,8 +147,8 @@ struct New: ParsableCommand {
 
     func run() throws {
         let manager = FileManager.default
-        if let existing = try? manager.contentsOfDirectory(atPath: folder), !existing.isEmpty {
-            FileHandle.standardError.write(Data("error: \(folder) is not empty; noticeboard new only writes into a new or empty folder\n".utf8))
+        if let refusal = OwnedFolders.checkNewSite(folder) {
+            FileHandle.standardError.write(Data("error: \(refusal)\n".utf8))
             Foundation.exit(1)
         }
         guard let scaffold = Bundle.module.url(forResource: "Scaffold", withExtension: nil) else {

@@ -75,22 +75,11 @@ public struct PreviewServer: Sendable {
     /// The address pages are served under, which replaces `base_url` so every link stays on the preview.
     func baseURL(basePath: String) -> String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)\(basePath)" }
 
-    public func run(log: @escaping @Sendable (String) -> Void) async throws {
-        // The sub-path comes from the site's own configuration; read it once with a check.
-        let basePath: String
-        do throws(BuildFailure) {
-            basePath = try Noticeboard.basePath(BuildOptions(root: root, maxFileBytes: maxFileBytes))
-        } catch {
-            throw Failure.noSite(error)
-        }
-        guard Self.canListen(host: host, port: port) else { throw Failure.portInUse(host: host, port: port) }
-        let options = BuildOptions(root: root, output: outputPath, maxFileBytes: maxFileBytes, now: now, baseURL: baseURL(basePath: basePath))
-        let events = ReloadEvents()
-        let output = outputPath, timings = timings
-        let watcher = SiteWatcher(options: options, events: events, site: LiveSite(options: options)) {
-            log("Another build is writing \(output)/; waiting for it to finish.")
-        }
-        let report: @Sendable (Result<BuildReport, BuildFailure>) -> Void = { result in
+    /// Tells what each build did, or why it failed.
+    private static func reportBuilds(
+        log: @escaping @Sendable (String) -> Void, timings: Bool
+    ) -> @Sendable (Result<BuildReport, BuildFailure>) -> Void {
+        { result in
             switch result {
             case .success(let report):
                 let time = report.seconds < 1 ? String(format: "%.0f ms", report.seconds * 1000) : String(format: "%.2f s", report.seconds)
@@ -102,10 +91,29 @@ public struct PreviewServer: Sendable {
                 log(failure.description + "\nThe last good build is still being served.")
             }
         }
+    }
+
+    public func run(log: @escaping @Sendable (String) -> Void) async throws {
+        // The sub-path comes from the site's own configuration; read it once with a check.
+        let basePath: String
+        do throws(BuildFailure) {
+            basePath = try Noticeboard.basePath(BuildOptions(root: root, maxFileBytes: maxFileBytes))
+        } catch {
+            throw Failure.noSite(error)
+        }
+        guard Self.canListen(host: host, port: port) else { throw Failure.portInUse(host: host, port: port) }
+        let options = BuildOptions(root: root, output: outputPath, maxFileBytes: maxFileBytes, now: now, baseURL: baseURL(basePath: basePath))
+        let events = ReloadEvents()
+        let output = outputPath
+        let watcher = SiteWatcher(options: options, events: events, site: LiveSite(options: options)) {
+            log("Another build is writing \(output)/; waiting for it to finish.")
+        }
+        let report = Self.reportBuilds(log: log, timings: timings)
         Self.stopOnSignals(log: log)
         await watcher.rebuild(report)
 
         let router = Router()
+        router.add(middleware: RequestGuard(host: host, port: port))
         let site = ServedSite(outputPath: outputPath, basePath: basePath)
         router.get(RouterPath(LiveReload.eventsPath)) { _, _ -> Response in
             let stream = await events.subscribe()

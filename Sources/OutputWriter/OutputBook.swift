@@ -66,6 +66,12 @@ public final class OutputBook: Sendable {
         if case .restaging(let staging) = mode { staging.prepareFolders(folders) }
     }
 
+    /// Ends a write that will not be swapped in (the input turned out bad after it began): a staging folder
+    /// begun anew is removed; in place nothing was written yet.
+    public func abandon() {
+        if case .restaging(let staging) = mode { staging.abandon() }
+    }
+
     /// Rendered files, from any thread: each is digested on the core that made it.
     public func add(_ batch: [SiteRenderer.RenderedFile]) {
         switch mode {

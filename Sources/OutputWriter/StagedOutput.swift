@@ -43,7 +43,7 @@ public struct StagedOutput: Sendable {
         let staging = stagingPath
         let reusable = staged.flatMap { staged in Self.isFolder(staging) ? staged : nil }
         if reusable == nil {
-            try? FileManager.default.removeItem(atPath: staging)
+            Self.removeStaging(staging)
             try? FileManager.default.createDirectory(atPath: Self.parentFolder(of: outputPath), withIntermediateDirectories: true)
             do throws(WriteError) {
                 try Self.makeStagingFolder(staging)
@@ -79,7 +79,7 @@ public struct StagedOutput: Sendable {
             try update(root, from: staged, wanted: wanted, changed: changed)
             try swapIn(root, keepPrevious: true)
         } catch {
-            try? FileManager.default.removeItem(atPath: root)
+            Self.removeStaging(root)
             throw failure(error)
         }
         return true
@@ -92,14 +92,30 @@ public struct StagedOutput: Sendable {
 
     /// Beside the output folder: a rename only swaps folders on one file system.
     var stagingPath: String {
-        let name = (outputPath as NSString).lastPathComponent
-        return (Self.parentFolder(of: outputPath) as NSString).appendingPathComponent(".\(name).staging")
+        let parent = Self.parentFolder(of: outputPath)
+        let name = ".\(Self.lastComponent(of: outputPath)).staging"
+        return parent == "." ? name : parent == "/" ? "/" + name : parent + "/" + name
     }
 
-    /// The folder that holds `path`: `site` for `site/public`, `.` for `public`.
+    /// The folder that holds `path`: `site` for `site/public`, `.` for `public`, `/` for `/public`.
+    /// (Not NSString's `deletingLastPathComponent`, which crashes on a one-letter name in this Foundation.)
     static func parentFolder(of path: String) -> String {
-        let parent = (path as NSString).deletingLastPathComponent
-        return parent.isEmpty ? "." : parent
+        let trimmed = trimmingSlashes(path)
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        let parent = trimmingSlashes(String(trimmed[..<slash]))
+        return parent.isEmpty ? "/" : parent
+    }
+
+    /// The last part of `path`: `public` for `site/public/`.
+    static func lastComponent(of path: String) -> String {
+        let trimmed = trimmingSlashes(path)
+        return trimmed.split(separator: "/").last.map(String.init) ?? trimmed
+    }
+
+    private static func trimmingSlashes(_ path: String) -> String {
+        var path = path[...]
+        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+        return String(path)
     }
 
     /// Output paths are made by the pipeline from validated slugs; this is the last guard that none escapes.
@@ -114,12 +130,34 @@ public struct StagedOutput: Sendable {
             let parent = parentFolder(of: path)
             throw WriteError(message: "cannot create a folder in \(parent) (\(String(cString: strerror(errno))))")
         }
+        try markStaging(path)
+    }
+
+    /// Removes a staging folder (or the site it holds after a swap), marker last: a build killed half-way
+    /// through leaves a folder the next one still knows as its own.
+    static func removeStaging(_ path: String) {
+        guard isFolder(path), (try? markStaging(path)) != nil else { return }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] where name != OwnedFolders.stagingMarker {
+            try? FileManager.default.removeItem(atPath: path + "/" + name)
+        }
+        unlink(path + "/" + OwnedFolders.stagingMarker)
+        rmdir(path)
+    }
+
+    /// Puts the marker that tells a staging folder left by a killed build from someone else's folder
+    /// (see `OwnedFolders`); `swapIn` takes it out again.
+    private static func markStaging(_ path: String) throws(WriteError) {
+        let marker = path + "/" + OwnedFolders.stagingMarker
+        let descriptor = open(marker, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw WriteError(path: marker) }
+        close(descriptor)
     }
 
     /// Makes the staging folder, which holds `staged`, hold the `wanted` paths: removes what is no longer
     /// wanted, and replaces the `changed` files (a file is unlinked first, never overwritten: it may be a hard
     /// link shared with the output folder).
     func update(_ root: String, from staged: [String: FileDigest], wanted: Set<String>, changed: [OutputFile]) throws(WriteError) {
+        try Self.markStaging(root)
         for path in staged.keys where !wanted.contains(path) {
             try Self.remove(root + "/" + path)
             Self.removeEmptyFolders(above: path, in: root)
@@ -186,6 +224,7 @@ public struct StagedOutput: Sendable {
     }
 
     func swapIn(_ staging: String, keepPrevious: Bool) throws(WriteError) {
+        guard unlink(staging + "/" + OwnedFolders.stagingMarker) == 0 || errno == ENOENT else { throw WriteError(path: staging) }
         var info = stat()
         if lstat(outputPath, &info) != 0 {
             guard errno == ENOENT else { throw WriteError(path: outputPath) }
@@ -197,7 +236,7 @@ public struct StagedOutput: Sendable {
         }
         guard nb_rename_exchange(staging, outputPath) == 0 else { throw WriteError(path: outputPath) }
         // The staging path now holds the previous site.
-        if !keepPrevious { try? FileManager.default.removeItem(atPath: staging) }
+        if !keepPrevious { Self.removeStaging(staging) }
     }
 
     private static func makeDirectory(_ path: String) throws(WriteError) {

@@ -115,12 +115,22 @@ public final class Staging: Sendable {
             fail(error)
         }
         if let failure = progress.withLock({ $0.failure }) {
-            try? FileManager.default.removeItem(atPath: root)
+            StagedOutput.removeStaging(root)
             throw failure
         }
         return StagedOutput.Summary(
             files: result.paths.count, written: result.new - result.kept,
             bytes: result.unsized.reduce(result.knownBytes) { $0 + output.size(of: $1) })
+    }
+
+    /// Ends a write that will not be swapped in (the input turned out bad after writing began): waits for the
+    /// writers and removes the staging folder, as a failed `finish` does.
+    public func abandon() {
+        progress.withLock { progress in
+            if progress.failure == nil { progress.failure = BuildFailure([]) }
+        }
+        for writer in writers { writer.sync {} }
+        try? FileManager.default.removeItem(atPath: root)
     }
 
     private func fail(_ error: WriteError) {

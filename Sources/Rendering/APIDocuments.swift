@@ -44,11 +44,7 @@ extension SiteRenderer {
                 "date": .date(pick.date),
                 "entry": pick.entry,
                 "position": pick.position.map { .int(Int64($0)) } ?? .null,
-                "listing": .object([
-                    "slug": .string(pick.listing.slug),
-                    "title": .string(contexts.title(of: pick.listing, schema: schema)),
-                    "url": pick.listing.fields["url"] ?? .null,
-                ]),
+                "listing": .object(linkedListing(pick.listing, schema: schema)),
             ])
             return OutputFile(path: "api/\(schema.name)/daily/\(pick.date).json", contents: .bytes(JSONWriter.bytes(document)))
         }
@@ -60,17 +56,20 @@ extension SiteRenderer {
         return [OutputFile(path: "api/\(collection.schema.name).geojson", contents: .bytes(JSONWriter.bytes(geoJSON(collection, geo))))]
     }
 
+    /// A listing as other documents name it: its slug, title and, when its kind has pages, its page's URL.
+    private func linkedListing(_ listing: Listing, schema: KindSchema) -> OrderedDictionary<String, Value> {
+        var fields: OrderedDictionary<String, Value> = ["slug": .string(listing.slug), "title": .string(contexts.title(of: listing, schema: schema))]
+        if let url = listing.fields["url"] { fields["url"] = url }
+        return fields
+    }
+
     /// A FeatureCollection of the listings that have both coordinates (RFC 7946: longitude first).
     private func geoJSON(_ collection: KindCollection, _ geo: GeoFields) -> Value {
         let features: [Value] = collection.listings.compactMap { listing in
             guard case .decimal(let lat)? = listing.fields[geo.latitude], case .decimal(let lon)? = listing.fields[geo.longitude] else {
                 return nil
             }
-            var properties: OrderedDictionary<String, Value> = [
-                "slug": .string(listing.slug),
-                "title": .string(contexts.title(of: listing, schema: collection.schema)),
-                "url": listing.fields["url"] ?? .null,
-            ]
+            var properties = linkedListing(listing, schema: collection.schema)
             for facet in collection.schema.facets { properties[facet] = listing.fields[facet] ?? .null }
             return .object([
                 "type": .string("Feature"),

@@ -3,11 +3,12 @@ import SiteModel
 import Support
 
 /// `api/<kind>.csv`: a kind's listings as a spreadsheet (RFC 4180: comma-separated, CRLF line ends, UTF-8),
-/// one row a listing, with `slug`, `url`, then every public field and derived value in the JSON's order.
+/// one row a listing, with `slug`, `url` (for kinds with pages), then every public field and derived value in the
+/// JSON's order.
 extension SiteRenderer {
     func csvDownload(_ collection: KindCollection) -> OutputFile {
         let schema = collection.schema
-        let columns = ["slug", "url"] + schema.fields.filter { !$0.isPrivate }.map(\.name) + schema.derived.map(\.name)
+        let columns = ["slug"] + (schema.hasPages ? ["url"] : []) + schema.fields.filter { !$0.isPrivate }.map(\.name) + schema.derived.map(\.name)
         var bytes = Array(Self.csvRow(columns.map(Self.csvText)).utf8)
         for row in collection.listings.parallelMap({ listing in Self.csvRow(columns.map { Self.csvCell(listing.fields[$0]) }) }) {
             bytes.append(contentsOf: row.utf8)

@@ -35,7 +35,7 @@ extension SiteRenderer {
                         "properties": .object([
                         "$schema": string, "date": date, "entry": entry,
                         "position": .object(["type": .list([.string("integer"), .string("null")]), "minimum": .int(1)]),
-                        "listing": requiredObject(["slug": string, "title": string, "url": uri]),
+                        "listing": requiredObject(schema.hasPages ? ["slug": string, "title": string, "url": uri] : ["slug": string, "title": string]),
                     ]),
                     "$defs": commonDefinitions,
                 ])))
@@ -59,8 +59,9 @@ extension SiteRenderer {
     }
 
     private func listingSchema(_ schema: KindSchema) -> Value {
-        var properties: OrderedDictionary<String, Value> = ["$schema": string, "slug": string, "url": uri, "path": string]
-        var required = ["slug", "url", "path"]
+        // A kind without pages has no URL to give its listings.
+        var properties: OrderedDictionary<String, Value> = schema.hasPages ? ["$schema": string, "slug": string, "url": uri, "path": string] : ["$schema": string, "slug": string]
+        var required = schema.hasPages ? ["slug", "url", "path"] : ["slug"]
         add(schema.fields, to: &properties, required: &required)
         for derived in schema.derived { properties[derived.name] = derivedTypeSchema(derived) }
         // On a listing's own document and its kind's file; not on listings another kind's derived list embeds.
@@ -114,7 +115,9 @@ extension SiteRenderer {
         case .date: return date
         case .url: return uri
         case .image: return .object(["$ref": .string("#/$defs/image")])
-        case .reference: return .object(["$ref": .string("#/$defs/reference")])
+        case .reference(let kind):
+            let linked = catalogue.collection(kind)?.schema.hasPages ?? false
+            return .object(["$ref": .string(linked ? "#/$defs/reference" : "#/$defs/reference_without_page")])
         case .enumeration(let values): return openEnum(values)
         case .list(let item): return .object(["type": .string("array"), "items": typeSchema(item.type, item)])
         case .object(let fields):
@@ -129,6 +132,7 @@ extension SiteRenderer {
         .object([
             "image": imageSchema,
             "reference": requiredObject(["kind": string, "slug": string, "title": string, "path": string, "url": uri]),
+            "reference_without_page": requiredObject(["kind": string, "slug": string, "title": string]),
         ])
     }
 
@@ -220,7 +224,8 @@ extension SiteRenderer {
                                 ]),
                             ]),
                         ]),
-                        "properties": .object(["type": .string("object"), "required": strings(["slug", "title", "url"])]),
+                        // `url` only for kinds with pages.
+                        "properties": .object(["type": .string("object"), "required": strings(["slug", "title"])]),
                     ]),
                 ])]),
             ]),

@@ -70,13 +70,14 @@ public enum Outputs {
         .fromDigests("API root, sync documents and manifest", [SiteRenderer.apiRootPath, SyncDocuments.headPath, SyncDocuments.treePath, "api/sync/tree/<bucket>.json", "api/sync/changes/<build>.json", Manifest.path]),
     ]
 
-    /// The output paths' first folders, which a free page (`<page>/`) may not take.
-    public static var siteFolders: Set<String> {
-        Set(all.flatMap(\.paths).compactMap { path in
-            let first = path.split(separator: "/", omittingEmptySubsequences: false).first.map(String.init) ?? ""
-            return path.contains("/") && !first.hasPrefix("<") ? first : nil
-        } + all.flatMap(\.paths).filter { !$0.contains("/") && $0.hasSuffix(".html") }.map { String($0.dropLast(".html".count)) })
-    }
+    /// The names a free page (`<page>/`) may not take: the first folder of every declared path, and the name
+    /// of a page written as `<name>.html` (hosts serve `/404` from `404.html`).
+    public static let siteFolders: Set<String> = Set(all.flatMap(\.paths).compactMap { path in
+        let first = String(path.prefix { $0 != "/" })
+        guard !first.isEmpty, !first.hasPrefix("<") else { return nil }
+        if first.count < path.count { return first }
+        return path.hasSuffix(".html") ? String(path.dropLast(".html".count)) : nil
+    })
 
     /// The folders below a kind's own that its listings' pages (`<kind>/<slug>/`) may not take: `page`, and
     /// the kind's facets.

@@ -32,118 +32,168 @@ func decodeDerivedFields(_ node: YAMLNode, fields: [FieldSchema], knownKinds: [S
     var derived: [DerivedField] = []
     for pair in pairs {
         let name = pair.name
-        if !isIdentifier(name) {
-            problems.error(pair.key, "derived field name '\(name)' must be lowercase letters, digits and underscores, starting with a letter")
-            continue
-        }
-        if fields.contains(where: { $0.name == name || $0.name + "_html" == name }) || ["slug", "url", "path", "kind", "updated"].contains(name)
-            || derived.contains(where: { $0.name == name })
-        {
-            problems.error(pair.key, "derived field '\(name)' has the name of a field the listing already has")
-            continue
-        }
-        guard let settings = MappingReader(pair.value, what: "derived field '\(name)'", problems: &problems) else { continue }
+        guard isNewDerivedName(pair, fields: fields, derived: derived, problems: &problems),
+            let settings = MappingReader(pair.value, what: "derived field '\(name)'", problems: &problems)
+        else { continue }
         settings.reportUnknownKeys(known: settingNames, what: "derived field '\(name)'", problems: &problems)
         guard let op = settings.requiredString("op", problems: &problems), let opNode = settings.value("op") else { continue }
         guard operations.contains(op) else {
             problems.error(opNode, "unknown op '\(op)'; use one of \(quotedList(operations))\(suggestion(for: op, among: operations))")
             continue
         }
-        func required(_ key: String) -> String? {
-            guard let value = settings.string(key, problems: &problems) else {
-                if settings.value(key) == nil { problems.error(settings.node, "derived field '\(name)' with op '\(op)' needs '\(key)'") }
-                return nil
-            }
-            return value
-        }
-        /// A field of this kind (declared, or derived earlier) that `accepts`.
-        func ownField(_ key: String, what: String, accepts: (FieldType?, DerivedField?) -> Bool) -> String? {
-            guard let fieldName = required(key), let node = settings.value(key) else { return nil }
-            let declared = fields.first { $0.name == fieldName && !$0.isPrivate }
-            let earlier = derived.first { $0.name == fieldName }
-            guard declared != nil || earlier != nil, accepts(declared?.type, earlier) else {
-                problems.error(node, "'\(key)' of derived field '\(name)' must name \(what) of this kind declared before it, not '\(fieldName)'")
-                return nil
-            }
-            return fieldName
-        }
-        let isNumber: (FieldType?, DerivedField?) -> Bool = { type, earlier in
-            switch type {
-            case .int?, .decimal?: return true
-            default: return earlier?.isNumeric ?? false
-            }
-        }
+        let reader = DerivedFieldReader(name: name, op: op, settings: settings, fields: fields, earlier: derived)
         let scale = settings.int("scale", in: 0...9, problems: &problems)
-        var from: String?
-        var via: String?
-        let operation: DerivedField.Operation
-        if ["count", "average", "sum", "min", "max", "list", "sum_by"].contains(op) {
-            guard let kind = required("from"), let fromNode = settings.value("from"), let reference = required("via") else { continue }
-            guard knownKinds.contains(kind) else {
-                problems.error(fromNode, "derived field '\(name)' gathers from '\(kind)', which is not a kind of this site\(suggestion(for: kind, among: knownKinds))")
-                continue
-            }
-            from = kind
-            via = reference
-            // The other kind's field names are checked once its schema is known.
-            switch op {
-            case "count": operation = .count
-            case "list":
-                operation = .list(sort: (settings.stringList("sort", problems: &problems) ?? []).map { text, _ in
-                    SortKey(field: text.hasPrefix("-") ? String(text.dropFirst()) : text, descending: text.hasPrefix("-"))
-                })
-            case "sum_by":
-                guard let group = required("group"), let field = required("field") else { continue }
-                operation = .sumBy(group: group, field: field)
-            default:
-                guard let field = required("field") else { continue }
-                switch op {
-                case "average": operation = .average(field: field, scale: scale ?? 1)
-                case "sum": operation = .sum(field: field)
-                case "min": operation = .minimum(field: field)
-                default: operation = .maximum(field: field)
-                }
-            }
-        } else {
-            switch op {
-            case "days_since":
-                guard let field = ownField("field", what: "a date field", accepts: { type, _ in
-                    if case .date? = type { return true }
-                    return false
-                }) else { continue }
-                operation = .daysSince(field: field)
-            case "ratio":
-                guard let numerator = ownField("numerator", what: "a number", accepts: isNumber),
-                    let denominator = ownField("denominator", what: "a number", accepts: isNumber)
-                else { continue }
-                operation = .ratio(numerator: numerator, denominator: denominator, scale: scale ?? 2)
-            case "at_least":
-                guard let field = ownField("field", what: "a number", accepts: isNumber) else { continue }
-                guard let threshold = settings.number("threshold", problems: &problems) else {
-                    if settings.value("threshold") == nil { problems.error(settings.node, "derived field '\(name)' with op 'at_least' needs 'threshold'") }
-                    continue
-                }
-                operation = .atLeast(field: field, threshold: threshold)
-            default:  // lookup
-                guard let reference = ownField("via", what: "a reference field", accepts: { type, _ in
-                    if case .reference? = type { return true }
-                    return false
-                }), let field = required("field") else { continue }
-                via = reference
-                operation = .lookup(field: field)
-            }
-        }
-        var format: DisplayFormat?
-        if let formatName = settings.string("format", problems: &problems), let formatNode = settings.value("format") {
-            format = DisplayFormat(rawValue: formatName)
-            if format == nil { problems.error(formatNode, "unknown format '\(formatName)'; use one of \(quotedList(DisplayFormat.allCases.map(\.rawValue)))") }
-        }
+        let decoded = gatheringOperations.contains(op)
+            ? reader.gathering(scale: scale, knownKinds: knownKinds, problems: &problems) : reader.onItself(scale: scale, problems: &problems)
+        guard let decoded else { continue }
+        let format = reader.format(problems: &problems)
         derived.append(DerivedField(
-            name: name, label: settings.string("label", problems: &problems) ?? defaultLabel(name), operation: operation,
-            from: from, via: via, format: format, maximum: settings.number("maximum", problems: &problems),
+            name: name, label: settings.string("label", problems: &problems) ?? defaultLabel(name), operation: decoded.operation,
+            from: decoded.from, via: decoded.via, format: format, maximum: settings.number("maximum", problems: &problems),
             location: SourceLocation(file: problems.file, line: pair.key.line, column: pair.key.column)))
     }
     return derived
+}
+
+/// Ops over the listings of another kind that refer to this one.
+private let gatheringOperations = ["count", "average", "sum", "min", "max", "list", "sum_by"]
+
+/// A derived field's name must be an identifier that no field of the listing already has.
+private func isNewDerivedName(_ pair: YAMLPair, fields: [FieldSchema], derived: [DerivedField], problems: inout Problems) -> Bool {
+    let name = pair.name
+    if !isIdentifier(name) {
+        problems.error(pair.key, "derived field name '\(name)' must be lowercase letters, digits and underscores, starting with a letter")
+        return false
+    }
+    if fields.contains(where: { $0.name == name || $0.name + "_html" == name }) || ["slug", "url", "path", "kind", "updated"].contains(name)
+        || derived.contains(where: { $0.name == name })
+    {
+        problems.error(pair.key, "derived field '\(name)' has the name of a field the listing already has")
+        return false
+    }
+    return true
+}
+
+/// One derived field's settings, read into its operation.
+private struct DerivedFieldReader {
+    let name: String
+    let op: String
+    let settings: MappingReader
+    let fields: [FieldSchema]
+    /// The derived fields declared before this one.
+    let earlier: [DerivedField]
+
+    typealias Decoded = (operation: DerivedField.Operation, from: String?, via: String?)
+
+    /// A setting the op needs.
+    func required(_ key: String, problems: inout Problems) -> String? {
+        guard let value = settings.string(key, problems: &problems) else {
+            if settings.value(key) == nil { problems.error(settings.node, "derived field '\(name)' with op '\(op)' needs '\(key)'") }
+            return nil
+        }
+        return value
+    }
+
+    /// A field of this kind (declared, or derived earlier) that `accepts`.
+    func ownField(_ key: String, what: String, problems: inout Problems, accepts: (FieldType?, DerivedField?) -> Bool) -> String? {
+        guard let fieldName = required(key, problems: &problems), let node = settings.value(key) else { return nil }
+        if fields.contains(where: { $0.name == fieldName && $0.isPrivate }) {
+            problems.error(node, "'\(key)' of derived field '\(name)' names the private field '\(fieldName)'; \(privateFieldRule(key))")
+            return nil
+        }
+        let declared = fields.first { $0.name == fieldName }
+        let derived = earlier.first { $0.name == fieldName }
+        guard declared != nil || derived != nil, accepts(declared?.type, derived) else {
+            problems.error(node, "'\(key)' of derived field '\(name)' must name \(what) of this kind declared before it, not '\(fieldName)'")
+            return nil
+        }
+        return fieldName
+    }
+
+    static func isNumber(_ type: FieldType?, _ earlier: DerivedField?) -> Bool {
+        switch type {
+        case .int?, .decimal?: return true
+        default: return earlier?.isNumeric ?? false
+        }
+    }
+
+    /// `count`, `average`, `sum`, `min`, `max`, `list`, `sum_by`: over the listings of `from` whose `via` points here.
+    /// The other kind's field names are checked once its schema is known.
+    func gathering(scale: Int?, knownKinds: [String], problems: inout Problems) -> Decoded? {
+        guard let kind = required("from", problems: &problems), let fromNode = settings.value("from"),
+            let via = required("via", problems: &problems)
+        else { return nil }
+        guard knownKinds.contains(kind) else {
+            problems.error(fromNode, "derived field '\(name)' gathers from '\(kind)', which is not a kind of this site\(suggestion(for: kind, among: knownKinds))")
+            return nil
+        }
+        switch op {
+        case "count": return (.count, kind, via)
+        case "list":
+            let sort = (settings.stringList("sort", problems: &problems) ?? []).map { text, _ in
+                SortKey(field: text.hasPrefix("-") ? String(text.dropFirst()) : text, descending: text.hasPrefix("-"))
+            }
+            return (.list(sort: sort), kind, via)
+        case "sum_by":
+            guard let group = required("group", problems: &problems), let field = required("field", problems: &problems) else { return nil }
+            return (.sumBy(group: group, field: field), kind, via)
+        default:
+            guard let field = required("field", problems: &problems) else { return nil }
+            switch op {
+            case "average": return (.average(field: field, scale: scale ?? 1), kind, via)
+            case "sum": return (.sum(field: field), kind, via)
+            case "min": return (.minimum(field: field), kind, via)
+            default: return (.maximum(field: field), kind, via)
+            }
+        }
+    }
+
+    /// `days_since`, `ratio`, `at_least`, `lookup`: on the listing's own fields.
+    func onItself(scale: Int?, problems: inout Problems) -> Decoded? {
+        switch op {
+        case "days_since":
+            guard let field = ownField("field", what: "a date field", problems: &problems, accepts: { type, _ in
+                if case .date? = type { return true }
+                return false
+            }) else { return nil }
+            return (.daysSince(field: field), nil, nil)
+        case "ratio":
+            guard let numerator = ownField("numerator", what: "a number", problems: &problems, accepts: Self.isNumber),
+                let denominator = ownField("denominator", what: "a number", problems: &problems, accepts: Self.isNumber)
+            else { return nil }
+            return (.ratio(numerator: numerator, denominator: denominator, scale: scale ?? 2), nil, nil)
+        case "at_least":
+            guard let field = ownField("field", what: "a number", problems: &problems, accepts: Self.isNumber) else { return nil }
+            guard let threshold = settings.number("threshold", problems: &problems) else {
+                if settings.value("threshold") == nil { problems.error(settings.node, "derived field '\(name)' with op 'at_least' needs 'threshold'") }
+                return nil
+            }
+            return (.atLeast(field: field, threshold: threshold), nil, nil)
+        default:  // lookup
+            guard let via = ownField("via", what: "a reference field", problems: &problems, accepts: { type, _ in
+                if case .reference? = type { return true }
+                return false
+            }), let field = required("field", problems: &problems) else { return nil }
+            return (.lookup(field: field), nil, via)
+        }
+    }
+
+    /// `format`, one of `DisplayFormat`'s.
+    func format(problems: inout Problems) -> DisplayFormat? {
+        guard let formatName = settings.string("format", problems: &problems), let formatNode = settings.value("format") else { return nil }
+        let format = DisplayFormat(rawValue: formatName)
+        if format == nil { problems.error(formatNode, "unknown format '\(formatName)'; use one of \(quotedList(DisplayFormat.allCases.map(\.rawValue)))") }
+        return format
+    }
+}
+
+/// Why no derived field may read a private field, `via` included: what it computes is published, and even a
+/// count through a private reference tells which listing that reference names.
+private func privateFieldRule(_ key: String) -> String {
+    let why = key == "via"
+        ? "what is gathered or looked up through a private reference, even a count, would publish which listing it names"
+        : "derived fields are published, so they may not read private fields"
+    return "\(why); make the field public, or leave this derived field out"
 }
 
 /// Checks what derived fields say about other kinds, once every schema has been read: `via` must be the
@@ -162,32 +212,43 @@ public func checkDerivedFields(_ schemas: [KindSchema]) -> [Diagnostic] {
     for schema in schemas {
         for derived in schema.derived {
             func fail(_ message: String) { problems.append(.error(at: derived.location, "derived field '\(derived.name)': \(message)")) }
+            /// True (and reported) when `key` names a private field of `kind`.
+            func isPrivate(_ key: String, _ name: String, of kind: KindSchema) -> Bool {
+                guard kind.field(named: name)?.isPrivate == true else { return false }
+                fail("'\(key)' names the private field '\(name)' of \(kind.name); \(privateFieldRule(key))")
+                return true
+            }
             if case .lookup(let field) = derived.operation {
                 guard case .reference(let target)? = schema.field(named: derived.via ?? "")?.type,
-                    let targetSchema = schemas.first(where: { $0.name == target })
+                    let targetSchema = schemas.first(where: { $0.name == target }), !isPrivate("field", field, of: targetSchema)
                 else { continue }
                 let names = targetSchema.fields.filter { !$0.isPrivate }.map(\.name) + targetSchema.derived.map(\.name)
                 if !names.contains(field) { fail("'\(field)' is not a public field of \(target)\(suggestion(for: field, among: names))") }
                 continue
             }
-            guard derived.operation.gathers, let source = schemas.first(where: { $0.name == derived.from }) else { continue }
+            guard derived.operation.gathers, let source = schemas.first(where: { $0.name == derived.from }),
+                !isPrivate("via", derived.via ?? "", of: source)
+            else { continue }
             guard let via = source.field(named: derived.via ?? ""), case .reference(let target) = via.type, target == schema.name else {
                 fail("'via' must name a reference field of \(source.name) that points to \(schema.name), not '\(derived.via ?? "")'")
                 continue
             }
             switch derived.operation {
             case .average(let name, _), .sum(let name), .minimum(let name), .maximum(let name):
-                if !numbers(source).contains(name) { fail("'field' must name a public number field of \(source.name), not '\(name)'") }
+                if !isPrivate("field", name, of: source), !numbers(source).contains(name) {
+                    fail("'field' must name a public number field of \(source.name), not '\(name)'")
+                }
             case .sumBy(let group, let name):
-                if !numbers(source).contains(name) { fail("'field' must name a public number field of \(source.name), not '\(name)'") }
-                let groupField = source.field(named: group)
-                switch groupField?.type {
-                case .string?, .enumeration?: if groupField?.isPrivate == true { fail("'group' names the private field '\(group)'") }
+                if !isPrivate("field", name, of: source), !numbers(source).contains(name) {
+                    fail("'field' must name a public number field of \(source.name), not '\(name)'")
+                }
+                switch source.field(named: group)?.type {
+                case .string?, .enumeration?: _ = isPrivate("group", group, of: source)
                 default: fail("'group' must name a text or enum field of \(source.name), not '\(group)'")
                 }
             case .list(let sort):
                 let sortable = sortableNames(source.fields) + source.derived.filter(\.isSortable).map(\.name)
-                for key in sort where !sortable.contains(key.field) {
+                for key in sort where !isPrivate("sort", key.field, of: source) && !sortable.contains(key.field) {
                     fail("cannot sort by '\(key.field)', which is not a sortable field of \(source.name)")
                 }
             default:

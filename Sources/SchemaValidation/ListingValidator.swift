@@ -19,9 +19,14 @@ public struct ListingValidator: Sendable {
         }
         var problems = Problems(file: file)
         var found = Findings()
-        let fields = ValueChecker(mediaFiles: mediaFiles, references: .record)
+        var checker = ValueChecker(mediaFiles: mediaFiles, references: .record)
+        checker.facetFields = Set(schema.facets.filter { !schema.facetIsOverEntries($0) })
+        checker.entryFacetFields = Set(schema.facets.filter { schema.facetIsOverEntries($0) })
+        checker.entriesField = schema.entriesField
+        let fields = checker
             .checkFields(root, fields: schema.fields, path: [], problems: &problems, found: &found)
         guard let fields, !problems.hasErrors else { return (nil, problems.list) }
-        return (Listing(kind: schema.name, slug: slug, file: file, fields: fields, references: found.references, media: found.media), problems.list)
+        return (Listing(kind: schema.name, slug: slug, file: file, fields: fields, references: found.references, media: found.media,
+            fieldLocations: found.locations), problems.list)
     }
 }

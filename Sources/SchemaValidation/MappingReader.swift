@@ -65,8 +65,8 @@ struct MappingReader {
 
     func number(_ key: String, problems: inout Problems) -> Double? {
         guard let value = value(key) else { return nil }
-        guard case .scalar(let text, .plain) = value.content, let number = Double(text), number.isFinite else {
-            problems.error(value, "'\(key)' must be a number, not \(value.summary)")
+        guard case .scalar(let text, .plain) = value.content, let number = Double(text), abs(number) <= Double(NumberLimit.magnitude) else {
+            problems.error(value, "'\(key)' must be a number from -\(NumberLimit.magnitude) to \(NumberLimit.magnitude), not \(value.summary)")
             return nil
         }
         return number

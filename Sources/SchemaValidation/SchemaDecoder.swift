@@ -14,38 +14,18 @@ public func decodeKindSchema(_ root: YAMLNode?, kind: String, file: String, know
             "facets", "pages", "daily", "feeds", "geo", "search_range", "entry_sort",
         ],
         what: "a kind schema", problems: &problems)
-
-    var fields: [FieldSchema] = []
-    if let fieldsNode = settings.value("fields") {
-        fields = decodeFields(fieldsNode, knownKinds: knownKinds, topLevel: true, problems: &problems)
-    } else {
-        problems.error(root, "missing required setting 'fields'")
-    }
-    // Names declared under `fields`, even those whose declaration has an error (reported already).
-    var declared: [String] = []
-    if case .mapping(let pairs)? = settings.value("fields")?.content { declared = pairs.map(\.name) }
-    func topField(_ key: String, what: String, accepts: (FieldType) -> Bool) -> String? {
-        guard let name = settings.string(key, problems: &problems), let node = settings.value(key) else { return nil }
-        guard let field = fields.first(where: { $0.name == name }) else {
-            if !declared.contains(name), settings.value("fields") != nil {
-                problems.error(node, "'\(key)' names '\(name)', which is not a field of this kind\(suggestion(for: name, among: declared))")
-            }
-            return nil
-        }
-        if !accepts(field.type) { problems.error(node, "'\(key)' must name \(what); '\(name)' is a \(field.type.name) field") }
-        if field.isPrivate { problems.error(node, "'\(key)' cannot name the private field '\(name)'") }
-        return name
-    }
-    let titleField = topField("title_field", what: "a string field") {
+    let reader = KindSchemaReader(settings, root: root, knownKinds: knownKinds, problems: &problems)
+    let fields = reader.fields
+    let titleField = reader.topField("title_field", what: "a string field", problems: &problems) {
         if case .string = $0 { return true }
         return false
     }
     if settings.value("title_field") == nil { problems.error(root, "missing required setting 'title_field'") }
-    let dateField = topField("date_field", what: "a date field") {
+    let dateField = reader.topField("date_field", what: "a date field", problems: &problems) {
         if case .date = $0 { return true }
         return false
     }
-    let entriesField = topField("entries_field", what: "a list of objects") {
+    let entriesField = reader.topField("entries_field", what: "a list of objects", problems: &problems) {
         if case .list(let item) = $0, case .object = item.type { return true }
         return false
     }
@@ -53,62 +33,16 @@ public func decodeKindSchema(_ root: YAMLNode?, kind: String, file: String, know
     if let derivedNode = settings.value("derived") {
         derived = decodeDerivedFields(derivedNode, fields: fields, knownKinds: knownKinds, problems: &problems)
     }
-    // A field whose declaration failed is not reported again where it is named.
-    let failed = Set(declared).subtracting(fields.map(\.name))
     let sort = decodeSortKeys(
-        settings, key: "sort", sortable: sortableNames(fields) + derived.filter(\.isSortable).map(\.name), failed: failed, problems: &problems)
-    // A collection kind's facets and entry order may also name fields of its entries.
-    var entryFields: [FieldSchema] = []
-    if let entriesField, case .list(let item)? = fields.first(where: { $0.name == entriesField })?.type, case .object(let itemFields) = item.type {
-        entryFields = itemFields
-    }
+        settings, key: "sort", sortable: sortableNames(fields) + derived.filter(\.isSortable).map(\.name), failed: reader.failed,
+        problems: &problems)
+    let entryFields = reader.entryFields(of: entriesField)
     let entrySort = decodeSortKeys(settings, key: "entry_sort", sortable: sortableNames(entryFields), problems: &problems)
-    var facets: [String] = []
-    for (name, node) in settings.stringList("facets", problems: &problems) ?? [] {
-        guard let field = fields.first(where: { $0.name == name }) ?? entryFields.first(where: { $0.name == name }) else {
-            if failed.contains(name) { continue }
-            problems.error(node, "facet '\(name)' is not a field of this kind\(suggestion(for: name, among: (fields + entryFields).map(\.name)))")
-            continue
-        }
-        if field.isPrivate { problems.error(node, "facet '\(name)' is private; facets are published") }
-        if !isFacetable(field.type) {
-            problems.error(node, "facet '\(name)' must be a string, enum, bool or reference field, or a list of them; it is a \(field.type.name) field")
-        }
-        facets.append(name)
-    }
-    let dateFieldSet = settings.value("date_field") != nil
-    var feeds: [FeedFormat] = []
-    for (name, node) in settings.stringList("feeds", problems: &problems) ?? [] {
-        guard let format = FeedFormat(rawValue: name) else {
-            problems.error(node, "unknown feed format '\(name)'; use \(quotedList(FeedFormat.allCases.map(\.rawValue)))")
-            continue
-        }
-        if !dateFieldSet { problems.error(node, "feeds list the newest listings first, so the kind needs a date_field") }
-        feeds.append(format)
-    }
-    var daily: DailyPick?
-    if let dailyNode = settings.value("daily") {
-        if case .scalar("true", .plain) = dailyNode.content {
-            daily = DailyPick(days: 366)
-        } else if let dailySettings = MappingReader(dailyNode, what: "'daily'", problems: &problems) {
-            dailySettings.reportUnknownKeys(known: ["days"], what: "'daily'", problems: &problems)
-            daily = DailyPick(days: dailySettings.int("days", in: 1...3660, problems: &problems) ?? 366)
-        }
-    }
-    var geo: GeoFields?
-    if let geoNode = settings.value("geo"), let geoSettings = MappingReader(geoNode, what: "'geo'", problems: &problems) {
-        geoSettings.reportUnknownKeys(known: ["lat", "lon"], what: "'geo'", problems: &problems)
-        let names = ["lat", "lon"].map { key -> String? in
-            guard let name = geoSettings.requiredString(key, problems: &problems), let node = geoSettings.value(key) else { return nil }
-            guard let field = fields.first(where: { $0.name == name }), case .decimal = field.type, !field.isPrivate else {
-                problems.error(node, "'geo.\(key)' must name a public decimal field of this kind, not '\(name)'")
-                return nil
-            }
-            return name
-        }
-        if let lat = names[0], let lon = names[1] { geo = GeoFields(latitude: lat, longitude: lon) }
-    }
-    let searchRange = topField("search_range", what: "an int or decimal field") {
+    let facets = reader.facets(entryFields: entryFields, problems: &problems)
+    let feeds = reader.feeds(problems: &problems)
+    let daily = reader.daily(problems: &problems)
+    let geo = reader.geo(problems: &problems)
+    let searchRange = reader.topField("search_range", what: "an int or decimal field", problems: &problems) {
         switch $0 {
         case .int, .decimal: return true
         default: return false
@@ -124,6 +58,110 @@ public func decodeKindSchema(_ root: YAMLNode?, kind: String, file: String, know
         hasPages: settings.bool("pages", problems: &problems) ?? true, daily: daily, feeds: feeds, geo: geo,
         searchRange: searchRange, file: file)
     return (schema, problems.list)
+}
+
+/// A kind schema's settings, with its fields decoded: the settings that name fields are read against them.
+private struct KindSchemaReader {
+    let settings: MappingReader
+    let fields: [FieldSchema]
+    /// Names declared under `fields`, even those whose declaration has an error (reported already).
+    let declared: [String]
+
+    init(_ settings: MappingReader, root: YAMLNode, knownKinds: [String], problems: inout Problems) {
+        self.settings = settings
+        if let fieldsNode = settings.value("fields") {
+            fields = decodeFields(fieldsNode, knownKinds: knownKinds, topLevel: true, problems: &problems)
+        } else {
+            fields = []
+            problems.error(root, "missing required setting 'fields'")
+        }
+        if case .mapping(let pairs)? = settings.value("fields")?.content { declared = pairs.map(\.name) } else { declared = [] }
+    }
+
+    /// Fields whose declaration failed: they are not reported again where they are named.
+    var failed: Set<String> { Set(declared).subtracting(fields.map(\.name)) }
+
+    /// A setting that names one of the kind's public fields, of a type that `accepts`.
+    func topField(_ key: String, what: String, problems: inout Problems, accepts: (FieldType) -> Bool) -> String? {
+        guard let name = settings.string(key, problems: &problems), let node = settings.value(key) else { return nil }
+        guard let field = fields.first(where: { $0.name == name }) else {
+            if !declared.contains(name), settings.value("fields") != nil {
+                problems.error(node, "'\(key)' names '\(name)', which is not a field of this kind\(suggestion(for: name, among: declared))")
+            }
+            return nil
+        }
+        if !accepts(field.type) { problems.error(node, "'\(key)' must name \(what); '\(name)' is a \(field.type.name) field") }
+        if field.isPrivate { problems.error(node, "'\(key)' cannot name the private field '\(name)'") }
+        return name
+    }
+
+    /// A collection kind's entry fields, which its facets and entry order may also name.
+    func entryFields(of entriesField: String?) -> [FieldSchema] {
+        guard let entriesField, case .list(let item)? = fields.first(where: { $0.name == entriesField })?.type,
+            case .object(let itemFields) = item.type
+        else { return [] }
+        return itemFields
+    }
+
+    func facets(entryFields: [FieldSchema], problems: inout Problems) -> [String] {
+        var facets: [String] = []
+        for (name, node) in settings.stringList("facets", problems: &problems) ?? [] {
+            guard let field = fields.first(where: { $0.name == name }) ?? entryFields.first(where: { $0.name == name }) else {
+                if failed.contains(name) { continue }
+                problems.error(node, "facet '\(name)' is not a field of this kind\(suggestion(for: name, among: (fields + entryFields).map(\.name)))")
+                continue
+            }
+            if field.isPrivate { problems.error(node, "facet '\(name)' is private; facets are published") }
+            if let tooLong = Slug.tooLong("the facet's name", slug: name) { problems.error(node, tooLong) }
+            if !isFacetable(field.type) {
+                problems.error(node, "facet '\(name)' must be a string, enum, bool or reference field, or a list of them; it is a \(field.type.name) field")
+            }
+            facets.append(name)
+        }
+        return facets
+    }
+
+    func feeds(problems: inout Problems) -> [FeedFormat] {
+        let dateFieldSet = settings.value("date_field") != nil
+        var feeds: [FeedFormat] = []
+        for (name, node) in settings.stringList("feeds", problems: &problems) ?? [] {
+            guard let format = FeedFormat(rawValue: name) else {
+                problems.error(node, "unknown feed format '\(name)'; use \(quotedList(FeedFormat.allCases.map(\.rawValue)))")
+                continue
+            }
+            if !dateFieldSet { problems.error(node, "feeds list the newest listings first, so the kind needs a date_field") }
+            if case .scalar("false", _)? = settings.value("pages")?.content {
+                problems.error(node, "a feed links each entry to its page, and this kind has 'pages: false'; leave out 'feeds' or the 'pages' setting")
+            }
+            feeds.append(format)
+        }
+        return feeds
+    }
+
+    /// `daily: true`, or `daily: {days: N}`.
+    func daily(problems: inout Problems) -> DailyPick? {
+        guard let dailyNode = settings.value("daily") else { return nil }
+        if case .scalar("true", .plain) = dailyNode.content { return DailyPick(days: 366) }
+        guard let dailySettings = MappingReader(dailyNode, what: "'daily'", problems: &problems) else { return nil }
+        dailySettings.reportUnknownKeys(known: ["days"], what: "'daily'", problems: &problems)
+        return DailyPick(days: dailySettings.int("days", in: 1...3660, problems: &problems) ?? 366)
+    }
+
+    /// `geo: {lat, lon}`: two public decimal fields.
+    func geo(problems: inout Problems) -> GeoFields? {
+        guard let geoNode = settings.value("geo"), let geoSettings = MappingReader(geoNode, what: "'geo'", problems: &problems) else { return nil }
+        geoSettings.reportUnknownKeys(known: ["lat", "lon"], what: "'geo'", problems: &problems)
+        let names = ["lat", "lon"].map { key -> String? in
+            guard let name = geoSettings.requiredString(key, problems: &problems), let node = geoSettings.value(key) else { return nil }
+            guard let field = fields.first(where: { $0.name == name }), case .decimal = field.type, !field.isPrivate else {
+                problems.error(node, "'geo.\(key)' must name a public decimal field of this kind, not '\(name)'")
+                return nil
+            }
+            return name
+        }
+        guard let lat = names[0], let lon = names[1] else { return nil }
+        return GeoFields(latitude: lat, longitude: lon)
+    }
 }
 
 func sortableNames(_ fields: [FieldSchema]) -> [String] {
@@ -205,8 +243,21 @@ private func decodeField(name: String, _ node: YAMLNode, knownKinds: [String], p
     guard let settings = MappingReader(node, what: "field '\(name)'", problems: &problems) else { return nil }
     settings.reportUnknownKeys(known: fieldSettings, what: "field '\(name)'", problems: &problems)
     guard let typeName = settings.requiredString("type", problems: &problems), let typeNode = settings.value("type") else { return nil }
+    guard let type = decodeFieldType(typeName, typeNode, of: name, node, settings, knownKinds: knownKinds, problems: &problems) else { return nil }
+    for (key, allowed) in [("values", "enum"), ("of", "list"), ("fields", "object"), ("to", "reference"), ("scale", "decimal")]
+    where settings.value(key) != nil && typeName != allowed {
+        problems.error(settings.value(key)!, "'\(key)' applies only to \(allowed) fields, and '\(name)' is a \(typeName) field")
+    }
+    var field = decodeFieldSettings(name: name, type: type, typeName: typeName, settings, problems: &problems)
+    if let defaultNode = settings.value("default") { decodeDefault(defaultNode, of: &field, problems: &problems) }
+    return field
+}
 
-    let type: FieldType
+/// A long-form field's `type`, with the settings that type needs (`values`, `of`, `fields`, `to`, `scale`).
+private func decodeFieldType(
+    _ typeName: String, _ typeNode: YAMLNode, of name: String, _ node: YAMLNode, _ settings: MappingReader, knownKinds: [String],
+    problems: inout Problems
+) -> FieldType? {
     switch typeName {
     case "enum":
         guard let values = settings.stringList("values", problems: &problems) else {
@@ -217,7 +268,7 @@ private func decodeField(name: String, _ node: YAMLNode, knownKinds: [String], p
             problems.error(settings.value("values")!, "enum field '\(name)' needs at least one value")
             return nil
         }
-        type = .enumeration(values.map(\.0))
+        return .enumeration(values.map(\.0))
     case "list":
         guard let itemNode = settings.value("of") else {
             problems.error(node, "list field '\(name)' needs 'of', the type of its items")
@@ -228,13 +279,13 @@ private func decodeField(name: String, _ node: YAMLNode, knownKinds: [String], p
             problems.error(itemNode, "list field '\(name)' cannot hold lists directly; use a list of objects")
             return nil
         }
-        type = .list(of: item)
+        return .list(of: item)
     case "object":
         guard let fieldsNode = settings.value("fields") else {
             problems.error(node, "object field '\(name)' needs 'fields'")
             return nil
         }
-        type = .object(decodeFields(fieldsNode, knownKinds: knownKinds, topLevel: false, problems: &problems))
+        return .object(decodeFields(fieldsNode, knownKinds: knownKinds, topLevel: false, problems: &problems))
     case "reference":
         guard let target = settings.string("to", problems: &problems), let targetNode = settings.value("to") else {
             if settings.value("to") == nil { problems.error(node, "reference field '\(name)' needs 'to', the kind it points at") }
@@ -244,22 +295,22 @@ private func decodeField(name: String, _ node: YAMLNode, knownKinds: [String], p
             problems.error(targetNode, "reference field '\(name)' points to '\(target)', which is not a kind of this site\(suggestion(for: target, among: knownKinds))")
             return nil
         }
-        type = .reference(kind: target)
+        return .reference(kind: target)
     case "decimal":
-        type = .decimal(scale: settings.int("scale", in: 0...9, problems: &problems) ?? 2)
+        return .decimal(scale: settings.int("scale", in: 0...9, problems: &problems) ?? 2)
     default:
         guard let simple = simpleType(typeName) else {
             let hint = suggestion(for: typeName, among: allTypeNames)
             problems.error(typeNode, "unknown field type '\(typeName)'\(hint.isEmpty ? "; the types are " + allTypeNames.joined(separator: ", ") : hint)")
             return nil
         }
-        type = simple
+        return simple
     }
-    for (key, allowed) in [("values", "enum"), ("of", "list"), ("fields", "object"), ("to", "reference"), ("scale", "decimal")]
-    where settings.value(key) != nil && typeName != allowed {
-        problems.error(settings.value(key)!, "'\(key)' applies only to \(allowed) fields, and '\(name)' is a \(typeName) field")
-    }
+}
 
+/// The settings every type may have: label, required, private, and for numbers their bounds and format, for
+/// text its placeholders.
+private func decodeFieldSettings(name: String, type: FieldType, typeName: String, _ settings: MappingReader, problems: inout Problems) -> FieldSchema {
     var field = FieldSchema(name: name, type: type, label: settings.string("label", problems: &problems) ?? defaultLabel(name))
     field.required = settings.bool("required", problems: &problems) ?? false
     field.isPrivate = settings.bool("private", problems: &problems) ?? false
@@ -286,20 +337,23 @@ private func decodeField(name: String, _ node: YAMLNode, knownKinds: [String], p
         default: problems.error(node, "'placeholders' applies only to string and markdown fields, and '\(name)' is a \(typeName) field")
         }
     }
-    if let defaultNode = settings.value("default") {
-        if field.required { problems.warning(defaultNode, "field '\(name)' is required, so its default is never used") }
-        var defaultProblems = Problems(file: problems.file)
-        var ignored = Findings()
-        var check = field
-        check.required = true
-        if let value = ValueChecker(mediaFiles: [], references: .ignore).check(defaultNode, as: check, path: [name], problems: &defaultProblems, found: &ignored) {
-            field.defaultValue = value
-        }
-        for diagnostic in defaultProblems.list {
-            problems.error(defaultNode, "default of '\(name)' is not valid: \(diagnostic.message)")
-        }
-    }
     return field
+}
+
+/// `default`: checked as a value of the field, and never used when the field is required.
+private func decodeDefault(_ defaultNode: YAMLNode, of field: inout FieldSchema, problems: inout Problems) {
+    let name = field.name
+    if field.required { problems.warning(defaultNode, "field '\(name)' is required, so its default is never used") }
+    var defaultProblems = Problems(file: problems.file)
+    var ignored = Findings()
+    var check = field
+    check.required = true
+    if let value = ValueChecker(mediaFiles: [], references: .ignore).check(defaultNode, as: check, path: [name], problems: &defaultProblems, found: &ignored) {
+        field.defaultValue = value
+    }
+    for diagnostic in defaultProblems.list {
+        problems.error(defaultNode, "default of '\(name)' is not valid: \(diagnostic.message)")
+    }
 }
 
 private let allTypeNames = ["string", "markdown", "int", "decimal", "bool", "date", "url", "email", "phone", "image", "enum", "list", "object", "reference"]

@@ -39,6 +39,8 @@ public func decodeSiteConfig(_ root: YAMLNode?, file: String) -> (SiteConfig?, [
         for (name, node) in list {
             if !isIdentifier(name) {
                 problems.error(node, "kind name '\(name)' must be lowercase letters, digits and underscores, starting with a letter")
+            } else if let tooLong = Slug.tooLong("the kind name", slug: name) {
+                problems.error(node, tooLong)
             } else if kinds.contains(name) {
                 problems.error(node, "kind '\(name)' is listed twice")
             } else if ["api", "assets", "media", "page", "pages", "search", "index", "schema", "sync"].contains(name) {

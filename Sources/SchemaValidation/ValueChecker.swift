@@ -6,6 +6,8 @@ import SiteModel
 struct Findings {
     var references: [Reference] = []
     var media: [MediaUse] = []
+    /// Where a listing's top-level values sit.
+    var locations: [String: SourceLocation] = [:]
 }
 
 /// Checks a YAML node against a field's type and turns it into a typed value.
@@ -14,6 +16,11 @@ struct ValueChecker {
     /// Files below `content/media/`, relative to it; image fields must name one of them.
     let mediaFiles: Set<String>
     let references: ReferencePolicy
+    /// Fields whose values become parts of web addresses (facets), of the listing and of a collection's
+    /// entries (`entriesField`): each value's slug is checked against `Slug.maxBytes`.
+    var facetFields: Set<String> = []
+    var entryFacetFields: Set<String> = []
+    var entriesField: String? = nil
 
     enum ReferencePolicy {
         /// Note each reference so the pipeline can check it names a real listing.
@@ -23,12 +30,14 @@ struct ValueChecker {
     }
 
     /// The fields of a mapping, in schema order; nil when the node is not a mapping.
+    /// `hiding`: the node is (inside) a private field, whose value no message may quote: diagnostics reach
+    /// terminals, CI logs and the preview's error overlay.
     func checkFields(
-        _ node: YAMLNode, fields: [FieldSchema], path: [String], problems: inout Problems, found: inout Findings
+        _ node: YAMLNode, fields: [FieldSchema], path: [String], problems: inout Problems, found: inout Findings, hiding: Bool = false
     ) -> OrderedDictionary<String, Value>? {
         guard case .mapping(let pairs) = node.content else {
             let what = path.isEmpty ? "a listing" : "'\(display(path))'"
-            problems.error(node, "\(what) must be a mapping of field names to values, not \(node.summary)")
+            problems.error(node, "\(what) must be a mapping of field names to values, not \(summary(node, hiding: hiding))")
             return nil
         }
         let known = fields.map(\.name)
@@ -51,17 +60,27 @@ struct ValueChecker {
             if field.isPrivate {
                 // Checked, and its references checked too, but its value and any media it names never go further.
                 var hidden = Findings()
-                _ = check(pair.value, as: field, path: fieldPath, problems: &problems, found: &hidden)
-                found.references += hidden.references
-            } else if let value = check(pair.value, as: field, path: fieldPath, problems: &problems, found: &found) {
+                _ = check(pair.value, as: field, path: fieldPath, problems: &problems, found: &hidden, hiding: true)
+                found.references += hidden.references.map { reference in
+                    var reference = reference
+                    reference.isPrivate = true
+                    return reference
+                }
+            } else if let value = check(
+                pair.value, as: field, path: fieldPath, problems: &problems, found: &found, hiding: hiding, facet: isFacet(field.name, in: path)
+            ) {
                 values[field.name] = value
+                if path.isEmpty {
+                    found.locations[field.name] = SourceLocation(file: problems.file, line: pair.value.line, column: pair.value.column)
+                }
             }
         }
         return values
     }
 
     func check(
-        _ node: YAMLNode, as field: FieldSchema, path: [String], problems: inout Problems, found: inout Findings
+        _ node: YAMLNode, as field: FieldSchema, path: [String], problems: inout Problems, found: inout Findings, hiding: Bool = false,
+        facet: Bool = false
     ) -> Value? {
         let name = display(path)
         if node.isNull {
@@ -71,52 +90,58 @@ struct ValueChecker {
         switch field.type {
         case .list(let item):
             guard case .sequence(let items) = node.content else {
-                problems.error(node, "'\(name)' must be a list, not \(node.summary)")
+                problems.error(node, "'\(name)' must be a list, not \(summary(node, hiding: hiding))")
                 return nil
             }
             if field.required && items.isEmpty { problems.error(node, "'\(name)' needs at least one item") }
             var values: [Value] = []
             values.reserveCapacity(items.count)
             for (index, itemNode) in items.enumerated() {
-                if let value = check(itemNode, as: item, path: path + [String(index + 1)], problems: &problems, found: &found) {
+                if let value = check(itemNode, as: item, path: path + [String(index + 1)], problems: &problems, found: &found, hiding: hiding, facet: facet) {
                     values.append(value)
                 }
             }
             return .list(values)
         case .object(let fields):
-            return checkFields(node, fields: fields, path: path, problems: &problems, found: &found).map(Value.object)
+            return checkFields(node, fields: fields, path: path, problems: &problems, found: &found, hiding: hiding).map(Value.object)
         default:
-            break
+            guard case .scalar(let text, let style) = node.content else {
+                problems.error(node, "'\(name)' must be \(expectation(field.type)), not \(summary(node, hiding: hiding))")
+                return nil
+            }
+            let scalar = Scalar(node: node, text: text, style: style, name: name, path: path, hiding: hiding, facet: facet)
+            return checkScalar(scalar, as: field, problems: &problems, found: &found)
         }
-        guard case .scalar(let text, let style) = node.content else {
-            problems.error(node, "'\(name)' must be \(expectation(field.type)), not \(node.summary)")
-            return nil
-        }
+    }
+
+    /// A scalar value being checked, with what messages about it need.
+    private struct Scalar {
+        let node: YAMLNode
+        let text: String
+        let style: ScalarStyle
+        /// The field's path as messages show it (`services[2]`).
+        let name: String
+        let path: [String]
+        /// In a private field: messages may not quote the value.
+        let hiding: Bool
+        /// A facet's value, which becomes part of a web address.
+        let facet: Bool
+
+        /// The value as a message may show it: not at all in a private field.
+        func quoted(_ text: String) -> String { hiding ? ValueChecker.hiddenValue : "'\(text)'" }
+    }
+
+    private func checkScalar(_ scalar: Scalar, as field: FieldSchema, problems: inout Problems, found: inout Findings) -> Value? {
+        let (node, text, style, name) = (scalar.node, scalar.text, scalar.style, scalar.name)
         func fail(_ hint: String = "") -> Value? {
-            problems.error(node, "'\(name)' must be \(expectation(field.type)), not \(node.summary)\(hint)")
+            problems.error(node, "'\(name)' must be \(expectation(field.type)), not \(summary(node, hiding: scalar.hiding))\(hint)")
             return nil
         }
         switch field.type {
         case .string, .markdown:
-            if field.required && text.allSatisfy(\.isWhitespace) { problems.error(node, "'\(name)' must not be empty") }
-            if case .markdown = field.type, case let cells = widestTableLine(text).cells, cells > maxTableCells {
-                problems.error(node, tableTooWideMessage("'\(name)'", cells: cells))
-                return nil
-            }
-            if let allowed = field.placeholders {
-                for placeholder in placeholderNames(in: text) where !allowed.contains(String(placeholder)) {
-                    problems.error(node, "'\(name)' uses the placeholder {{\(placeholder)}}; the app fills in only \(allowed.map { "{{\($0)}}" }.joined(separator: ", "))")
-                }
-            }
-            return .string(text)
-        case .int:
-            guard style == .plain, let number = Int64(text) else { return fail(style == .plain ? "" : " (numbers are written without quotes)") }
-            return inRange(Double(number), field, node, name, &problems) ? .int(number) : nil
-        case .decimal(let scale):
-            guard style == .plain, let number = FixedDecimal(parsing: text[...], scale: scale) else {
-                return fail(style == .plain ? "" : " (numbers are written without quotes)")
-            }
-            return inRange(number.doubleValue, field, node, name, &problems) ? .decimal(number) : nil
+            return checkText(scalar, as: field, problems: &problems)
+        case .int, .decimal:
+            return checkNumber(scalar, as: field, problems: &problems) ?? (style == .plain ? nil : fail(" (numbers are written without quotes)"))
         case .bool:
             guard style == .plain, let flag = parseBool(text) else {
                 let yamlOne = ["yes", "no", "on", "off", "y", "n"].contains(text.lowercased())
@@ -133,46 +158,136 @@ struct ValueChecker {
         case .phone:
             return isValidPhone(text) ? .string(text) : fail()
         case .image:
-            if let reason = unsafeMediaPathReason(text) {
-                problems.error(node, "'\(name)' cannot use the path '\(text)': \(reason)")
-                return nil
-            }
-            guard mediaFiles.contains(text) else {
-                problems.error(node, "'\(name)' names content/media/\(text), which does not exist")
-                return nil
-            }
-            found.media.append(MediaUse(path: text, field: name, location: SourceLocation(file: problems.file, line: node.line, column: node.column)))
-            return .string(text)
+            return checkImage(scalar, problems: &problems, found: &found)
         case .enumeration(let allowed):
             guard allowed.contains(text) else {
-                problems.error(node, "'\(name)' must be one of \(quotedList(allowed)), not '\(text)'\(suggestion(for: text, among: allowed))")
+                problems.error(node, "'\(name)' must be one of \(quotedList(allowed)), not \(scalar.quoted(text))\(scalar.hiding ? "" : suggestion(for: text, among: allowed))")
                 return nil
             }
-            return .string(text)
+            return facetValueFits(scalar, problems: &problems) ? .string(text) : nil
         case .reference(let kind):
             guard Slug.isValid(text) else {
-                problems.error(node, "'\(name)' must be the slug of a listing in content/\(kind)/ (its file name without .yaml), not '\(text)'")
+                problems.error(node, "'\(name)' must be the slug of a listing in content/\(kind)/ (its file name without .yaml), not \(scalar.quoted(text))")
                 return nil
             }
             if case .record = references {
-                found.references.append(Reference(kind: kind, slug: text, fieldPath: path, location: SourceLocation(file: problems.file, line: node.line, column: node.column)))
+                found.references.append(Reference(kind: kind, slug: text, fieldPath: scalar.path, location: SourceLocation(file: problems.file, line: node.line, column: node.column)))
             }
             return .string(text)
         case .list, .object:
-            return nil  // handled above
+            return nil  // handled by `check`
         }
     }
 
-    private func inRange(_ number: Double, _ field: FieldSchema, _ node: YAMLNode, _ name: String, _ problems: inout Problems) -> Bool {
+    /// A string or Markdown field: not empty when required, Markdown tables within bounds, only the declared
+    /// placeholders.
+    private func checkText(_ scalar: Scalar, as field: FieldSchema, problems: inout Problems) -> Value? {
+        let (node, text, name) = (scalar.node, scalar.text, scalar.name)
+        if field.required && text.allSatisfy(\.isWhitespace) { problems.error(node, "'\(name)' must not be empty") }
+        if case .markdown = field.type, case let cells = widestTableLine(text).cells, cells > maxTableCells {
+            problems.error(node, tableTooWideMessage("'\(name)'", cells: cells))
+            return nil
+        }
+        if let allowed = field.placeholders {
+            for placeholder in placeholderNames(in: text) where !allowed.contains(String(placeholder)) {
+                let shown = scalar.hiding ? "an unknown placeholder" : "the placeholder {{\(placeholder)}}"
+                problems.error(node, "'\(name)' uses \(shown); the app fills in only \(allowed.map { "{{\($0)}}" }.joined(separator: ", "))")
+            }
+        }
+        return facetValueFits(scalar, problems: &problems) ? .string(text) : nil
+    }
+
+    /// A facet's value becomes a folder name, which may not be over-long.
+    private func facetValueFits(_ scalar: Scalar, problems: inout Problems) -> Bool {
+        guard scalar.facet, let tooLong = Slug.tooLong("the facet value", slug: Slug.from(text: scalar.text)) else { return true }
+        problems.error(scalar.node, tooLong)
+        return false
+    }
+
+    /// An int or decimal within `NumberLimit` and the field's bounds. Nil, with nothing reported, for a quoted
+    /// number (the caller says how to write one); a plain text that is no number fails here.
+    private func checkNumber(_ scalar: Scalar, as field: FieldSchema, problems: inout Problems) -> Value? {
+        let (node, text, name, hiding) = (scalar.node, scalar.text, scalar.name, scalar.hiding)
+        guard scalar.style == .plain else { return nil }
+        if case .decimal(let scale) = field.type {
+            guard let number = FixedDecimal(parsing: text[...], scale: scale), NumberLimit.holds(number.units) else {
+                if isPlainNumber(text, fraction: true) { return tooLarge(node, name, hiding, &problems, scale: scale) }
+                problems.error(node, "'\(name)' must be \(expectation(field.type)), not \(summary(node, hiding: hiding))")
+                return nil
+            }
+            return inRange(number.doubleValue, field, node, name, hiding, &problems) ? .decimal(number) : nil
+        }
+        guard let number = Int64(text), NumberLimit.holds(number) else {
+            if isPlainNumber(text, fraction: false) { return tooLarge(node, name, hiding, &problems) }
+            problems.error(node, "'\(name)' must be \(expectation(field.type)), not \(summary(node, hiding: hiding))")
+            return nil
+        }
+        return inRange(Double(number), field, node, name, hiding, &problems) ? .int(number) : nil
+    }
+
+    /// An image field names a file below `content/media/` by a safe path; its use is noted for publishing.
+    private func checkImage(_ scalar: Scalar, problems: inout Problems, found: inout Findings) -> Value? {
+        let (node, text, name, hiding) = (scalar.node, scalar.text, scalar.name, scalar.hiding)
+        if let reason = unsafeMediaPathReason(text) {
+            problems.error(node, "'\(name)' cannot use \(hiding ? "the path given (not shown: the field is private)" : "the path '\(text)'"): \(reason)")
+            return nil
+        }
+        guard mediaFiles.contains(text) else {
+            problems.error(node, hiding ? "'\(name)' names a file below content/media/ that does not exist (\(Self.hiddenValue))" : "'\(name)' names content/media/\(text), which does not exist")
+            return nil
+        }
+        if !hiding, let tooLong = mediaNameTooLong(text) {
+            problems.error(node, "'\(name)' names content/media/\(text): \(tooLong)")
+            return nil
+        }
+        found.media.append(MediaUse(path: text, field: name, location: SourceLocation(file: problems.file, line: node.line, column: node.column)))
+        return .string(text)
+    }
+
+    private func tooLarge(_ node: YAMLNode, _ name: String, _ hiding: Bool, _ problems: inout Problems, scale: Int = 0) -> Value? {
+        let units = scale == 0 ? "" : " in units of its \(scale) fraction digits"
+        let shown = hiding ? Self.hiddenValue : node.scalar ?? ""
+        problems.error(node, "'\(name)' is \(shown), past the largest number it may hold, \(NumberLimit.text(scale: scale)) (2^53 − 1\(units), the largest whole number JSON readers such as JavaScript hold exactly)")
+        return nil
+    }
+
+    private func inRange(_ number: Double, _ field: FieldSchema, _ node: YAMLNode, _ name: String, _ hiding: Bool, _ problems: inout Problems) -> Bool {
+        let shown = hiding ? Self.hiddenValue : node.scalar ?? ""
         if let minimum = field.minimum, number < minimum {
-            problems.error(node, "'\(name)' must be at least \(formatBound(minimum)), not \(node.scalar ?? "")")
+            problems.error(node, "'\(name)' must be at least \(formatBound(minimum)), not \(shown)")
             return false
         }
         if let maximum = field.maximum, number > maximum {
-            problems.error(node, "'\(name)' must be at most \(formatBound(maximum)), not \(node.scalar ?? "")")
+            problems.error(node, "'\(name)' must be at most \(formatBound(maximum)), not \(shown)")
             return false
         }
         return true
+    }
+}
+
+extension ValueChecker {
+    /// Whether the field at `name` below `path` is a facet: a listing's own, or one of a collection entry's.
+    func isFacet(_ name: String, in path: [String]) -> Bool {
+        path.isEmpty ? facetFields.contains(name) : path.count == 2 && path[0] == entriesField && entryFacetFields.contains(name)
+    }
+
+    /// Why a media path makes an output name too long (its folders and name are slugged, as variants are named).
+    func mediaNameTooLong(_ path: String) -> String? {
+        let parts = path.split(separator: "/").map(String.init)
+        for (index, part) in parts.enumerated() {
+            let slug = index == parts.count - 1 ? Slug.from(fileName: part) : Slug.from(text: part)
+            if let tooLong = Slug.tooLong(index == parts.count - 1 ? "its name" : "the folder name", slug: slug) { return tooLong }
+        }
+        return nil
+    }
+
+    /// What messages say in place of a private field's value.
+    static let hiddenValue = "the value given (not shown: the field is private)"
+
+    /// `node.summary`, without the value when it is private.
+    func summary(_ node: YAMLNode, hiding: Bool) -> String {
+        guard hiding, node.scalar != nil, !node.isNull else { return node.summary }
+        return Self.hiddenValue
     }
 }
 
@@ -205,6 +320,14 @@ func placeholderNames(in text: String) -> [Substring] {
         }
     }
     return names
+}
+
+/// Digits with an optional sign (and, with `fraction`, decimal point): a number, however large.
+private func isPlainNumber(_ text: String, fraction: Bool) -> Bool {
+    var body = Substring(text)
+    if body.first == "-" || body.first == "+" { body = body.dropFirst() }
+    let parts = body.split(separator: ".", omittingEmptySubsequences: false)
+    return parts.count <= (fraction ? 2 : 1) && !(parts.first ?? "").isEmpty && parts.allSatisfy { $0.allSatisfy { ("0"..."9").contains($0) } }
 }
 
 private func formatBound(_ value: Double) -> String {

@@ -23,7 +23,12 @@ public struct InputStamps: Sendable, Equatable {
     /// looked up relative to it: this runs before every build, over tens of thousands of files on a large
     /// site, and walking with FileManager and then stat-ing whole paths took a third of a no-change rebuild.
     private static func scan(_ path: String, relative: String, into stamps: inout [String: String]) {
-        guard let folder = opendir(path) else { return }
+        // An entry that cannot be read still counts, so that making it readable (or not) starts a build, which
+        // reports it; a folder is only read when it can also be entered.
+        guard access(path, R_OK | X_OK) == 0, let folder = opendir(path) else {
+            stamps[relative] = "unreadable \(errno)"
+            return
+        }
         defer { closedir(folder) }
         while let entry = readdir(folder) {
             let name = withUnsafePointer(to: entry.pointee.d_name) { name in
@@ -31,7 +36,10 @@ public struct InputStamps: Sendable, Equatable {
             }
             if name == "." || name == ".." { continue }
             var info = stat()
-            guard fstatat(dirfd(folder), name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+            guard fstatat(dirfd(folder), name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+                stamps[relative + "/" + name] = "unreadable \(errno)"
+                continue
+            }
             let entryPath = path + "/" + name, entryRelative = relative + "/" + name
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
@@ -46,8 +54,8 @@ public struct InputStamps: Sendable, Equatable {
         }
     }
 
-    /// Type, size and modification time.
+    /// Type, size, modification time and permissions (a file made unreadable must be read again, and fail).
     private static func stamp(_ info: stat) -> String {
-        "\(info.st_mode & S_IFMT) \(info.st_size) \(info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec)"
+        "\(info.st_mode & S_IFMT) \(info.st_size) \(info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec) \(info.st_mode & 0o777)"
     }
 }

@@ -110,6 +110,8 @@ public struct SiteFiles: Sendable {
 
     private func walk(_ folder: String) -> (files: [String], problems: [Diagnostic]) {
         guard let area = area(of: folder), let start = Self.realPath(absolute(folder)), Self.isInside(start, area.real) else {
+            // Absent is fine (loading says what is missing); out of reach is an error, not an empty folder.
+            if Self.realPath(absolute(folder)) == nil, errno == EACCES { return ([], [Self.unreadable(folder, EACCES, folder: true)]) }
             return ([], [])
         }
         var files: [String] = []
@@ -119,35 +121,34 @@ public struct SiteFiles: Sendable {
         func visit(_ relative: String, real: String) {
             walking.insert(real)
             defer { walking.remove(real) }
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: absolute(relative))) ?? []
+            // A folder that cannot be listed, or listed but not entered, would silently make a smaller site.
+            guard Self.isReadable(absolute(relative), folder: true),
+                let names = try? FileManager.default.contentsOfDirectory(atPath: absolute(relative))
+            else {
+                problems.append(Self.unreadable(relative, errno, folder: true))
+                return
+            }
             for name in names where !name.hasPrefix(".") {
                 let path = relative + "/" + name
                 var info = stat()
-                guard lstat(absolute(path), &info) == 0 else { continue }
+                guard lstat(absolute(path), &info) == 0 else {
+                    problems.append(Self.unreadable(path, errno, folder: false))
+                    continue
+                }
                 if (info.st_mode & S_IFMT) == S_IFLNK {
-                    let text = linkText(path) ?? ""
-                    let location = SourceLocation(file: path)
-                    guard let resolved = Self.realPath(absolute(path)) else {
-                        problems.append(.error(at: location, "this symbolic link points to '\(text)', which does not exist"))
-                        continue
+                    switch follow(path, area: area, walking: walking) {
+                    case .problem(let problem): problems.append(problem)
+                    case .file: files.append(path)
+                    case .folder(let resolved): visit(path, real: resolved)
                     }
-                    guard Self.isInside(resolved, area.real) else {
-                        problems.append(.error(at: location, Self.outsideMessage(linkText: text, area: area.name)))
-                        continue
-                    }
-                    guard isDirectory(path) else {
-                        if isRegularFile(path) { files.append(path) } else { problems.append(Self.notAFile(path)) }
-                        continue
-                    }
-                    guard !walking.contains(resolved) else {
-                        problems.append(.error(at: location, "this symbolic link points back to a folder that holds it ('\(text)'), so its files would never end"))
-                        continue
-                    }
-                    visit(path, real: resolved)
                 } else if (info.st_mode & S_IFMT) == S_IFDIR {
                     visit(path, real: real + "/" + name)
                 } else if (info.st_mode & S_IFMT) == S_IFREG {
-                    files.append(path)
+                    if Self.isReadable(absolute(path), folder: false) {
+                        files.append(path)
+                    } else {
+                        problems.append(Self.unreadable(path, errno, folder: false))
+                    }
                 } else {
                     problems.append(Self.notAFile(path))
                 }
@@ -155,6 +156,33 @@ public struct SiteFiles: Sendable {
         }
         visit(folder, real: start)
         return (files.sorted(), problems)
+    }
+
+    /// Where a symbolic link met while walking leads.
+    private enum LinkTarget {
+        case file
+        case folder(real: String)
+        case problem(Diagnostic)
+    }
+
+    /// A link is followed while it leads to a readable file or a folder inside the same top folder (`area`),
+    /// and not back to a folder being walked.
+    private func follow(_ path: String, area: (name: String, real: String), walking: Set<String>) -> LinkTarget {
+        let text = linkText(path) ?? ""
+        let location = SourceLocation(file: path)
+        guard let resolved = Self.realPath(absolute(path)) else {
+            return .problem(.error(at: location, "this symbolic link points to '\(text)', which does not exist"))
+        }
+        guard Self.isInside(resolved, area.real) else { return .problem(.error(at: location, Self.outsideMessage(linkText: text, area: area.name))) }
+        guard isDirectory(path) else {
+            if !isRegularFile(path) { return .problem(Self.notAFile(path)) }
+            if !Self.isReadable(absolute(path), folder: false) { return .problem(Self.unreadable(path, errno, folder: false)) }
+            return .file
+        }
+        guard !walking.contains(resolved) else {
+            return .problem(.error(at: location, "this symbolic link points back to a folder that holds it ('\(text)'), so its files would never end"))
+        }
+        return .folder(real: resolved)
     }
 
     /// The top folder a path is below (`content`), by name and real path.
@@ -166,6 +194,18 @@ public struct SiteFiles: Sendable {
     private func isRegularFile(_ relative: String) -> Bool {
         var info = stat()
         return stat(absolute(relative), &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// Whether this process may read the file, or list and enter the folder (`access` sets errno when not).
+    private static func isReadable(_ path: String, folder: Bool) -> Bool {
+        access(path, folder ? R_OK | X_OK : R_OK) == 0
+    }
+
+    private static func unreadable(_ relative: String, _ reason: Int32, folder: Bool) -> Diagnostic {
+        let what = folder ? "this folder cannot be read" : "this file cannot be read"
+        return .error(
+            at: SourceLocation(file: relative),
+            "\(what) (\(String(cString: strerror(reason)))); the site would be built without it, so let the build read it or remove it")
     }
 
     private static func notAFile(_ relative: String) -> Diagnostic {

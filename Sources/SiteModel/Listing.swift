@@ -13,10 +13,14 @@ public struct Listing: Sendable {
     public var media: [MediaUse]
     /// Human-readable text for formatted fields (currency, rating), filled in by enrichment.
     public var display: OrderedDictionary<String, String>
+    /// Where the listing's own top-level values sit, for errors found after validation (a derived sum past the
+    /// limit, two facet values with one URL).
+    public var fieldLocations: [String: SourceLocation]
 
     public init(
         kind: String, slug: String, file: String, fields: OrderedDictionary<String, Value>,
-        references: [Reference] = [], media: [MediaUse] = [], display: OrderedDictionary<String, String> = [:]
+        references: [Reference] = [], media: [MediaUse] = [], display: OrderedDictionary<String, String> = [:],
+        fieldLocations: [String: SourceLocation] = [:]
     ) {
         self.kind = kind
         self.slug = slug
@@ -25,6 +29,12 @@ public struct Listing: Sendable {
         self.references = references
         self.media = media
         self.display = display
+        self.fieldLocations = fieldLocations
+    }
+
+    /// Where a field's value sits, or the top of the file for a value the listing does not write (a derived one).
+    public func location(of field: String) -> SourceLocation {
+        fieldLocations[field] ?? SourceLocation(file: file)
     }
 
     /// The listing's page, relative to the output root: `cleaners/ana/`.
@@ -37,12 +47,15 @@ public struct Reference: Sendable, Hashable {
     /// Where in the listing the value sits: `owner` or `crew.2.owner`.
     public var fieldPath: [String]
     public var location: SourceLocation
+    /// The field is private: messages name it but never quote its value.
+    public var isPrivate: Bool
 
-    public init(kind: String, slug: String, fieldPath: [String], location: SourceLocation) {
+    public init(kind: String, slug: String, fieldPath: [String], location: SourceLocation, isPrivate: Bool = false) {
         self.kind = kind
         self.slug = slug
         self.fieldPath = fieldPath
         self.location = location
+        self.isPrivate = isPrivate
     }
 }
 

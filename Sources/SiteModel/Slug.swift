@@ -2,6 +2,17 @@ import Foundation
 
 /// Slugs name listings in URLs and references: lowercase ASCII words joined by single hyphens.
 public enum Slug {
+    /// The longest name that may become part of an output path, in bytes. A file system takes at most 255
+    /// bytes for one part, and Noticeboard adds to some (`<slug>.json`, `<name>-1280w.<hash>.webp`, `-2`): this
+    /// leaves room for that, and every name that makes a part is checked against it where it is written.
+    public static let maxBytes = 200
+
+    /// Nil, or why the web-address part that `text` makes (`slug`) is too long.
+    public static func tooLong(_ what: String, slug: String) -> String? {
+        guard slug.utf8.count > maxBytes else { return nil }
+        return "\(what) makes a web-address part of \(slug.utf8.count) bytes ('\(slug.prefix(30))…'); the limit is \(maxBytes) bytes (a file system takes 255 for a name, and Noticeboard adds to it), so shorten it"
+    }
+
     /// The slug a file name stands for: `Siobhán Ó Súilleabháin.yaml` → `siobhan-o-suilleabhain`.
     /// Letters are transliterated to ASCII; every other run of characters becomes one hyphen.
     public static func from(fileName: String) -> String {

@@ -50,10 +50,30 @@ public enum Value: Sendable, Hashable {
     }
 }
 
+/// The largest magnitude of a number a listing may hold or a derived field may compute: 2^53 − 1, the largest
+/// whole number that JSON readers such as JavaScript hold exactly. A decimal's count of units (18.50 at scale 2
+/// is 1850) has the same limit. Below it no arithmetic on one value can overflow; sums check as they add.
+public enum NumberLimit {
+    public static let magnitude: Int64 = 9_007_199_254_740_991
+
+    public static func holds(_ number: Int64) -> Bool { number.magnitude <= UInt64(magnitude) }
+
+    /// For messages: "±9007199254740991", and at scale 2 "±90071992547409.91".
+    public static func text(scale: Int = 0) -> String {
+        "±" + FixedDecimal(units: magnitude, scale: scale).description
+    }
+}
+
 extension Value {
-    /// A schema's bound (`minimum: 0`) as the JSON Schemas write it: an integer when whole, else six fraction digits.
+    /// A schema bound (a Double) as a JSON number: whole numbers as ints, others with up to 6 fraction digits.
+    /// Bounds are checked to lie within `NumberLimit` when read, so their units fit.
     public static func number(_ value: Double) -> Value {
-        value == value.rounded() && abs(value) < 1e15 ? .int(Int64(value)) : .decimal(FixedDecimal(units: Int64(value * 1e6), scale: 6))
+        let limit = Double(NumberLimit.magnitude)
+        if value == value.rounded(), abs(value) <= limit { return .int(Int64(value)) }
+        var scale = 6
+        while scale > 0, abs(value) * pow(10, Double(scale)) > limit { scale -= 1 }
+        let units = (value * pow(10, Double(scale))).rounded(.toNearestOrAwayFromZero)
+        return .decimal(FixedDecimal(units: Int64(max(-limit, min(limit, units))), scale: scale))
     }
 }
 
@@ -68,7 +88,8 @@ public struct FixedDecimal: Sendable, Hashable, Comparable, CustomStringConverti
     }
 
     /// Parses `-12`, `12.5`, `+0.125` and rounds half away from zero to `scale` fraction digits.
-    /// Returns nil for anything else (exponents, spaces, NaN, values past ±9e15).
+    /// Returns nil for anything else (exponents, spaces, NaN, and numbers whose units do not fit an Int64;
+    /// those past `NumberLimit` are the validator's to refuse).
     public init?(parsing text: Substring, scale: Int) {
         var digits = text.utf8[...]
         var negative = false
@@ -92,7 +113,7 @@ public struct FixedDecimal: Sendable, Hashable, Comparable, CustomStringConverti
             let digit = Int64(byte - UInt8(ascii: "0"))
             seenDigit = true
             if !seenPoint {
-                guard whole < 900_000_000_000_000 else { return nil }
+                guard whole <= (Int64.max - digit) / 10 else { return nil }
                 whole = whole * 10 + digit
             } else if fractionDigits < scale {
                 fraction = fraction * 10 + digit
@@ -104,8 +125,10 @@ public struct FixedDecimal: Sendable, Hashable, Comparable, CustomStringConverti
         }
         guard seenDigit else { return nil }
         for _ in min(fractionDigits, scale)..<scale { fraction *= 10 }
-        var units = whole * FixedDecimal.power(scale) + fraction + (roundUp ? 1 : 0)
-        if negative { units = -units }
+        let (scaled, overflow) = whole.multipliedReportingOverflow(by: FixedDecimal.power(scale))
+        let (sum, sumOverflow) = scaled.addingReportingOverflow(fraction + (roundUp ? 1 : 0))
+        guard !overflow, !sumOverflow else { return nil }
+        let units = negative ? -sum : sum
         self.init(units: units, scale: scale)
     }
 

@@ -1,0 +1,168 @@
+import Foundation
+import SiteModel
+
+/// The one rule for every folder a command replaces or removes: only what Noticeboard made. A build
+/// replaces its output folder whole and clears the staging folder beside it, so before either happens
+/// both are checked here: absent, empty, or recognisably Noticeboard's (an output holds the manifest a
+/// build writes and nothing it does not list; a staging folder holds the marker a build puts in first,
+/// or is an earlier output). Anything else is refused with an error that says how to proceed; there is
+/// no option to delete it anyway.
+public enum OwnedFolders {
+    /// The file a build puts in the staging folder before anything else and takes out just before the swap,
+    /// so a staging folder left by a killed build is known as one.
+    static let stagingMarker = ".noticeboard-staging"
+
+    /// Before a build takes its lock: the output path must name a folder of its own, not the site, not a
+    /// folder holding it, and not a place among the site's sources (`inputFolders`, relative to `root`);
+    /// the same for the staging folder beside it.
+    public static func checkPlace(output: String, root: String, inputFolders: [String]) throws(BuildFailure) {
+        let name = StagedOutput.lastComponent(of: output)
+        guard !name.isEmpty, name != ".", name != "..", name != "/" else {
+            throw refusal(output, "name the output folder itself, not '\(output)'")
+        }
+        let staged = StagedOutput(outputPath: output)
+        guard let rootPath = realPath(root) else { return }  // no site there: loading it reports that
+        let inputs = inputFolders.map { canonical(rootPath + "/" + $0) }
+        for (path, what) in [(staged.outputPath, "the output folder"), (staged.stagingPath, "its staging folder \(staged.stagingPath)")] {
+            let place = canonical(path)
+            if isInside(rootPath, place) {
+                throw refusal(output, "\(what) would hold the site itself; choose a folder such as \(root == "." ? "" : root + "/")public")
+            }
+            if let input = inputs.first(where: { isInside(place, $0) }) {
+                throw refusal(output, "\(what) would be inside the site's sources (\(input)); choose a folder outside content/ and templates/")
+            }
+        }
+    }
+
+    /// Once the build holds its lock, before anything is removed: the output folder and the staging folder
+    /// beside it may be replaced only when Noticeboard made them.
+    public static func checkReplaceable(output: String) throws(BuildFailure) {
+        let staged = StagedOutput(outputPath: output)
+        if let reason = foreignOutput(staged.outputPath) {
+            throw refusal(output, "\(reason); a build replaces that folder whole, so move it away or choose an empty or new folder")
+        }
+        if let reason = foreignStaging(staged.stagingPath) {
+            throw refusal(
+                output, "\(reason); a build replaces that folder beside its output, so move it away or choose another output folder")
+        }
+    }
+
+    /// For `noticeboard new`: it only writes into a folder that is absent or empty.
+    public static func checkNewSite(_ folder: String) -> String? {
+        switch entry(folder) {
+        case .absent, .emptyFolder: return nil
+        case .folder: return "\(folder) is not empty; noticeboard new only writes into a new or empty folder"
+        case .link: return "\(folder) is a symbolic link; name a new or empty folder itself"
+        case .other: return "\(folder) exists and is not a folder; name a new or empty folder"
+        }
+    }
+
+    /// Why the output folder is not Noticeboard's to replace, or nil when it is.
+    static func foreignOutput(_ path: String) -> String? {
+        switch entry(path) {
+        case .absent, .emptyFolder: return nil
+        case .link: return "\(path) is a symbolic link, not a folder of its own"
+        case .other: return "\(path) exists and is not a folder"
+        case .folder(let names):
+            guard let manifest = manifestPaths(in: path) else {
+                return "\(path) holds files that Noticeboard did not write (it has no \(manifestPath) from an earlier build)"
+            }
+            if let stray = names.sorted().first(where: { $0 != "api" && !manifest.contains($0) }) {
+                return "\(path) holds \(stray), which Noticeboard did not write (its \(manifestPath) does not list it)"
+            }
+            return nil
+        }
+    }
+
+    /// Why the staging folder is not Noticeboard's to remove, or nil when it is (a build's leftover, or an
+    /// earlier output that a build kept there).
+    static func foreignStaging(_ path: String) -> String? {
+        switch entry(path) {
+        case .absent, .emptyFolder: return nil
+        case .link: return "\(path) is a symbolic link"
+        case .other: return "\(path) exists and is not a folder"
+        case .folder(let names):
+            if names.contains(stagingMarker) { return nil }
+            return foreignOutput(path).map { _ in "\(path) holds files that Noticeboard did not write" }
+        }
+    }
+
+    static let manifestPath = "api/manifest.json"
+
+    /// The first segments of the paths a Noticeboard manifest in `folder` lists, or nil when there is none.
+    /// Only the top level is compared: it tells a folder of someone else's files (or one they added a file
+    /// to) from an output, without reading tens of thousands of entries. The manifest is scanned as the bytes
+    /// a build writes (`{"$schema":"….json","files":[{"path":"…",…`), not parsed: on a large site it is megabytes.
+    private static func manifestPaths(in folder: String) -> Set<String>? {
+        guard let data = FileManager.default.contents(atPath: folder + "/" + manifestPath) else { return nil }
+        let bytes = [UInt8](data), opening = Array(#"{"$schema":""#.utf8), key = Array(#""path":""#.utf8)
+        guard bytes.starts(with: opening), let end = firstIndex(of: Array(#"","files":["#.utf8), in: bytes, from: 0),
+            bytes[..<end].reversed().starts(with: "api/schema/manifest.json".utf8.reversed())
+        else { return nil }
+        var names = Set<String>(), index = end
+        while let found = firstIndex(of: key, in: bytes, from: index) {
+            var stop = found + key.count
+            while stop < bytes.count, bytes[stop] != UInt8(ascii: "/"), bytes[stop] != UInt8(ascii: "\""), bytes[stop] != UInt8(ascii: "\\") { stop += 1 }
+            names.insert(String(decoding: bytes[(found + key.count)..<stop], as: UTF8.self))
+            index = stop
+        }
+        return names
+    }
+
+    private static func firstIndex(of needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+        var index = start
+        while index + needle.count <= haystack.count {
+            guard let first = haystack[index...].firstIndex(of: needle[0]), first + needle.count <= haystack.count else { return nil }
+            if haystack[first..<(first + needle.count)].elementsEqual(needle) { return first }
+            index = first + 1
+        }
+        return nil
+    }
+
+    private enum Entry {
+        case absent, emptyFolder, folder([String]), link, other
+    }
+
+    /// What is at `path`, links not followed; a folder that cannot be listed counts as holding something.
+    private static func entry(_ path: String) -> Entry {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return errno == ENOENT ? .absent : .other }
+        switch info.st_mode & S_IFMT {
+        case S_IFLNK: return .link
+        case S_IFDIR:
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return .folder(["?"]) }
+            return names.isEmpty ? .emptyFolder : .folder(names)
+        default: return .other
+        }
+    }
+
+    private static func refusal(_ output: String, _ reason: String) -> BuildFailure {
+        BuildFailure([.error("refusing to write the site to \(output)/: \(reason)")])
+    }
+
+    /// `path` with links, `.` and `..` resolved as far as it exists, and the rest taken as written.
+    static func canonical(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var existing = absolute, rest: [String] = []
+        while realPath(existing) == nil, existing != "/" {
+            rest.insert(StagedOutput.lastComponent(of: existing), at: 0)
+            existing = StagedOutput.parentFolder(of: existing)
+        }
+        var parts = (realPath(existing) ?? "/").split(separator: "/").map(String.init)
+        for part in rest where part != "." && !part.isEmpty {
+            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// Whether `path` is `folder` or below it.
+    static func isInside(_ path: String, _ folder: String) -> Bool {
+        path == folder || folder == "/" || path.hasPrefix(folder + "/")
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

@@ -1,0 +1,283 @@
+import Foundation
+import ImageProcessing
+import LocatedYAML
+import Rendering
+import SchemaValidation
+import SiteLoader
+import SiteModel
+import Support
+
+/// Everything read from a site root and checked: config, schemas, listings and templates.
+/// Loading reports every problem it finds before giving up, sorted by file and line.
+public struct LoadedSite: Sendable {
+    public let files: SiteFiles
+    public let config: SiteConfig
+    public let schemas: [KindSchema]
+    /// By kind name, in file order.
+    public private(set) var listings: [String: [Listing]]
+    /// Every listing's slug, by kind (also those of listing files with errors).
+    public let slugs: [String: Set<String>]
+    /// Each kind's listing checker.
+    private let validators: [String: ListingValidator]
+    /// Free Markdown pages from `content/pages/`, in file order.
+    public let pages: [FreePage]
+    public let templates: TemplateSet
+    /// The images that public fields name, published (variants made or taken from the cache).
+    public let images: ImagePublisher.Outcome
+    public private(set) var warnings: [Diagnostic]
+
+    static let configFile = "content/site.yaml"
+
+    /// `baseURL` replaces the configuration's, as the preview server does.
+    public init(files: SiteFiles, baseURL: String? = nil) throws(BuildFailure) {
+        self.files = files
+        var diagnostics: [Diagnostic] = []
+        func stopIfErrors() throws(BuildFailure) {
+            if diagnostics.hasErrors { throw BuildFailure(diagnostics) }
+        }
+
+        // A symbolic link out of content/ or templates/ could publish any file on the machine: stop first.
+        let content = files.contents(of: "content")
+        diagnostics += content.problems + files.entryProblems(under: "templates")
+        try stopIfErrors()
+
+        // Site configuration: nothing else can be read without its list of kinds.
+        var config = try Self.config(files)
+        if let baseURL { config.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/" }
+
+        let schemas = Self.loadSchemas(files, config: config, diagnostics: &diagnostics)
+        try stopIfErrors()
+
+        // Listings, parsed and checked across all cores.
+        let mediaFiles = Set(content.files(under: "content/media").map { String($0.dropFirst("content/media/".count)) })
+        let validators = Dictionary(uniqueKeysWithValues: schemas.map { ($0.name, ListingValidator(schema: $0, mediaFiles: mediaFiles)) })
+        let (listings, failed) = Self.loadListings(files, content, schemas: schemas, validators: validators, diagnostics: &diagnostics)
+        let (pages, pageProblems) = Self.loadPages(files, content.files(under: "content/pages", extensions: ["md", "markdown"]), kinds: config.kinds)
+        diagnostics += pageProblems
+        let slugs = listings.mapValues { Set($0.map(\.slug)) }.merging(failed) { $0.union($1) }
+        diagnostics += Self.duplicateSlugs(in: listings)
+        diagnostics += Self.reservedSlugs(in: listings, schemas: schemas)
+        diagnostics += listings.values.joined().flatMap { Self.danglingReferences(of: $0, slugs: slugs) }
+
+        // Images: checked and processed across all cores, or taken from the cache; reported where fields name them.
+        let images = ImagePublisher(files: files, settings: config.images).publish(listings.values.joined().flatMap(\.media))
+        diagnostics += images.problems
+
+        // Templates are checked in the same run, so one build reports content and template errors together.
+        let templates = Self.checkedTemplates(files, forPages: !pages.isEmpty, diagnostics: &diagnostics)
+        try stopIfErrors()
+
+        self.config = config
+        self.schemas = schemas
+        self.listings = listings
+        self.slugs = slugs
+        self.validators = validators
+        self.pages = pages
+        self.templates = templates!
+        self.images = images
+        self.warnings = diagnostics.sorted()
+    }
+
+    /// Every kind's schema, then what derived fields say about other kinds.
+    private static func loadSchemas(_ files: SiteFiles, config: SiteConfig, diagnostics: inout [Diagnostic]) -> [KindSchema] {
+        var schemas: [KindSchema] = []
+        for kind in config.kinds {
+            let file = "content/schemas/\(kind).yaml"
+            do throws(Diagnostic) {
+                guard files.exists(file) else {
+                    throw .error(at: SourceLocation(file: Self.configFile), "kind '\(kind)' has no schema; expected \(file)")
+                }
+                let (schema, problems) = decodeKindSchema(try parseYAML(try files.read(file), file: file), kind: kind, file: file, knownKinds: config.kinds)
+                diagnostics += problems
+                if let schema { schemas.append(schema) }
+            } catch {
+                diagnostics.append(error)
+            }
+        }
+        diagnostics += checkDerivedFields(schemas)
+        return schemas
+    }
+
+    /// Every listing file, parsed and checked across all cores: the listings by kind in file order, and the
+    /// slugs of the files that have errors of their own (a reference to one of them is not reported again).
+    private static func loadListings(
+        _ files: SiteFiles, _ content: SiteFiles.FolderContents, schemas: [KindSchema], validators: [String: ListingValidator],
+        diagnostics: inout [Diagnostic]
+    ) -> (listings: [String: [Listing]], failed: [String: Set<String>]) {
+        let jobs = schemas.flatMap { schema in content.files(under: "content/\(schema.name)", extensions: ["yaml", "yml"]).map { (schema.name, $0) } }
+        let results = jobs.parallelMap { (kind, file) in Self.readListing(file, validator: validators[kind]!, files: files) }
+        var listings: [String: [Listing]] = [:]
+        var failed: [String: Set<String>] = [:]
+        for ((listing, problems), (kind, file)) in zip(results, jobs) {
+            diagnostics += problems
+            if let listing {
+                listings[listing.kind, default: []].append(listing)
+            } else {
+                failed[kind, default: []].insert(Slug.from(fileName: String(file.split(separator: "/").last ?? "")))
+            }
+        }
+        return (listings, failed)
+    }
+
+    /// The templates, compiled; nil when they have errors, which go to `diagnostics`.
+    private static func checkedTemplates(_ files: SiteFiles, forPages: Bool, diagnostics: inout [Diagnostic]) -> TemplateSet? {
+        do throws(BuildFailure) {
+            let templates = try Self.loadTemplates(files)
+            if forPages, !templates.names.contains("page") {
+                diagnostics.append(.error(at: SourceLocation(file: "templates/page.mustache"), "missing template: the site has pages in content/pages/, which need templates/page.mustache"))
+            }
+            return templates
+        } catch {
+            diagnostics += error.diagnostics
+            return nil
+        }
+    }
+
+    /// The listing read from `file` (`content/cleaners/ana.yaml`), if it is one of the site's listing files.
+    public func listing(inFile file: String) -> Listing? {
+        let parts = file.split(separator: "/")
+        guard parts.count >= 3, parts[0] == "content" else { return nil }
+        return listings[String(parts[1])]?.first { $0.file == file }
+    }
+
+    /// The title of every listing, by kind then slug, which references show.
+    public var titles: [String: [String: String]] {
+        var titles: [String: [String: String]] = [:]
+        for schema in schemas {
+            for listing in listings[schema.name] ?? [] {
+                titles[schema.name, default: [:]][listing.slug] = listing.fields[schema.titleField]?.text ?? listing.slug
+            }
+        }
+        return titles
+    }
+
+    /// `content/site.yaml`, checked.
+    public static func config(_ files: SiteFiles) throws(BuildFailure) -> SiteConfig {
+        let root: YAMLNode?
+        do throws(Diagnostic) {
+            guard files.exists(configFile) else {
+                throw .error(at: SourceLocation(file: configFile), "no site configuration: a Noticeboard site has content/site.yaml; is '\(files.root)' the site's folder? (--root names it; `noticeboard new` makes a site)")
+            }
+            root = try parseYAML(try files.read(configFile), file: configFile)
+        } catch {
+            throw BuildFailure([error])
+        }
+        let (decoded, problems) = decodeSiteConfig(root, file: configFile)
+        guard let decoded, !problems.hasErrors else { throw BuildFailure(problems) }
+        return decoded
+    }
+
+    private static func loadPages(_ files: SiteFiles, _ pageFiles: [String], kinds: [String]) -> ([FreePage], [Diagnostic]) {
+        var pages: [FreePage] = []
+        var problems: [Diagnostic] = []
+        for file in pageFiles {
+            let slug = Slug.from(fileName: String(file.split(separator: "/").last ?? ""))
+            if let tooLong = Slug.tooLong("the file name", slug: slug) {
+                problems.append(.error(at: SourceLocation(file: file), tooLong))
+                continue
+            }
+            if slug.isEmpty || kinds.contains(slug) || Outputs.siteFolders.contains(slug) || pages.contains(where: { $0.slug == slug }) {
+                problems.append(.error(at: SourceLocation(file: file), "the page would be published at /\(slug)/, which is taken; rename the file"))
+                continue
+            }
+            do throws(Diagnostic) {
+                let (page, found) = decodePage(try files.read(file), file: file, slug: slug)
+                problems += found
+                if let page { pages.append(page) }
+            } catch {
+                problems.append(error)
+            }
+        }
+        return (pages, problems)
+    }
+
+    /// Two files of one kind may not share a slug (e.g. `Ana Murphy.yaml` and `ana-murphy.yaml`).
+    private static func duplicateSlugs(in listings: [String: [Listing]]) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        for (_, kindListings) in listings {
+            var firstFile: [String: String] = [:]
+            for listing in kindListings.sorted(by: { $0.file < $1.file }) {
+                if let first = firstFile[listing.slug] {
+                    problems.append(.error(
+                        at: SourceLocation(file: listing.file),
+                        "\(first) already gives the slug '\(listing.slug)' (the listing's web address); rename one of the two files"))
+                } else {
+                    firstFile[listing.slug] = listing.file
+                }
+            }
+        }
+        return problems
+    }
+
+    /// A listing's page may not take the URL of its kind's pagination or facet pages.
+    private static func reservedSlugs(in listings: [String: [Listing]], schemas: [KindSchema]) -> [Diagnostic] {
+        schemas.flatMap { schema in
+            let reserved = Outputs.kindFolders(facets: schema.facets)
+            return (listings[schema.name] ?? []).filter { reserved.contains($0.slug) }.map { listing -> Diagnostic in
+                .error(
+                    at: SourceLocation(file: listing.file),
+                    "the slug '\(listing.slug)' is taken by the \(schema.name) kind's own pages (/\(schema.name)/\(listing.slug)/); rename the file")
+            }
+        }
+    }
+
+    private static func danglingReferences(of listing: Listing, slugs: [String: Set<String>]) -> [Diagnostic] {
+        listing.references.filter { !(slugs[$0.kind]?.contains($0.slug) ?? false) }.map { reference in
+            let field = reference.fieldPath.joined(separator: ".")
+            return .error(
+                at: reference.location,
+                reference.isPrivate
+                    ? "'\(field)' refers to a listing that is not in content/\(reference.kind)/ (the slug is not shown: the field is private)"
+                    : "'\(field)' refers to '\(reference.slug)', but there is no content/\(reference.kind)/\(reference.slug).yaml")
+        }
+    }
+
+    /// One listing file, parsed and checked against its kind's schema.
+    private static func readListing(_ file: String, validator: ListingValidator, files: SiteFiles) -> (Listing?, [Diagnostic]) {
+        let slug = Slug.from(fileName: String(file.split(separator: "/").last ?? ""))
+        guard !slug.isEmpty else {
+            return (nil, [.error(at: SourceLocation(file: file), "the file name gives no usable slug; name listing files with letters or digits, e.g. ana-murphy.yaml")])
+        }
+        if let tooLong = Slug.tooLong("the file name", slug: slug) { return (nil, [.error(at: SourceLocation(file: file), tooLong)]) }
+        do throws(Diagnostic) {
+            return validator.validate(try parseYAML(try files.read(file), file: file), file: file, slug: slug)
+        } catch {
+            return (nil, [error])
+        }
+    }
+
+    /// Reads one of the site's listing files again after it was edited, and checks it as a build would
+    /// (its references included): the listing, or the errors that stop the build. On success the site holds
+    /// the new listing, and the file's warnings replace its old ones.
+    public mutating func reread(_ listing: Listing) throws(BuildFailure) -> Listing {
+        let (read, problems) = Self.readListing(listing.file, validator: validators[listing.kind]!, files: files)
+        let diagnostics = (problems + (read.map { Self.danglingReferences(of: $0, slugs: slugs) } ?? [])).sorted()
+        guard let read, !diagnostics.hasErrors, let index = listings[listing.kind]?.firstIndex(where: { $0.file == listing.file }) else {
+            throw BuildFailure(diagnostics)
+        }
+        listings[listing.kind]![index] = read
+        warnings = (warnings.filter { $0.location?.file != listing.file } + diagnostics).sorted()
+        return read
+    }
+
+    private static func loadTemplates(_ files: SiteFiles) throws(BuildFailure) -> TemplateSet {
+        var sources: [String: (file: String, text: String)] = [:]
+        var problems: [Diagnostic] = []
+        for file in files.files(under: "templates", extensions: ["mustache"]) {
+            let name = String(file.dropFirst("templates/".count).dropLast(".mustache".count))
+            do throws(Diagnostic) {
+                let bytes = try files.read(file)
+                if let (offset, byte) = TextPosition.firstInvalidUTF8(in: bytes) {
+                    let (line, column) = TextPosition.lineAndColumn(ofByte: offset, in: bytes)
+                    throw .error(at: SourceLocation(file: file, line: line, column: column), TextPosition.notUTF8Message(offset: offset, byte: byte))
+                }
+                let text = String(decoding: bytes, as: UTF8.self)
+                sources[name] = (file, text)
+            } catch {
+                problems.append(error)
+            }
+        }
+        guard problems.isEmpty else { throw BuildFailure(problems) }
+        return try TemplateSet(sources: sources)
+    }
+}

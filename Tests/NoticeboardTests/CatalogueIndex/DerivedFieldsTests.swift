@@ -1,0 +1,67 @@
+import Foundation
+import Noticeboard
+import SiteModel
+import Testing
+
+/// The example site's chore boards, whose urgencies, priorities and scores are derived fields, built for a fixed date.
+@Suite struct DerivedFieldsTests {
+    /// `field: value` lines of every YAML file in a content folder, by file name.
+    func values(_ site: String, _ kind: String) throws -> [String: [String: String]] {
+        var result: [String: [String: String]] = [:]
+        for file in try FileManager.default.contentsOfDirectory(atPath: site + "/content/" + kind) where file.hasSuffix(".yaml") {
+            var fields: [String: String] = [:]
+            for line in TestSupport.read(site + "/content/\(kind)/" + file).split(separator: "\n") {
+                let parts = line.split(separator: ":", maxSplits: 1)
+                if parts.count == 2 { fields[String(parts[0])] = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: " \"")) }
+            }
+            result[String(file.dropLast(5))] = fields
+        }
+        return result
+    }
+
+    @Test func roomsAreRankedByTheirMostUrgentTask() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let files = try TestSupport.buildTree(site, now: TestSupport.now)
+        // Recompute from the listing files: urgency = days since last done / frequency; a room's priority is its max.
+        let tasks = try values(site, "tasks"), rooms = try values(site, "rooms")
+        var priority: [String: Double] = [:]
+        for (_, task) in tasks {
+            let lastDone = try #require(CalendarDate(parsing: task["last_done"]![...]))
+            let urgency = Double(TestSupport.now.dayNumber - lastDone.dayNumber) / Double(task["frequency_days"]!)!
+            priority[task["room"]!] = max(priority[task["room"]!] ?? 0, urgency)
+        }
+        let expected = rooms.filter { $0.value["house"] == "maple-terrace" }.keys.sorted { priority[$0]! > priority[$1]! }.map { rooms[$0]!["name"]! }
+        let house = try TestSupport.json(files, "api/houses/maple-terrace.json")
+        let ranked = try #require(house["rooms"] as? [[String: Any]])
+        #expect(ranked.map { $0["name"] as? String } == expected)
+        #expect(ranked.map { ($0["priority"] as? NSNumber)?.doubleValue } == expected.map { name in
+            let slug = rooms.first { $0.value["name"] == name && $0.value["house"] == "maple-terrace" }!.key
+            return (priority[slug]! * 100).rounded() / 100
+        })
+        let page = TestSupport.read(site + "/public/houses/maple-terrace/index.html")
+        let headings = page.matches(of: /<h3>([^<]+) <span/).map { String($0.1) }
+        #expect(headings == expected)
+        // Overdue tasks (urgency of 1 or more) are marked; others are not.
+        for (_, task) in tasks where rooms[task["room"]!]!["house"] == "maple-terrace" {
+            let lastDone = CalendarDate(parsing: task["last_done"]![...])!
+            let overdue = Double(TestSupport.now.dayNumber - lastDone.dayNumber) >= Double(task["frequency_days"]!)!
+            #expect(page.contains("<td>\(task["name"]!) <strong class=\"tag-overdue\">overdue</strong></td>") == overdue, "\(task["name"]!)")
+        }
+    }
+
+    @Test func scoresSumEachPersonsPoints() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let files = try TestSupport.buildTree(site, now: TestSupport.now)
+        let tasks = try values(site, "tasks")
+        var totals: [String: Int] = [:]
+        for (_, entry) in try values(site, "history") where entry["house"] == "maple-terrace" {
+            totals[entry["who"]!, default: 0] += Int(tasks[entry["task"]!]!["points"]!)!
+        }
+        let scores = try #require(try TestSupport.json(files, "api/houses/maple-terrace.json")["scores"] as? [[String: Any]])
+        #expect(Dictionary(uniqueKeysWithValues: scores.map { ($0["group"] as! String, $0["total"] as! Int) }) == totals)
+        #expect(scores.map { $0["total"] as! Int } == totals.values.sorted(by: >))
+        #expect(TestSupport.read(site + "/public/houses/maple-terrace/index.html").contains("<tr><td>Dara</td><td>\(totals["Dara"]!)</td></tr>"))
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+
+/// `noticeboard new`: the starter site builds, and its templates are the example site's.
+@Suite struct NewCommandTests {
+    @Test func newMakesASiteThatBuildsAndRefusesToOverwrite() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let made = try TestSupport.runCLI(["new", "starter"], in: folder)
+        #expect(made.status == 0, "\(made.stderr)")
+        let built = try TestSupport.runCLI(["build", "--now", "2026-11-23"], in: folder + "/starter")
+        #expect(built.status == 0, "\(built.stderr)")
+        let files = TestSupport.tree(folder + "/starter/public")
+        for path in ["index.html", "notices/index.html", "notices/bicycle-for-sale/index.html", "notices/category/for-sale/index.html",
+            "sayings/proverbs/index.html", "about/index.html", "search/index.html", "404.html", "api/notices.json", "feeds/notices.atom",
+            "api/sayings/daily/2026-11-23.json", "api/manifest.json"]
+        {
+            #expect(files[path] != nil, "\(path) missing")
+        }
+        #expect(!files.values.contains { $0.range(of: Data("seller@example.net".utf8)) != nil })
+        let again = try TestSupport.runCLI(["new", "starter"], in: folder)
+        #expect(again.status == 1 && again.stderr.contains("starter is not empty"))
+    }
+
+    /// The starter site's generic templates are the example site's, kept identical.
+    @Test func starterTemplatesMatchTheExampleSite() throws {
+        let scaffold = TestSupport.repository + "/Sources/NoticeboardCLI/Scaffold/templates"
+        for file in FileManager.default.subpaths(atPath: scaffold) ?? [] where file.contains(".") {
+            #expect(FileManager.default.contents(atPath: scaffold + "/" + file) == FileManager.default.contents(atPath: TestSupport.repository + "/templates/" + file), "\(file) differs")
+        }
+    }
+}

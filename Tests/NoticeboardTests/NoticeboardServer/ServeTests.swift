@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+
+/// Starts `noticeboard serve` on a free loopback port and talks to it over HTTP, as a browser would.
+@Suite(.serialized) struct ServeTests {
+    /// A loopback socket bound to a port the kernel chose: its descriptor (the caller closes it) and port.
+    static func boundSocket() -> (descriptor: Int32, port: Int) {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
+        return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
+    /// A port nobody listens on now.
+    static func freePort() -> Int {
+        let (descriptor, port) = boundSocket()
+        close(descriptor)
+        return port
+    }
+
+    /// Starts `noticeboard serve` with the arguments in the site folder; what it prints goes to the returned log file.
+    static func startServe(_ arguments: [String], in site: String) throws -> (server: Process, log: String) {
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: TestSupport.executable)
+        server.arguments = ["serve"] + arguments
+        server.currentDirectoryURL = URL(fileURLWithPath: site)
+        let log = site + "/serve.log"
+        FileManager.default.createFile(atPath: log, contents: nil)
+        server.standardOutput = FileHandle(forWritingAtPath: log)
+        server.standardError = FileHandle(forWritingAtPath: log)
+        try server.run()
+        return (server, log)
+    }
+
+    struct Fetched {
+        let status: Int
+        let contentType: String
+        let body: String
+    }
+
+    /// GET with curl, which the test set-up installs: status, content type and body.
+    static func fetch(_ url: String) throws -> Fetched {
+        let result = try TestSupport.run("curl", ["-s", "-o", "-", "-w", "\n%{http_code} %{content_type}", url])
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let status = lines.last?.split(separator: " ", maxSplits: 1) ?? []
+        return Fetched(
+            status: Int(status.first ?? "") ?? 0, contentType: status.count > 1 ? String(status[1]) : "",
+            body: lines.dropLast().joined(separator: "\n"))
+    }
+
+    /// Waits up to `seconds` for `condition`, checking every 100 ms.
+    static func eventually(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return try condition()
+    }
+
+    @Test func servesPagesRebuildsOnChangeAndSendsReload() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let port = Self.freePort()
+        let base = "http://127.0.0.1:\(port)"
+        let (server, log) = try Self.startServe(["--port", String(port), "--now", "2026-11-23"], in: site)
+        defer { server.terminate(); server.waitUntilExit() }
+        #expect(try Self.eventually(60) { TestSupport.read(log).contains("Serving \(base)/catalogue/") }, "\(TestSupport.read(log))")
+
+        // Pretty URLs under the base URL's sub-path, with content types and the live-reload script.
+        let page = try Self.fetch("\(base)/catalogue/cleaners/aoife-byrne/")
+        #expect(page.status == 200 && page.contentType == "text/html; charset=utf-8")
+        #expect(page.body.contains("<h1>Aoife Byrne</h1>") && page.body.contains("/__noticeboard/events"))
+        #expect(page.body.contains("<link rel=\"canonical\" href=\"\(base)/catalogue/cleaners/aoife-byrne/\">"))
+        #expect(try Self.fetch("\(base)/catalogue/api/cleaners.json").contentType == "application/json")
+        #expect(try Self.fetch("\(base)/catalogue/assets/style.css").contentType == "text/css; charset=utf-8")
+        #expect(try Self.fetch("\(base)/catalogue/cleaners").status == 301)
+        let missing = try Self.fetch("\(base)/catalogue/no-such-page/")
+        #expect(missing.status == 404 && missing.body.contains("<h1>Page not found</h1>"))
+        #expect(try Self.fetch("\(base)/catalogue/../content/site.yaml").status == 404)
+
+        // Listen for events, edit a listing, and see the reload event and the new page.
+        let eventsLog = site + "/events.log"
+        FileManager.default.createFile(atPath: eventsLog, contents: nil)
+        let events = Process()
+        events.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        events.arguments = ["curl", "-sN", "\(base)/__noticeboard/events"]
+        events.standardOutput = FileHandle(forWritingAtPath: eventsLog)
+        try events.run()
+        defer { events.terminate() }
+        #expect(try Self.eventually(10) { TestSupport.read(eventsLog).contains(": connected") })
+        let aoife = site + "/content/cleaners/aoife-byrne.yaml"
+        TestSupport.write(TestSupport.read(aoife).replacingOccurrences(of: "name: Aoife Byrne", with: "name: Aoife Byrne-Nolan"), to: aoife)
+        #expect(try Self.eventually(20) { TestSupport.read(eventsLog).contains("event: reload") }, "\(TestSupport.read(log))")
+        #expect(try Self.fetch("\(base)/catalogue/cleaners/aoife-byrne/").body.contains("<h1>Aoife Byrne-Nolan</h1>"))
+
+        // A broken edit keeps the last good build served and sends the located error to the page.
+        TestSupport.write("name: [unclosed\n", to: site + "/content/cleaners/broken.yaml")
+        #expect(try Self.eventually(20) { TestSupport.read(eventsLog).contains("event: failure\ndata: content/cleaners/broken.yaml:2:1: error:") })
+        #expect(try Self.fetch("\(base)/catalogue/cleaners/aoife-byrne/").body.contains("<h1>Aoife Byrne-Nolan</h1>"))
+
+        // `build` never writes the script, and serve never touched public/.
+        #expect(!FileManager.default.fileExists(atPath: site + "/public"))
+        try FileManager.default.removeItem(atPath: site + "/content/cleaners/broken.yaml")
+        #expect(try TestSupport.runCLI(["build", "--now", "2026-11-23"], in: site).status == 0)
+        #expect(!TestSupport.tree(site + "/public").values.contains { $0.range(of: Data("__noticeboard".utf8)) != nil })
+    }
+
+    /// A number past the limit, in a listing or in a sum the chore boards derive from it, fails that build
+    /// with a located error; serve keeps running and serving the last good build, and builds the next good edit.
+    @Test func serveSurvivesNumbersPastTheLimit() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let port = Self.freePort()
+        let base = "http://127.0.0.1:\(port)"
+        let (server, log) = try Self.startServe(["--port", String(port), "--now", "2026-11-23"], in: site)
+        defer { server.terminate(); server.waitUntilExit() }
+        #expect(try Self.eventually(60) { TestSupport.read(log).contains("Serving \(base)/catalogue/") }, "\(TestSupport.read(log))")
+        let house = "\(base)/catalogue/api/houses/maple-terrace.json"
+        let good = try Self.fetch(house).body
+        #expect(good.contains("\"scores\""))
+
+        let task = site + "/content/tasks/maple-clear-gutters.yaml"
+        let original = TestSupport.read(task)
+        for (points, error) in [
+            ("9223372036854775807", "content/tasks/maple-clear-gutters.yaml:4:9: error: 'points' is 9223372036854775807, past the largest"),
+            ("9007199254740991", "error: 'points' here takes the sum for derived field 'scores' of content/houses/maple-terrace.yaml past"),
+        ] {
+            TestSupport.write(original.replacingOccurrences(of: "points: 6", with: "points: \(points)"), to: task)
+            #expect(try Self.eventually(20) { TestSupport.read(log).contains(error) }, "\(TestSupport.read(log))")
+            #expect(server.isRunning)
+            #expect(try Self.fetch(house).body == good)
+        }
+        TestSupport.write(original.replacingOccurrences(of: "points: 6", with: "points: 7"), to: task)
+        #expect(try Self.eventually(20) { try Self.fetch(house).body != good }, "\(TestSupport.read(log))")
+        #expect(server.isRunning && !TestSupport.read(log).contains("Fatal error"))
+    }
+
+    /// Serve builds into `.noticeboard-cache/serve` under the same lock as `build`: while the test holds it,
+    /// serve says it waits and builds nothing; once it is released, serve builds and serves.
+    @Test func serveWaitsForAnotherBuildIntoTheSameFolder() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        try FileManager.default.createDirectory(atPath: site + "/.noticeboard-cache", withIntermediateDirectories: true)
+        let held = open(site + "/.noticeboard-cache", O_RDONLY | O_DIRECTORY)
+        #expect(held >= 0 && flock(held, LOCK_EX) == 0)
+        var released = false
+        defer { if !released { close(held) } }
+        let port = Self.freePort()
+        let (server, log) = try Self.startServe(["--port", String(port)], in: site)
+        defer { server.terminate(); server.waitUntilExit() }
+
+        #expect(try Self.eventually(30) { TestSupport.read(log).contains("Another build is writing .noticeboard-cache/serve/; waiting for it to finish.") }, "\(TestSupport.read(log))")
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(!FileManager.default.fileExists(atPath: site + "/.noticeboard-cache/serve"))
+        #expect(!TestSupport.read(log).contains("Serving"))
+        close(held)
+        released = true
+        #expect(try Self.eventually(60) { TestSupport.read(log).contains("Serving http://127.0.0.1:\(port)/catalogue/") }, "\(TestSupport.read(log))")
+        #expect(try Self.fetch("http://127.0.0.1:\(port)/catalogue/cleaners/aoife-byrne/").status == 200)
+    }
+
+    @Test func aTakenPortIsAClearError() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let (descriptor, port) = Self.boundSocket()
+        defer { close(descriptor) }
+        listen(descriptor, 1)
+        let result = try TestSupport.runCLI(["serve", "--port", String(port)], in: site)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("error: port \(port) on 127.0.0.1 is already in use; choose another with --port"))
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+/// What happens around the output folder: builds that overlap, leftovers of killed builds, and output
+/// folders that cannot be written. Each runs the CLI, as people do.
+@Suite struct OutputSafetyTests {
+    /// The test holds the lock a build takes, so the build must say it waits, write nothing, and finish
+    /// once the lock is released.
+    @Test func aSecondBuildWaitsForTheFirst() throws {
+        let site = TestSupport.makeSite(fixture: "corpus-base")
+        defer { TestSupport.removeTree(site) }
+        let held = open(site, O_RDONLY | O_DIRECTORY)
+        #expect(held >= 0 && flock(held, LOCK_EX) == 0)
+        let stderr = site + "/../" + UUID().uuidString + ".stderr"
+        defer { TestSupport.removeTree(stderr) }
+        let build = try TestSupport.startCLI(["build"], in: site, stderr: stderr)
+        #expect(TestSupport.eventually(within: 20) { TestSupport.read(stderr).contains("waiting") })
+        #expect(TestSupport.read(stderr) == "Another build is writing public/; waiting for it to finish.\n")
+        usleep(200_000)
+        #expect(build.isRunning)
+        #expect(!FileManager.default.fileExists(atPath: site + "/public"))
+        close(held)
+        build.waitUntilExit()
+        #expect(build.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: site + "/public/index.html"))
+    }
+
+    @Test func twoBuildsStartedTogetherBothFinishWithTheSameSite() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let referenceFolder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(referenceFolder) }
+        let reference = referenceFolder + "/public"
+        #expect(try TestSupport.runCLI(["build", "--output", reference], in: site).status == 0)
+        let expected = TestSupport.tree(reference)
+        #expect(expected.count > 40)
+        let logs = (0..<2).map { _ in site + "/../" + UUID().uuidString + ".stderr" }
+        defer { logs.forEach(TestSupport.removeTree) }
+        let builds = try logs.map { try TestSupport.startCLI(["build"], in: site, stderr: $0) }
+        for build in builds {
+            build.waitUntilExit()
+            #expect(build.terminationStatus == 0)
+        }
+        #expect(TestSupport.tree(site + "/public") == expected)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site).sorted() == [".noticeboard-cache", "content", "public", "templates"])
+    }
+
+    @Test func aStagingFolderLeftByAKilledBuildIsCleared() throws {
+        let site = TestSupport.makeSite(fixture: "corpus-base")
+        defer { TestSupport.removeTree(site) }
+        // A killed build's staging folder holds the marker a build puts there before anything else.
+        TestSupport.write("", to: site + "/.public.staging/.noticeboard-staging")
+        TestSupport.write("half a page", to: site + "/.public.staging/things/index.html")
+        #expect(try TestSupport.runCLI(["build"], in: site).status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site).sorted() == [".noticeboard-cache", "content", "public", "templates"])
+        #expect(TestSupport.read(site + "/public/things/index.html").contains("<!DOCTYPE html>"))
+    }
+
+    /// As Hugo and Zola do, folders missing above the output folder are made.
+    @Test func foldersMissingAboveTheOutputAreMade() throws {
+        let site = TestSupport.makeSite(fixture: "corpus-base")
+        defer { TestSupport.removeTree(site) }
+        let result = try TestSupport.runCLI(["build", "--quiet", "--output", "missing/deeper/public"], in: site)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: site + "/missing/deeper/public/index.html"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site + "/missing/deeper") == ["public"])
+    }
+
+    @Test(arguments: [
+        ("a-file/public", "error: cannot write the site to a-file/public/: a-file is a file, not a folder"),
+        ("a-file/deeper/public", "error: cannot write the site to a-file/deeper/public/: a-file is a file, not a folder"),
+        ("a-file", "error: refusing to write the site to a-file/: a-file exists and is not a folder; a build replaces that folder whole, so move it away or choose an empty or new folder"),
+    ])
+    func anOutputThatCannotBeWrittenIsAClearError(output: String, message: String) throws {
+        let site = TestSupport.makeSite(fixture: "corpus-base")
+        defer { TestSupport.removeTree(site) }
+        TestSupport.write("not a folder", to: site + "/a-file")
+        let result = try TestSupport.runCLI(["build", "--output", output], in: site)
+        #expect(result.status == 1)
+        #expect(result.stderr == message + "\n1 error; nothing was written.\n")
+        // Beside the image cache, which keeps what any build processed, nothing was written.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site).filter { $0 != ".noticeboard-cache" }.sorted() == ["a-file", "content", "templates"])
+    }
+
+    /// A folder without write permission. Root writes anywhere, so as root the build runs as `nobody`.
+    @Test func anOutputFolderWithoutWritePermissionIsAClearError() throws {
+        let site = TestSupport.makeSite(fixture: "corpus-base")
+        defer { TestSupport.removeTree(site) }
+        try FileManager.default.createDirectory(atPath: site + "/read-only", withIntermediateDirectories: false)
+        chmod(site + "/read-only", 0o555)
+        // The site's own cache stays writable, as it is for whoever owns the site.
+        try FileManager.default.createDirectory(atPath: site + "/.noticeboard-cache", withIntermediateDirectories: false)
+        chmod(site + "/.noticeboard-cache", 0o777)
+        let arguments = ["build", "--output", "read-only/public"]
+        let result = getuid() == 0
+            ? try TestSupport.runCLI(
+                arguments, in: site, launcher: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+            : try TestSupport.runCLI(arguments, in: site)
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: cannot write the site to read-only/public/: cannot create a folder in read-only (Permission denied)\n1 error; nothing was written.\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site + "/read-only").isEmpty)
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+
+/// No command deletes what Noticeboard did not make: a build replaces its output folder, and clears the
+/// staging folder beside it, only when they are absent, empty or its own. Each runs the CLI, as people do.
+@Suite struct OwnedFoldersTests {
+    /// Everything in the site but the cache, by path, to show that a refused build changed nothing.
+    private static func snapshot(_ site: String) -> [String: Data] {
+        TestSupport.tree(site).filter { !$0.key.hasPrefix(".noticeboard-cache/") }
+    }
+
+    /// A site with a folder of the user's own (`mine/`), a file, and links to a source folder and elsewhere.
+    private static func makeSite() -> String {
+        let site = TestSupport.makeSite(fixture: "corpus-base")
+        TestSupport.write("my own notes", to: site + "/mine/notes.txt")
+        TestSupport.write("a file", to: site + "/a-file")
+        symlink("content", site + "/link-to-content")
+        symlink("mine", site + "/link-to-mine")
+        symlink(".", site + "/link-to-root")
+        return site
+    }
+
+    @Test(arguments: [
+        "content", "templates", "content/", "./content", "content/public", "content/media", "templates/assets", "templates/partials/x",
+        "mine", "mine/", "./mine", "mine/../mine", "link-to-content", "link-to-content/public", "link-to-mine", "a-file",
+        ".", "..", "./", "public/.", "public/..", "/", "SITE", "SITE/..", "SITE/content", "../SITEBASE/templates", "../SITEBASE", "PARENT",
+        "link-to-root", "link-to-root/content", "link-to-root/public/..",
+    ])
+    func aFolderNoticeboardDidNotMakeIsRefusedAndKept(output: String) throws {
+        let site = Self.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let name = (site as NSString).lastPathComponent
+        let argument = output.replacingOccurrences(of: "SITEBASE", with: name).replacingOccurrences(of: "SITE", with: site)
+            .replacingOccurrences(of: "PARENT", with: (site as NSString).deletingLastPathComponent)
+        let before = Self.snapshot(site)
+        let result = try TestSupport.runCLI(["build", "--output", argument], in: site)
+        #expect(result.status == 1, "\(argument): \(result.stderr)")
+        #expect(result.stderr.hasPrefix("error: refusing to write the site to \(argument)"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("\n1 error; nothing was written.\n"))
+        #expect(Self.snapshot(site) == before, "\(argument) changed the site")
+    }
+
+    /// The messages say why and how to go on.
+    @Test func theRefusalSaysWhatToDo() throws {
+        let site = Self.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let content = try TestSupport.runCLI(["build", "--output", "content"], in: site)
+        #expect(content.stderr.hasPrefix("error: refusing to write the site to content/: the output folder would be inside the site's sources ("))
+        #expect(content.stderr.contains("choose a folder outside content/ and templates/"))
+        let mine = try TestSupport.runCLI(["build", "--output", "mine"], in: site)
+        #expect(mine.stderr == """
+            error: refusing to write the site to mine/: mine holds files that Noticeboard did not write (it has no api/manifest.json \
+            from an earlier build); a build replaces that folder whole, so move it away or choose an empty or new folder
+            1 error; nothing was written.
+
+            """)
+    }
+
+    /// An earlier output is replaced, an empty folder is used, but a file someone added to an output is theirs.
+    @Test func anEarlierOutputIsReplacedButNotOneWithSomeoneElsesFile() throws {
+        let site = Self.makeSite()
+        defer { TestSupport.removeTree(site) }
+        try FileManager.default.createDirectory(atPath: site + "/empty", withIntermediateDirectories: false)
+        for output in ["public", "public/", "./public", "empty", "x", "new/deeper/out"] {
+            let first = try TestSupport.runCLI(["build", "--quiet", "--output", output], in: site)
+            #expect(first.status == 0, "\(output): \(first.stderr)")
+            let again = try TestSupport.runCLI(["build", "--quiet", "--output", output], in: site)
+            #expect(again.status == 0, "\(output): \(again.stderr)")
+            #expect(FileManager.default.fileExists(atPath: site + "/" + output + "/index.html"))
+        }
+        TestSupport.write("example.org", to: site + "/public/CNAME")
+        TestSupport.write("mine", to: site + "/public/.git/HEAD")
+        let result = try TestSupport.runCLI(["build", "--output", "public"], in: site)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("error: refusing to write the site to public/: public holds .git, which Noticeboard did not write"))
+        #expect(TestSupport.read(site + "/public/CNAME") == "example.org")
+        #expect(TestSupport.read(site + "/public/.git/HEAD") == "mine")
+    }
+
+    /// A folder of someone else's named like the staging folder is not cleared either; a killed build's is.
+    @Test func aStagingFolderNoticeboardDidNotMakeIsKept() throws {
+        let site = Self.makeSite()
+        defer { TestSupport.removeTree(site) }
+        TestSupport.write("keep me", to: site + "/.public.staging/notes.txt")
+        let result = try TestSupport.runCLI(["build"], in: site)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("error: refusing to write the site to public/: .public.staging holds files that Noticeboard did not write;"))
+        #expect(TestSupport.read(site + "/.public.staging/notes.txt") == "keep me")
+        #expect(!FileManager.default.fileExists(atPath: site + "/public"))
+        symlink("mine", site + "/.other.staging")
+        let linked = try TestSupport.runCLI(["build", "--output", "other"], in: site)
+        #expect(linked.status == 1)
+        #expect(linked.stderr.hasPrefix("error: refusing to write the site to other/: .other.staging is a symbolic link;"))
+        #expect(TestSupport.read(site + "/mine/notes.txt") == "my own notes")
+    }
+
+    /// A site whose root is itself named like the staging folder of the output asked for.
+    @Test func aStagingFolderThatWouldBeTheSiteIsRefused() throws {
+        let parent = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(parent) }
+        let site = Self.makeSite()
+        defer { TestSupport.removeTree(site) }
+        try FileManager.default.moveItem(atPath: site, toPath: parent + "/.public.staging")
+        let result = try TestSupport.runCLI(["build", "--output", "../public"], in: parent + "/.public.staging")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("its staging folder ../.public.staging would hold the site itself"), "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: parent + "/.public.staging/content/site.yaml"))
+    }
+
+    /// Pruning the image cache removes old entries only, not whatever else is in its folder.
+    @Test func theImageCacheKeepsFilesItDidNotMake() throws {
+        let site = Self.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let notes = site + "/.noticeboard-cache/images/notes.txt"
+        TestSupport.write("mine", to: notes)
+        let old = timeval(tv_sec: time(nil) - 7200, tv_usec: 0)
+        #expect(utimes(notes, [old, old]) == 0)
+        #expect(try TestSupport.runCLI(["build", "--quiet"], in: site).status == 0)
+        #expect(TestSupport.read(notes) == "mine")
+    }
+
+    @Test func newRefusesAFileAndAFolderThatIsNotEmpty() throws {
+        let site = Self.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let file = try TestSupport.runCLI(["new", "a-file"], in: site)
+        #expect(file.status == 1)
+        #expect(file.stderr == "error: a-file exists and is not a folder; name a new or empty folder\n")
+        let folder = try TestSupport.runCLI(["new", "mine"], in: site)
+        #expect(folder.status == 1)
+        #expect(folder.stderr == "error: mine is not empty; noticeboard new only writes into a new or empty folder\n")
+        #expect(TestSupport.read(site + "/a-file") == "a file")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site + "/mine") == ["notes.txt"])
+    }
+}

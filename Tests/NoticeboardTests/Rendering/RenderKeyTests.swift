@@ -1,0 +1,41 @@
+import Foundation
+@testable import Rendering
+import SiteModel
+import Testing
+
+/// A render key stands for the bytes a page renders to (`RenderKey`, `PageContext`).
+@Suite struct RenderKeyTests {
+    /// A render key stands for the bytes a page renders to: contexts that differ in any way, even only in how a
+    /// text is split or whether it is HTML, must get different keys; equal ones the same key.
+    @Test func renderKeysTellContextsApart() {
+        let contexts: [Value] = [
+            .null, .bool(false), .bool(true), .int(0), .int(1), .string(""), .string("1"), .html("1"), .string("ab"),
+            .list([.string("ab"), .string("")]), .list([.string("a"), .string("b")]), .list([.list([])]), .list([]),
+            .object([:]), .object(["a": .string("b")]), .object(["b": .string("a")]), .object(["a": .html("b")]),
+            .object(["a": .null, "b": .null]), .object(["b": .null, "a": .null]),
+            .decimal(FixedDecimal(units: 1850, scale: 2)), .decimal(FixedDecimal(units: 185, scale: 1)),
+            .date(CalendarDate(year: 2026, month: 1, day: 9)!), .date(CalendarDate(year: 2026, month: 9, day: 1)!),
+        ]
+        let keys = contexts.map { RenderKey.of(fingerprint: "f", template: "t", context: $0) }
+        #expect(Set(keys).count == contexts.count)
+        #expect(keys == contexts.map { RenderKey.of(fingerprint: "f", template: "t", context: $0) })
+        #expect(RenderKey.of(fingerprint: "f", template: "t2", context: .null) != keys[0])
+        #expect(RenderKey.of(fingerprint: "f2", template: "t", context: .null) != keys[0])
+        #expect(RenderKey.of(fingerprint: "ft", template: "", context: .null) != RenderKey.of(fingerprint: "f", template: "t", context: .null))
+    }
+
+    /// A stand-in replaces its field's value in the key, tagged apart from any value, so a context keyed through
+    /// stand-ins never shares a key with one keyed by value; fields without one are keyed as before.
+    @Test func renderKeyStandInsReplaceOnlyTheirField() {
+        let context: Value = .object(["kind": .string("k"), "listings": .list([.string("card")])])
+        let plain = RenderKey.of(fingerprint: "f", template: "t", context: context)
+        let digest = Value.string(RenderKey.digest(of: .list([.string("card")])))
+        let standIn = RenderKey.of(fingerprint: "f", template: "t", context: context, standIns: ["listings": digest])
+        #expect(standIn != plain)
+        #expect(RenderKey.of(fingerprint: "f", template: "t", context: .object(["kind": .string("k"), "listings": digest])) != standIn)
+        #expect(RenderKey.of(fingerprint: "f", template: "t", context: context, standIns: ["absent": digest]) == plain)
+        let otherKind: Value = .object(["kind": .string("j"), "listings": .list([.string("card")])])
+        #expect(RenderKey.of(fingerprint: "f", template: "t", context: otherKind, standIns: ["listings": digest]) != standIn)
+        #expect(RenderKey.digest(of: .list([.string("card")])) != RenderKey.digest(of: .list([.html("card")])))
+    }
+}

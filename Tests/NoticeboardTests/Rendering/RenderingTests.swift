@@ -1,0 +1,116 @@
+import Foundation
+import Mustache
+import OrderedCollections
+@testable import Rendering
+import SiteModel
+import Testing
+
+@Suite struct RenderingTests {
+    @Test func jsonKeepsKeyOrderAndEscapes() throws {
+        let value: Value = .object([
+            "z": .string("quote \" backslash \\ newline \n tab \t bell \u{7} é"),
+            "a": .list([.int(-3), .decimal(FixedDecimal(units: 1850, scale: 2)), .bool(true), .null]),
+            "d": .date(CalendarDate(year: 2026, month: 1, day: 9)!),
+        ])
+        let text = String(decoding: JSONWriter.bytes(value), as: UTF8.self)
+        #expect(text == #"{"z":"quote \" backslash \\ newline \n tab \t bell \u0007 é","a":[-3,18.50,true,null],"d":"2026-01-09"}"# + "\n")
+        let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        #expect((parsed?["z"] as? String)?.hasSuffix("é") == true)
+    }
+
+    @Test func templatesEscapeFieldTextButNotRenderedMarkdown() throws {
+        let templates = try TemplateSet(sources: [
+            "layout": ("templates/layout.mustache", "{{{content}}}"), "home": ("h", ""), "list": ("l", ""), "facet": ("f", ""),
+            "listing": ("templates/listing.mustache", "<h1 title=\"{{listing.name}}\">{{listing.name}}</h1>{{{listing.bio_html}}}"),
+        ])
+        let context: Value = .object(["listing": .object(["name": .string("<script>\"x\"</script>&'"), "bio_html": .html("<p>ok</p>")])])
+        #expect(templates.render(context, with: "listing") == "<h1 title=\"&lt;script&gt;&quot;x&quot;&lt;/script&gt;&amp;&#39;\">&lt;script&gt;&quot;x&quot;&lt;/script&gt;&amp;&#39;</h1><p>ok</p>")
+    }
+
+    @Test func templateErrorsPointIntoTheTemplateFile() {
+        do throws(BuildFailure) {
+            _ = try TemplateSet(sources: [
+                "layout": ("templates/layout.mustache", "<main>\n{{#content}}\n</main>\n"),
+                "home": ("templates/home.mustache", "<p>\n  {{> partials/missing}}\n"),
+                "list": ("templates/list.mustache", ""), "facet": ("templates/facet.mustache", ""),
+            ])
+            Issue.record("broken templates were accepted")
+        } catch {
+            #expect(error.diagnostics.map(\.description) == [
+                "templates/home.mustache:2:3: error: template 'home' includes the partial 'partials/missing', but templates/partials/missing.mustache does not exist",
+                "templates/layout.mustache:4:1: error: template syntax error: a section is opened but never closed",
+                "templates/listing.mustache:1:1: error: missing template: every site needs templates/listing.mustache",
+            ])
+        }
+    }
+
+    @Test func htmlEscapingMatchesSwiftMustache() {
+        let library: [Character: String] = ["<": "&lt;", ">": "&gt;", "&": "&amp;", "\"": "&quot;", "'": "&#39;"]
+        for text in TestSupport.awkwardTexts {
+            let expected = text.map { library[$0] ?? String($0) }.joined()
+            #expect(HTMLEscaping().escapeText(text) == expected, "\(text)")
+        }
+    }
+
+    /// The API documents splice each listing's encoded fields into its own document and its kind's; the bytes
+    /// must be those of encoding each document whole.
+    @Test func splicedJSONMatchesWholeDocuments() {
+        let objects: [OrderedDictionary<String, Value>] = [
+            [:], ["slug": .string("ana")], ["text": .string(TestSupport.awkwardTexts[2]), "list": .list([.int(1), .null]), "nested": .object([:])],
+        ]
+        for first in objects {
+            for rest in objects where Set(rest.keys).isDisjoint(with: first.keys) {
+                var whole = first
+                whole.merge(rest) { a, _ in a }
+                #expect(JSONWriter.bytes(first, followedByFieldsOf: JSONWriter.encoded(.object(rest))) == JSONWriter.bytes(.object(whole)))
+            }
+            for count in [0, 1, 3] {
+                let items = Array(objects.prefix(count)).map { Value.object($0) }
+                var whole = first
+                whole["items"] = .list(items)
+                #expect(JSONWriter.bytes(first, thenList: "items", of: items.map(JSONWriter.encoded)) == JSONWriter.bytes(.object(whole)))
+            }
+        }
+    }
+
+    @Test func templatesUseTheFastEscapingAndKeepErrorLines() throws {
+        let templates = try TemplateSet(sources: [
+            "layout": ("templates/layout.mustache", "{{{content}}}"), "home": ("templates/home.mustache", "{{#a}}\n{{b}}\n{{/a}}\n"),
+            "list": ("templates/list.mustache", ""), "listing": ("templates/listing.mustache", ""), "facet": ("templates/facet.mustache", ""),
+        ])
+        #expect(templates.render(.object(["a": .bool(true), "b": .string("<é>")]), with: "home") == "&lt;é&gt;\n")
+        // A syntax error is reported where the library finds it in the user's own text, not one line lower.
+        let text = "ok\n{{#open}}\n{{x}}\n"
+        var expectedLine = 0
+        do {
+            _ = try MustacheTemplate(string: text)
+        } catch let error as MustacheTemplate.ParserError {
+            expectedLine = error.context.lineNumber
+        } catch {}
+        #expect(expectedLine > 1)
+        do {
+            _ = try TemplateSet(sources: ["layout": ("templates/layout.mustache", text)])
+            Issue.record("an unclosed section should not compile")
+        } catch {
+            #expect(error.diagnostics.first { $0.location?.file == "templates/layout.mustache" }?.location?.line == expectedLine)
+        }
+    }
+
+    @Test func searchWordsMatchFoundationFolding() {
+        for text in TestSupport.awkwardTexts + [TestSupport.awkwardTexts.joined(separator: " ")] {
+            let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+            var expected = ""
+            var pendingSpace = false
+            for character in folded {
+                if character.isLetter || character.isNumber || character == "€" || character == "." || character == "'" {
+                    if pendingSpace && !expected.isEmpty { expected.append(" ") }
+                    pendingSpace = false
+                    expected.append(character)
+                } else {
+                    pendingSpace = true
+                }
+            }
+            #expect(SearchWords.of(text) == expected, "\(text)")
+        }
+    }
+}

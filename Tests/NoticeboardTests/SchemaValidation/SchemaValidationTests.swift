@@ -1,0 +1,229 @@
+import LocatedYAML
+import SchemaValidation
+import SiteModel
+import Testing
+
+/// Validation of listings against a kind's schema, on small inline inputs.
+@Suite struct SchemaValidationTests {
+    static let schemaText = """
+        title: Cleaners
+        title_field: name
+        date_field: joined
+        fields:
+          name: {type: string, required: true}
+          rate: {type: decimal, required: true, minimum: 0, format: currency}
+          stars: {type: int, minimum: 1, maximum: 5}
+          county: {type: enum, values: [Cork, Dublin]}
+          eco: {type: bool, default: false}
+          joined: date
+          website: url
+          photo: image
+          languages: {type: list, of: string}
+          owner: {type: reference, to: owners}
+          address:
+            type: object
+            fields:
+              town: {type: string, required: true}
+              eircode: {type: string, private: true}
+          bio: markdown
+          phone: {type: phone, private: true}
+          email: {type: email, private: true}
+        """
+
+    func schema() throws -> KindSchema {
+        let node = try parseYAML(Array(Self.schemaText.utf8), file: "content/schemas/cleaners.yaml")
+        let (schema, problems) = decodeKindSchema(node, kind: "cleaners", file: "content/schemas/cleaners.yaml", knownKinds: ["cleaners", "owners"])
+        #expect(problems.isEmpty, "\(problems)")
+        return try #require(schema)
+    }
+
+    func validate(_ text: String) throws -> (Listing?, [String]) {
+        let validator = ListingValidator(schema: try schema(), mediaFiles: ["cleaners/ana.png"])
+        let node = try parseYAML(Array(text.utf8), file: "content/cleaners/ana.yaml")
+        let (listing, problems) = validator.validate(node, file: "content/cleaners/ana.yaml", slug: "ana")
+        return (listing, problems.map(\.description))
+    }
+
+    @Test func validListingKeepsSchemaOrderAndDropsPrivateFields() throws {
+        let (listing, problems) = try validate("""
+            phone: "+353 87 555 0101"
+            email: ana@example.net
+            name: Ana
+            rate: 18.5
+            address: {town: Cork, eircode: T12 AB34}
+            photo: cleaners/ana.png
+            owner: mary-kelly
+            """)
+        #expect(problems.isEmpty)
+        let fields = try #require(listing?.fields)
+        #expect(Array(fields.keys) == ["name", "rate", "eco", "photo", "owner", "address"])
+        #expect(fields["rate"] == .decimal(FixedDecimal(units: 1850, scale: 2)))
+        #expect(fields["eco"] == .bool(false))
+        #expect(fields["address"] == .object(["town": .string("Cork")]))
+        #expect(listing?.references.map(\.slug) == ["mary-kelly"])
+        #expect(listing?.media.map(\.path) == ["cleaners/ana.png"])
+        #expect(listing?.media.map { "\($0.location.line):\($0.location.column) \($0.field)" } == ["6:8 photo"])
+    }
+
+    @Test func everyProblemIsReportedWithItsLocation() throws {
+        let (listing, problems) = try validate("""
+            name: Ana
+            rate: cheap
+            stars: 7
+            county: Crok
+            eco: yes
+            joined: 2024-02-30
+            website: www.example.org
+            photo: cleaners/missing.png
+            languages: English
+            address: {eircode: X}
+            phone: call me
+            email: ana-at-example
+            colour: blue
+            """)
+        #expect(listing == nil)
+        #expect(problems == [
+            "content/cleaners/ana.yaml:2:7: error: 'rate' must be a decimal number such as 18.50, not 'cheap'",
+            "content/cleaners/ana.yaml:3:8: error: 'stars' must be at most 5, not 7",
+            "content/cleaners/ana.yaml:4:9: error: 'county' must be one of 'Cork', 'Dublin', not 'Crok'; did you mean 'Cork'?",
+            "content/cleaners/ana.yaml:5:6: error: 'eco' must be true or false, not 'yes' (write true or false)",
+            "content/cleaners/ana.yaml:6:9: error: 'joined' must be a date written YYYY-MM-DD, not '2024-02-30'",
+            "content/cleaners/ana.yaml:7:10: error: 'website' must be an absolute http or https URL, not 'www.example.org'",
+            "content/cleaners/ana.yaml:8:8: error: 'photo' names content/media/cleaners/missing.png, which does not exist",
+            "content/cleaners/ana.yaml:9:12: error: 'languages' must be a list, not 'English'",
+            "content/cleaners/ana.yaml:10:10: error: missing required field 'address.town'",
+            "content/cleaners/ana.yaml:11:8: error: 'phone' must be a phone number (digits, spaces, dashes or brackets, optional leading +, 7 to 15 digits), not the value given (not shown: the field is private)",
+            "content/cleaners/ana.yaml:12:8: error: 'email' must be an email address, not the value given (not shown: the field is private)",
+            "content/cleaners/ana.yaml:13:1: error: unknown field 'colour'",
+        ])
+    }
+
+    @Test func missingRequiredFieldPointsAtTheMapping() throws {
+        let (_, problems) = try validate("county: Cork\n")
+        #expect(problems == [
+            "content/cleaners/ana.yaml:1:1: error: missing required field 'name'",
+            "content/cleaners/ana.yaml:1:1: error: missing required field 'rate'",
+        ])
+    }
+
+    /// cmark-gfm renders a row in time quadratic in its cells, so a Markdown line may hold at most 500 '|'.
+    @Test func markdownTablesAreLimitedTo500Columns() throws {
+        let row = { (cells: Int) in "bio: \"" + String(repeating: "|a", count: cells - 1) + "|\"\nname: Ana\nrate: 1" }
+        #expect(try validate(row(500)).1.isEmpty)
+        #expect(try validate(row(501)).1 == [
+            "content/cleaners/ana.yaml:1:6: error: 'bio' has a line of 501 '|' characters; a Markdown table may have at most 500 columns",
+        ])
+    }
+
+    @Test func quotedNumbersAreText() throws {
+        let (_, problems) = try validate("name: Ana\nrate: '18.50'\n")
+        #expect(problems == ["content/cleaners/ana.yaml:2:7: error: 'rate' must be a decimal number such as 18.50, not '18.50' (numbers are written without quotes)"])
+    }
+
+    @Test(arguments: [
+        ("ana@example.ie", true), ("a.b+c!#$%&'*/=?^_`{|}~-@mail.example.co.uk", true), ("x@a-b.ie", true),
+        ("ana", false), ("ana@", false), ("@example.ie", false), ("a@b@example.ie", false), (".ana@example.ie", false),
+        ("ana.@example.ie", false), ("a..b@example.ie", false), ("ana@example", false), ("ana@example.i", false),
+        ("ana@example.i3", false), ("ana@-example.ie", false), ("ana@example-.ie", false), ("ana@exa_mple.ie", false),
+        ("ana@example..ie", false), ("añа@example.ie", false), ("ana@exämple.ie", false), ("a na@example.ie", false),
+        (String(repeating: "a", count: 65) + "@example.ie", false), ("ana@" + String(repeating: "a", count: 64) + ".ie", false),
+    ])
+    func emailAddressesAreChecked(address: String, valid: Bool) throws {
+        let (_, problems) = try validate("name: Ana\nrate: 18.50\nemail: \"\(address)\"\n")
+        #expect(problems.isEmpty == valid, "\(address): \(problems)")
+    }
+
+    @Test func imagePathsMayNotLeaveTheMediaFolder() throws {
+        for path in ["../site.yaml", "/etc/passwd", "cleaners/%2e%2e/x.png", "a//b.png"] {
+            let (_, problems) = try validate("name: Ana\nrate: 1\nphoto: \"\(path)\"\n")
+            #expect(problems.count == 1 && problems[0].contains("cannot use the path"), "\(path): \(problems)")
+        }
+    }
+
+    @Test func unknownFieldSuggestsTheClosestName() throws {
+        let (_, problems) = try validate("name: Ana\nrate: 1\ncounty: Cork\nwebsit: https://example.org\n")
+        #expect(problems == ["content/cleaners/ana.yaml:4:1: error: unknown field 'websit'; did you mean 'website'?"])
+    }
+
+    @Test func emptyFileIsAnError() throws {
+        let validator = ListingValidator(schema: try schema(), mediaFiles: [])
+        let (listing, problems) = validator.validate(nil, file: "content/cleaners/ana.yaml", slug: "ana")
+        #expect(listing == nil)
+        #expect(problems.map(\.description).first?.hasPrefix("content/cleaners/ana.yaml:1:1: error: file holds no listing") == true)
+    }
+
+    @Test func invalidSchemasAreLocated() throws {
+        let text = """
+            title_field: nmae
+            fields:
+              name: {type: strng}
+              tags: {type: list}
+              owner: {type: reference, to: nobody}
+              slug: string
+              updated: date
+            """
+        let node = try parseYAML(Array(text.utf8), file: "s.yaml")
+        let (schema, problems) = decodeKindSchema(node, kind: "things", file: "s.yaml", knownKinds: ["things"])
+        #expect(schema == nil)
+        #expect(problems.map(\.description) == [
+            "s.yaml:1:14: error: 'title_field' names 'nmae', which is not a field of this kind; did you mean 'name'?",
+            "s.yaml:3:16: error: unknown field type 'strng'; did you mean 'string'?",
+            "s.yaml:4:9: error: list field 'tags' needs 'of', the type of its items",
+            "s.yaml:5:32: error: reference field 'owner' points to 'nobody', which is not a kind of this site",
+            "s.yaml:6:3: error: field name 'slug' is reserved; every listing already has it",
+            "s.yaml:7:3: error: field name 'updated' is reserved; every listing already has it",
+        ])
+    }
+
+    @Test func siteConfigIsChecked() throws {
+        let text = "title: T\nbase_url: example.org\npage_size: 0\nkinds: [cleaners, media, sync]\ncolor: red\nsync_builds: 0\n"
+        let (config, problems) = decodeSiteConfig(try parseYAML(Array(text.utf8), file: "site.yaml"), file: "site.yaml")
+        #expect(config == nil)
+        #expect(problems.map(\.description) == [
+            "site.yaml:2:11: error: 'base_url' must be an absolute http or https URL such as https://example.org/, not 'example.org'",
+            "site.yaml:3:12: error: 'page_size' must be a whole number from 1 to 1000, not '0'",
+            "site.yaml:4:19: error: kind name 'media' is reserved for the site's own output folders",
+            "site.yaml:4:26: error: kind name 'sync' is reserved for the site's own output folders",
+            "site.yaml:5:1: error: unknown setting 'color' in the site configuration",
+            "site.yaml:6:14: error: 'sync_builds' must be a whole number from 1 to 1000, not '0'",
+        ])
+    }
+
+    @Test func subPathOfTheBaseURLIsKept() throws {
+        let text = "title: T\nbase_url: https://example.org/catalogue\nkinds: [cleaners]\n"
+        let (config, _) = decodeSiteConfig(try parseYAML(Array(text.utf8), file: "site.yaml"), file: "site.yaml")
+        #expect(config?.basePath == "/catalogue/")
+        #expect(config?.url("cleaners/ana/") == "https://example.org/catalogue/cleaners/ana/")
+        // `serve` swaps in its own address: the kept base path follows.
+        var served = try #require(config)
+        served.baseURL = "http://127.0.0.1:4000/preview/"
+        #expect(served.path("cleaners/ana/") == "/preview/cleaners/ana/")
+        served.baseURL = "http://127.0.0.1:4000/"
+        #expect(served.basePath == "/")
+    }
+
+    /// Text an app fills in may use only the placeholders its field names, found in one pass: many `{{` with
+    /// no `}}` once took time quadratic in the text.
+    @Test func placeholdersAreFoundInLinearTime() throws {
+        let text = """
+            title: Alerts
+            title_field: text
+            fields:
+              text: {type: string, required: true, placeholders: [contact, place]}
+            """
+        let schema = try #require(decodeKindSchema(try parseYAML(Array(text.utf8), file: "s.yaml"), kind: "alerts", file: "s.yaml", knownKinds: ["alerts"]).0)
+        func problems(_ value: String) throws -> [String] {
+            let node = try parseYAML(Array("text: \"\(value)\"\n".utf8), file: "a.yaml")
+            return ListingValidator(schema: schema, mediaFiles: []).validate(node, file: "a.yaml", slug: "a").1.map(\.message)
+        }
+        let mixed = try problems("Hi {{contact}}, {{ place }}{{{x}}} {{a}b}} {{ who }}")
+        #expect(mixed == [
+            "'text' uses the placeholder {{who}}; the app fills in only {{contact}}, {{place}}",
+            "'text' uses the placeholder {{{x}}; the app fills in only {{contact}}, {{place}}",
+        ])
+        var found: [String] = []
+        let elapsed = try ContinuousClock().measure { found = try problems(String(repeating: "{{ ", count: 100_000) + "x}") }
+        #expect(found.isEmpty)
+        #expect(elapsed < .seconds(2), "took \(elapsed)")
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// A folder or file the build cannot read is an error at its path, never a smaller site. Root reads
+/// anything whatever its mode, so as root the CLI runs as `nobody` (on a site everyone may write).
+@Suite struct UnreadableInputTests {
+    private static let launcher = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"] : []
+
+    /// The example site, with every file and folder open to anyone, so only what a test closes is closed.
+    private static func makeSite() -> String {
+        let site = TestSupport.makeSite()
+        chmod((site as NSString).deletingLastPathComponent, 0o755)
+        for path in [site] + (FileManager.default.subpaths(atPath: site) ?? []).map({ site + "/" + $0 }) {
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFLNK else { continue }
+            chmod(path, (info.st_mode & S_IFMT) == S_IFDIR ? 0o777 : 0o666)
+        }
+        return site
+    }
+
+    private static func build(_ site: String) throws -> TestSupport.RunResult {
+        try TestSupport.runCLI(["build", "--quiet", "--now", "2026-11-23"], in: site, launcher: launcher)
+    }
+
+    /// Mode 000 can be neither listed nor entered; 0644 on a folder can be listed but not entered.
+    @Test(arguments: [
+        ("content/reviews", 0o000), ("content/reviews", 0o644), ("content/pages", 0o000), ("content/pages", 0o644),
+        ("content/media", 0o000), ("content/media/rentals", 0o644), ("content/schemas", 0o000), ("content/schemas", 0o644),
+        ("templates/assets", 0o000), ("templates/assets", 0o644), ("templates/partials", 0o000), ("templates/partials", 0o644),
+        ("templates", 0o644), ("content", 0o000),
+    ] as [(String, mode_t)])
+    func anUnreadableFolderIsAnErrorAtItsPath(folder: String, mode: mode_t) throws {
+        let site = Self.makeSite()
+        defer { TestSupport.removeTree(site) }
+        chmod(site + "/" + folder, mode)
+        defer { chmod(site + "/" + folder, 0o777) }
+        let result = try Self.build(site)
+        #expect(result.status == 1)
+        #expect(result.stderr == """
+            \(folder):1:1: error: this folder cannot be read (Permission denied); the site would be built without it, so let the build read it or remove it
+            1 error; nothing was written.
+
+            """)
+        #expect(!FileManager.default.fileExists(atPath: site + "/public"))
+    }
+
+    @Test(arguments: [
+        "content/reviews/andreea-popescu-1.yaml", "content/pages/about.md", "content/schemas/reviews.yaml", "content/site.yaml",
+        "content/media/rentals/kayak.jpg", "templates/assets/style.css", "templates/layout.mustache",
+    ])
+    func anUnreadableFileIsAnErrorAtItsPath(file: String) throws {
+        let site = Self.makeSite()
+        defer { TestSupport.removeTree(site) }
+        #expect(FileManager.default.fileExists(atPath: site + "/" + file))
+        chmod(site + "/" + file, 0o000)
+        let result = try Self.build(site)
+        #expect(result.status == 1)
+        #expect(result.stderr == """
+            \(file):1:1: error: this file cannot be read (Permission denied); the site would be built without it, so let the build read it or remove it
+            1 error; nothing was written.
+
+            """)
+    }
+
+    /// After a good build, closing a folder or a file is a change (as `serve`'s scan sees it too): the next
+    /// build reads again and fails, rather than finding nothing changed; opening it again builds the same site.
+    @Test func closingAnInputAfterABuildMakesTheNextOneFail() throws {
+        let site = Self.makeSite()
+        defer { TestSupport.removeTree(site) }
+        #expect(try Self.build(site).status == 0)
+        let first = TestSupport.tree(site + "/public")
+        for (path, mode) in [("content/reviews/andreea-popescu-1.yaml", 0o000), ("content/reviews", 0o644), ("templates/assets", 0o000)] as [(String, mode_t)] {
+            var info = stat()
+            stat(site + "/" + path, &info)
+            chmod(site + "/" + path, mode)
+            let closed = try Self.build(site)
+            #expect(closed.status == 1, "\(path)")
+            #expect(closed.stderr.hasPrefix("\(path):1:1: error: this "), "\(closed.stderr)")
+            chmod(site + "/" + path, info.st_mode & 0o7777)
+            #expect(try Self.build(site).status == 0)
+            #expect(TestSupport.tree(site + "/public") == first)
+        }
+    }
+}
