@@ -131,35 +131,46 @@ public struct BuildState: Equatable, Sendable {
                 stagedDifferent[string(fields[3])] = FileDigest(size: size, sha256: string(fields[2]))
             case ("unstaged", 2):
                 unstaged.insert(string(fields[1]))
-            case ("listing", 4):
-                guard let date = CalendarDate(parsing: Substring(string(fields[1]))) else { return nil }
-                versions[string(fields[3])] = ListingVersions.Version(updated: date, sha256: string(fields[2]))
-            case ("build", 4):
-                guard let build = Int(string(fields[1])) else { return nil }
-                sync.build = build
-                sync.date = CalendarDate(parsing: Substring(string(fields[2])))
-                sync.root = string(fields[3])
-            case ("change", 5):
-                guard let build = Int(string(fields[1])), let date = CalendarDate(parsing: Substring(string(fields[2]))) else { return nil }
-                sync.changes.append(ChangeList(build: build, date: date, from: string(fields[3]), to: string(fields[4]), files: [:]))
-            case ("changed", 4):
-                guard let size = Int(string(fields[1])), !sync.changes.isEmpty else { return nil }
-                sync.changes[sync.changes.count - 1].files[string(fields[3])] = FileDigest(size: size, sha256: string(fields[2]))
-            case ("removed", 2):
-                guard !sync.changes.isEmpty else { return nil }
-                sync.changes[sync.changes.count - 1].files[string(fields[1])] = .some(nil)
             case ("output", 5):
                 guard let size = Int(string(fields[1])) else { return nil }
                 let renderKey = string(fields[3])
                 outputs[string(fields[4])] = Output(digest: FileDigest(size: size, sha256: string(fields[2])), renderKey: renderKey == "-" ? nil : renderKey)
             default:
-                return nil
+                guard readTracking(fields, versions: &versions, sync: &sync) else { return nil }
             }
         }
         let staged = stagingID.map { Staged(id: $0, differing: stagedDifferent, missing: unstaged) }
         return BuildState(
             settings: settings, inputs: InputStamps(stamps: inputs), outputs: outputs, listings: listings, warnings: warnings, staged: staged,
             versions: versions, sync: sync)
+    }
+
+    /// A line of the listings' versions or the sync history; false when it is neither, or damaged.
+    private static func readTracking(
+        _ fields: [UnsafeBufferPointer<UInt8>.SubSequence], versions: inout [String: ListingVersions.Version], sync: inout SyncHistory
+    ) -> Bool {
+        switch (string(fields[0]), fields.count) {
+        case ("listing", 4):
+            guard let date = CalendarDate(parsing: Substring(string(fields[1]))) else { return false }
+            versions[string(fields[3])] = ListingVersions.Version(updated: date, sha256: string(fields[2]))
+        case ("build", 4):
+            guard let build = Int(string(fields[1])) else { return false }
+            sync.build = build
+            sync.date = CalendarDate(parsing: Substring(string(fields[2])))
+            sync.root = string(fields[3])
+        case ("change", 5):
+            guard let build = Int(string(fields[1])), let date = CalendarDate(parsing: Substring(string(fields[2]))) else { return false }
+            sync.changes.append(ChangeList(build: build, date: date, from: string(fields[3]), to: string(fields[4]), files: [:]))
+        case ("changed", 4):
+            guard let size = Int(string(fields[1])), !sync.changes.isEmpty else { return false }
+            sync.changes[sync.changes.count - 1].files[string(fields[3])] = FileDigest(size: size, sha256: string(fields[2]))
+        case ("removed", 2):
+            guard !sync.changes.isEmpty else { return false }
+            sync.changes[sync.changes.count - 1].files[string(fields[1])] = .some(nil)
+        default:
+            return false
+        }
+        return true
     }
 
     private static func string(_ bytes: UnsafeBufferPointer<UInt8>.SubSequence) -> String {
