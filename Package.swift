@@ -44,9 +44,11 @@ let package = Package(
         .target(name: "SiteModel", dependencies: [.product(name: "OrderedCollections", package: "swift-collections")]),
         .target(name: "LocatedYAML", dependencies: ["CYAML", "SiteModel"]),
         .target(name: "SiteLoader", dependencies: ["SiteModel", "Support"]),
-        .target(name: "SchemaValidation", dependencies: ["SiteModel", "LocatedYAML"]),
+        // cmark-gfm for validation (each Markdown field checked against the site's limits) and enrichment.
+        .target(name: "Markdown", dependencies: ["SiteModel", "CCmarkGFM"]),
+        .target(name: "SchemaValidation", dependencies: ["SiteModel", "LocatedYAML", "Markdown"]),
         .target(name: "ImageProcessing", dependencies: ["SiteModel", "SiteLoader", "Support", "CVips", "CWebPMux"]),
-        .target(name: "Enrichment", dependencies: ["SiteModel", "CCmarkGFM"]),
+        .target(name: "Enrichment", dependencies: ["SiteModel", "Markdown"]),
         .target(name: "CatalogueIndex", dependencies: ["SiteModel", "Support", "Enrichment"]),
         .target(
             name: "Rendering",
@@ -61,8 +63,8 @@ let package = Package(
         .target(
             name: "Noticeboard",
             dependencies: [
-                "Support", "SiteModel", "SiteLoader", "LocatedYAML", "SchemaValidation", "ImageProcessing", "SiteValidation", "Enrichment",
-                "CatalogueIndex", "Rendering", "OutputWriter", .product(name: "OrderedCollections", package: "swift-collections"),
+                "Support", "SiteModel", "SiteLoader", "LocatedYAML", "SchemaValidation", "ImageProcessing", "SiteValidation", "Markdown",
+                "Enrichment", "CatalogueIndex", "Rendering", "OutputWriter", .product(name: "OrderedCollections", package: "swift-collections"),
             ]),
         // Made-up catalogues of any size for `make bench` (the hidden `noticeboard generate`).
         .target(name: "SyntheticSite", dependencies: ["SiteModel", "Support"]),
@@ -80,18 +82,20 @@ let package = Package(
         .testTarget(
             name: "NoticeboardTests",
             dependencies: [
-                "Noticeboard", "Support", "SiteModel", "LocatedYAML", "SchemaValidation", "ImageProcessing", "Enrichment", "Rendering", "OutputWriter",
-                "SiteLoader", "SiteValidation", "CatalogueIndex", "SyntheticSite", "NoticeboardClient", .product(name: "Mustache", package: "swift-mustache"),
+                "Noticeboard", "Support", "SiteModel", "LocatedYAML", "SchemaValidation", "ImageProcessing", "Markdown", "Enrichment", "Rendering",
+                "OutputWriter", "SiteLoader", "SiteValidation", "CatalogueIndex", "SyntheticSite", "NoticeboardClient",
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]),
     ]
 )
 
-// The libFuzzer target over parse-and-validate. Only scripts/fuzz.sh builds it (it sets NOTICEBOARD_FUZZ=1 and
+// The libFuzzer target over parsing, validation and rendering. Only scripts/fuzz.sh builds it (it sets NOTICEBOARD_FUZZ=1 and
 // uses its own scratch folder): libFuzzer supplies its main, so it cannot link in an ordinary build.
 if ProcessInfo.processInfo.environment["NOTICEBOARD_FUZZ"] != nil {
     package.targets.append(
         .executableTarget(
-            name: "FuzzParseValidate", dependencies: ["LocatedYAML", "SchemaValidation", "SiteModel"],
+            name: "FuzzParseValidate",
+            dependencies: ["LocatedYAML", "SchemaValidation", "SiteModel", "Markdown", "Enrichment", "CatalogueIndex", "Rendering"],
             path: "Fuzz/FuzzParseValidate"))
 }

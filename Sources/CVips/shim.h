@@ -31,11 +31,14 @@ static inline VipsImage *nb_vips_header(const void *bytes, size_t length) {
 
 /// The image, decoded in full on first use (in memory, or in a temporary file when large) rather than streamed:
 /// streaming through libvips 8.14's tile cache turns a decoding error into a black tile and a warning, so a
-/// truncated file would pass. `shrink` (1, 2, 4 or 8) is JPEG's shrink-on-load; other formats take 1.
+/// truncated file would pass. It fails on the decoder's warnings too: libjpeg only warns ("Corrupt JPEG data:
+/// premature end of data segment") when the data ends before the size its header claims, or when it holds an
+/// end marker or bytes it skips, and fills the rest with grey. `shrink` (1, 2, 4 or 8) is JPEG's
+/// shrink-on-load; other formats take 1.
 static inline VipsImage *nb_vips_decode(const void *bytes, size_t length, int shrink) {
     char options[32];
     g_snprintf(options, sizeof options, shrink > 1 ? "[shrink=%d]" : "", shrink);
-    return vips_image_new_from_buffer(bytes, length, options, "access", VIPS_ACCESS_RANDOM, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+    return vips_image_new_from_buffer(bytes, length, options, "access", VIPS_ACCESS_RANDOM, "fail_on", VIPS_FAIL_ON_WARNING, NULL);
 }
 
 /// A lazy pipeline that turns the image upright from its EXIF orientation, converts it to sRGB (through its

@@ -1,3 +1,4 @@
+import Markdown
 import OrderedCollections
 import SiteModel
 

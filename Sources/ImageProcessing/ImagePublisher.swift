@@ -63,7 +63,7 @@ public struct ImagePublisher: Sendable {
     /// Everything that decides the bytes of the variants, besides the source: a change makes new entries.
     /// The leading version counts changes to this stage's processing and to the SVG rule.
     var settingsKey: String {
-        "noticeboard-images 1 libvips \(Vips.version) widths \(settings.widths.map(String.init).joined(separator: ",")) quality \(settings.quality)"
+        "noticeboard-images 2 libvips \(Vips.version) widths \(settings.widths.map(String.init).joined(separator: ",")) quality \(settings.quality)"
     }
 
     private struct Published {

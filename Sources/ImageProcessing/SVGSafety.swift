@@ -10,8 +10,9 @@ import FoundationXML
 /// - event handler attributes (`onload`, `onclick`, any `on…`), and animations (`set`, `animate…`) of them
 ///   or of `href`;
 /// - references to anything outside the file: an `href` (or `xlink:href`) that is not `#id`, data: URLs
-///   included (they can carry scripts, or a photo with its metadata), a CSS `url(…)` that is not `#id`,
-///   `@import`, and `<?xml-stylesheet?>`;
+///   included (they can carry scripts, or a photo with its metadata), `<?xml-stylesheet?>`, and in CSS
+///   (`CSSReferences`, escapes resolved) a `url(…)` that is not `#id`, any other function that can fetch
+///   (`image-set()`, `src()`…) and any at-rule but a few harmless ones (`@import`, `@font-face`…);
 /// - a document type declaration (its entities can read other files or expand without bound).
 enum SVGSafety {
     private static let forbiddenElements: Set<String> = ["script", "foreignobject", "iframe", "embed", "object", "handler", "listener"]
@@ -41,16 +42,6 @@ enum SVGSafety {
     private static func line(of text: String, in bytes: [UInt8]) -> Int? {
         guard let range = bytes.firstRange(of: Array(text.utf8)) else { return nil }
         return bytes[..<range.lowerBound].count { $0 == UInt8(ascii: "\n") } + 1
-    }
-
-    /// A CSS `url(…)` or `@import` that reaches outside the document, in an attribute value or a `<style>`.
-    static func externalCSSReference(in text: String) -> String? {
-        let lowered = text.lowercased()
-        if lowered.contains("@import") { return "a CSS @import" }
-        for match in lowered.matches(of: /url\(\s*["']?\s*([^"')\s]*)/) where !match.1.hasPrefix("#") {
-            return "a CSS url(\(match.1)) outside the file"
-        }
-        return nil
     }
 
     /// Stops the parse at the first refused construct and keeps it.
@@ -97,14 +88,15 @@ enum SVGSafety {
                     let target = localName(value).lowercased()
                     if target == "href" || target.hasPrefix("on") { return refuse("an animation of \(value)", parser) }
                 }
-                if let css = SVGSafety.externalCSSReference(in: value) { return refuse(css, parser) }
+                // Every attribute is read as CSS: presentation attributes (fill, filter, cursor…) are CSS values.
+                if let css = CSSReferences.outsideReference(in: value, styleSheet: false) { return refuse(css, parser) }
             }
         }
 
         func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
             guard localName(elementName).lowercased() == "style", let (text, line) = style else { return }
             style = nil
-            if let css = SVGSafety.externalCSSReference(in: text) { refuse(css, parser, line: line) }
+            if let css = CSSReferences.outsideReference(in: text, styleSheet: true) { refuse(css, parser, line: line) }
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {

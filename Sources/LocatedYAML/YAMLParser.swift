@@ -122,6 +122,7 @@ private struct Composer {
         case YAML_SCALAR_EVENT:
             let scalar = event.data.scalar
             try refuseTag(scalar.tag, line, column)
+            try refuseControlCharacter(UnsafeBufferPointer(start: scalar.value, count: scalar.length), line, column)
             let text = String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
             let style: ScalarStyle
             switch scalar.style {
@@ -168,6 +169,15 @@ private struct Composer {
         throw .error(
             at: location(line, column),
             "listing files do not use YAML tags ('\(tag)'); remove it, or put a value that starts with '!' in quotes")
+    }
+
+    /// libyaml refuses control characters written as they are, but a double-quoted escape (`"\0"`, `"\e"`,
+    /// `"\x9B"`) makes any of them; they would reach pages and JSON as raw bytes (a NUL, a terminal's ESC).
+    private func refuseControlCharacter(_ text: UnsafeBufferPointer<UInt8>, _ line: Int, _ column: Int) throws(Diagnostic) {
+        guard let scalar = ControlCharacters.first(inUTF8: text) else { return }
+        throw .error(
+            at: location(line, column),
+            "the text here holds the control character \(ControlCharacters.name(scalar)), which pages and feeds cannot show; remove it")
     }
 
     private mutating func push(_ frame: Frame) throws(Diagnostic) {

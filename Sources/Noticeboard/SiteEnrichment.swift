@@ -1,4 +1,5 @@
 import Enrichment
+import Markdown
 import SiteModel
 import SiteValidation
 

@@ -1,4 +1,5 @@
 import LocatedYAML
+import Markdown
 import SiteModel
 
 /// Checks listing files of one kind against its schema.
@@ -6,10 +7,13 @@ public struct ListingValidator: Sendable {
     public let schema: KindSchema
     /// Files below `content/media/`, relative to it.
     public let mediaFiles: Set<String>
+    /// The site's limits on what a Markdown field may render to.
+    public let markdown: MarkdownLimits
 
-    public init(schema: KindSchema, mediaFiles: Set<String>) {
+    public init(schema: KindSchema, mediaFiles: Set<String>, markdown: MarkdownLimits = .standard) {
         self.schema = schema
         self.mediaFiles = mediaFiles
+        self.markdown = markdown
     }
 
     /// The listing's public fields, or nil when it has errors; the diagnostics either way.
@@ -19,7 +23,7 @@ public struct ListingValidator: Sendable {
         }
         var problems = Problems(file: file)
         var found = Findings()
-        var checker = ValueChecker(mediaFiles: mediaFiles, references: .record)
+        var checker = ValueChecker(mediaFiles: mediaFiles, references: .record, markdown: MarkdownCheck(limits: markdown))
         checker.facetFields = Set(schema.facets.filter { !schema.facetIsOverEntries($0) })
         checker.entryFacetFields = Set(schema.facets.filter { schema.facetIsOverEntries($0) })
         checker.entriesField = schema.entriesField

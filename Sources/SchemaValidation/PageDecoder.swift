@@ -1,4 +1,5 @@
 import LocatedYAML
+import Markdown
 import SiteModel
 
 /// Reads a free page: YAML front matter between `---` lines, then Markdown.
@@ -9,7 +10,7 @@ import SiteModel
 ///     nav: 1
 ///     ---
 ///     We are…
-public func decodePage(_ bytes: [UInt8], file: String, slug: String) -> (FreePage?, [Diagnostic]) {
+public func decodePage(_ bytes: [UInt8], file: String, slug: String, markdown: MarkdownLimits = .standard) -> (FreePage?, [Diagnostic]) {
     var problems = Problems(file: file)
     if let (offset, byte) = TextPosition.firstInvalidUTF8(in: bytes) {
         let (line, column) = TextPosition.lineAndColumn(ofByte: offset, in: bytes)
@@ -40,11 +41,30 @@ public func decodePage(_ bytes: [UInt8], file: String, slug: String) -> (FreePag
     let description = settings.string("description", problems: &problems) ?? ""
     guard let title, !problems.hasErrors else { return (nil, problems.list) }
     let body = lines[(closing + 1)...].joined(separator: "\n")
+    if let (line, column, scalar) = firstControlCharacter(in: lines[(closing + 1)...]) {
+        return (nil, [.error(
+            at: SourceLocation(file: file, line: line + 1, column: column),
+            "the page holds the control character \(ControlCharacters.name(scalar)), which pages cannot show; remove it")])
+    }
     let widest = widestTableLine(body)
     if widest.cells > maxTableCells {
         // Lines are counted from 1, and the body starts on the line after the closing `---`.
         let line = closing + 2 + widest.line
         return (nil, [.error(at: SourceLocation(file: file, line: line, column: 1), tableTooWideMessage("the page", cells: widest.cells))])
     }
+    if let overrun = MarkdownCheck(limits: markdown).overrun(body) {
+        return (nil, [.error(at: SourceLocation(file: file, line: closing + 2 + (overrun.line ?? 0), column: 1), overrun.message("the page"))])
+    }
     return (FreePage(slug: slug, file: file, title: title, description: description, navigationOrder: nav, markdown: body), problems.list)
+}
+
+/// The first control character of a page's body that pages may not hold, with its 0-based line and 1-based column.
+/// A carriage return is a line ending in Markdown, which cmark-gfm turns into a newline.
+private func firstControlCharacter(in lines: ArraySlice<Substring>) -> (Int, Int, Unicode.Scalar)? {
+    for (line, text) in zip(lines.indices, lines) {
+        for (column, scalar) in text.unicodeScalars.enumerated() where scalar != "\r" && ControlCharacters.isRefused(scalar) {
+            return (line, column + 1, scalar)
+        }
+    }
+    return nil
 }

@@ -1,4 +1,5 @@
 import LocatedYAML
+import Markdown
 import SiteModel
 
 /// Checks a kind's schema file (`content/schemas/<kind>.yaml`) and builds the kind's schema from it.
@@ -348,7 +349,7 @@ private func decodeDefault(_ defaultNode: YAMLNode, of field: inout FieldSchema,
     var ignored = Findings()
     var check = field
     check.required = true
-    if let value = ValueChecker(mediaFiles: [], references: .ignore).check(defaultNode, as: check, path: [name], problems: &defaultProblems, found: &ignored) {
+    if let value = ValueChecker(mediaFiles: [], references: .ignore, markdown: MarkdownCheck(limits: .standard)).check(defaultNode, as: check, path: [name], problems: &defaultProblems, found: &ignored) {
         field.defaultValue = value
     }
     for diagnostic in defaultProblems.list {

@@ -1,4 +1,5 @@
 import LocatedYAML
+import Markdown
 import OrderedCollections
 import SiteModel
 
@@ -16,6 +17,8 @@ struct ValueChecker {
     /// Files below `content/media/`, relative to it; image fields must name one of them.
     let mediaFiles: Set<String>
     let references: ReferencePolicy
+    /// The site's limits on what a Markdown field may render to.
+    let markdown: MarkdownCheck
     /// Fields whose values become parts of web addresses (facets), of the listing and of a collection's
     /// entries (`entriesField`): each value's slug is checked against `Slug.maxBytes`.
     var facetFields: Set<String> = []
@@ -186,6 +189,10 @@ struct ValueChecker {
         if field.required && text.allSatisfy(\.isWhitespace) { problems.error(node, "'\(name)' must not be empty") }
         if case .markdown = field.type, case let cells = widestTableLine(text).cells, cells > maxTableCells {
             problems.error(node, tableTooWideMessage("'\(name)'", cells: cells))
+            return nil
+        }
+        if case .markdown = field.type, let overrun = markdown.overrun(text) {
+            problems.error(node, overrun.message("'\(name)'"))
             return nil
         }
         if let allowed = field.placeholders {

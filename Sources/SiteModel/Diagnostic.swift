@@ -46,18 +46,13 @@ public struct Diagnostic: Error, Sendable, Hashable, Comparable, CustomStringCon
         Diagnostic(.error, at: nil, message)
     }
 
-    /// One line. Control characters quoted from the input (a NUL, a newline) are shown as their Unicode
-    /// pictures (␀, ␊), so they neither vanish nor break the line.
+    /// One line. Control characters quoted from the input (a NUL, a newline) or in a file's name (an ESC, a
+    /// carriage return) are shown as their Unicode pictures (␀, ␊), so they neither vanish, break the line nor
+    /// forge one in a terminal or CI log.
     public var description: String {
-        let shown = String(String.UnicodeScalarView(message.unicodeScalars.map { scalar in
-            switch scalar.value {
-            case 0..<0x20: return Unicode.Scalar(0x2400 + scalar.value)!
-            case 0x7F: return "\u{2421}"
-            default: return scalar
-            }
-        }))
+        let shown = ControlCharacters.shown(message)
         guard let location else { return "\(severity.rawValue): \(shown)" }
-        return "\(location.file):\(location.line):\(location.column): \(severity.rawValue): \(shown)"
+        return "\(ControlCharacters.shown(location.file)):\(location.line):\(location.column): \(severity.rawValue): \(shown)"
     }
 
     public static func < (a: Diagnostic, b: Diagnostic) -> Bool {

@@ -19,6 +19,8 @@ public struct SiteConfig: Sendable {
     public var kinds: [String]
     /// Variant widths, quality and size limit for the images listings name.
     public var images: ImageSettings
+    /// What one Markdown field or page may render to.
+    public var markdown: MarkdownLimits
     /// How many builds' change lists `api/sync/` keeps for apps that sync (`sync_builds`).
     public var syncBuilds: Int
 
@@ -26,7 +28,8 @@ public struct SiteConfig: Sendable {
 
     public init(
         title: String, description: String, baseURL: String, language: String, currency: String, pageSize: Int,
-        allowRawHTML: Bool, kinds: [String], images: ImageSettings = .standard, syncBuilds: Int = SiteConfig.defaultSyncBuilds
+        allowRawHTML: Bool, kinds: [String], images: ImageSettings = .standard, markdown: MarkdownLimits = .standard,
+        syncBuilds: Int = SiteConfig.defaultSyncBuilds
     ) {
         self.title = title
         self.description = description
@@ -38,6 +41,7 @@ public struct SiteConfig: Sendable {
         self.allowRawHTML = allowRawHTML
         self.kinds = kinds
         self.images = images
+        self.markdown = markdown
         self.syncBuilds = syncBuilds
     }
 

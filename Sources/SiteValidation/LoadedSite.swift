@@ -50,9 +50,10 @@ public struct LoadedSite: Sendable {
 
         // Listings, parsed and checked across all cores.
         let mediaFiles = Set(content.files(under: "content/media").map { String($0.dropFirst("content/media/".count)) })
-        let validators = Dictionary(uniqueKeysWithValues: schemas.map { ($0.name, ListingValidator(schema: $0, mediaFiles: mediaFiles)) })
+        let validators = Dictionary(uniqueKeysWithValues: schemas.map { ($0.name, ListingValidator(schema: $0, mediaFiles: mediaFiles, markdown: config.markdown)) })
         let (listings, failed) = Self.loadListings(files, content, schemas: schemas, validators: validators, diagnostics: &diagnostics)
-        let (pages, pageProblems) = Self.loadPages(files, content.files(under: "content/pages", extensions: ["md", "markdown"]), kinds: config.kinds)
+        let (pages, pageProblems) = Self.loadPages(
+            files, content.files(under: "content/pages", extensions: ["md", "markdown"]), kinds: config.kinds, markdown: config.markdown)
         diagnostics += pageProblems
         let slugs = listings.mapValues { Set($0.map(\.slug)) }.merging(failed) { $0.union($1) }
         diagnostics += Self.duplicateSlugs(in: listings)
@@ -167,7 +168,9 @@ public struct LoadedSite: Sendable {
         return decoded
     }
 
-    private static func loadPages(_ files: SiteFiles, _ pageFiles: [String], kinds: [String]) -> ([FreePage], [Diagnostic]) {
+    private static func loadPages(
+        _ files: SiteFiles, _ pageFiles: [String], kinds: [String], markdown: MarkdownLimits
+    ) -> ([FreePage], [Diagnostic]) {
         var pages: [FreePage] = []
         var problems: [Diagnostic] = []
         for file in pageFiles {
@@ -181,7 +184,7 @@ public struct LoadedSite: Sendable {
                 continue
             }
             do throws(Diagnostic) {
-                let (page, found) = decodePage(try files.read(file), file: file, slug: slug)
+                let (page, found) = decodePage(try files.read(file), file: file, slug: slug, markdown: markdown)
                 problems += found
                 if let page { pages.append(page) }
             } catch {

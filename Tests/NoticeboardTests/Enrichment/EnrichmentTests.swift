@@ -1,4 +1,5 @@
 import Enrichment
+import Markdown
 import Foundation
 import SiteModel
 import Support

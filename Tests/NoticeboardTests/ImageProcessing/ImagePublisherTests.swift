@@ -1,5 +1,5 @@
 import Foundation
-import ImageProcessing
+@testable import ImageProcessing
 import SiteLoader
 import SiteModel
 import Testing
@@ -64,6 +64,30 @@ import Testing
         #expect(webp.images["things/poster.webp"]?.variants.map { "\($0.format.rawValue) \($0.width)" } == ["webp 320", "webp 640", "webp 700"])
     }
 
+    /// Damaged files whose header is whole: libjpeg only warns when the data ends before the size the header
+    /// claims, or holds an end marker or bytes it has to skip, and fills the rest with grey.
+    @Test func damagedImageDataIsRefusedThoughTheHeaderIsWhole() throws {
+        let jpeg = fixture("lamp.jpg")
+        let middle = jpeg.count / 2
+        var claimsMore = jpeg
+        // The frame header (SOF0…SOF2: FF C0…C2, length, precision) says 9000 × 9000; the data is of 1000 × 750.
+        let frame = try #require((0..<jpeg.count - 1).first { jpeg[$0] == 0xFF && (0xC0...0xC2).contains(jpeg[$0 + 1]) })
+        claimsMore.replaceSubrange(frame + 5..<frame + 9, with: [0x23, 0x28, 0x23, 0x28])
+        var endInTheMiddle = jpeg
+        endInTheMiddle.replaceSubrange(middle..<middle + 2, with: [0xFF, 0xD9])
+        var overwritten = jpeg
+        overwritten.replaceSubrange(middle..<middle + 64, with: [UInt8](repeating: 0xFF, count: 64))
+        let cases: [(String, [UInt8])] = [
+            ("claims-more.jpg", claimsMore), ("end-in-the-middle.jpg", endInTheMiddle), ("overwritten.jpg", overwritten),
+            ("cut-with-end.jpg", Array(jpeg.prefix(middle)) + [0xFF, 0xD9]), ("cut.jpg", Array(jpeg.prefix(middle))),
+            ("cut.png", Array(fixture("logo.png").dropLast(fixture("logo.png").count / 3))),
+            ("cut.webp", Array(fixture("poster.webp").dropLast(fixture("poster.webp").count / 3))),
+        ]
+        for (name, bytes) in cases {
+            #expect(problem(name, bytes).hasPrefix("is damaged and cannot be decoded ("), "\(name)")
+        }
+    }
+
     @Test func badImagesAreReportedWhereTheFieldNamesThem() throws {
         let jpeg = fixture("lamp.jpg")
         #expect(problem("broken.jpg", Array(jpeg.prefix(jpeg.count / 3))).hasPrefix("is damaged and cannot be decoded ("))
@@ -103,12 +127,12 @@ import Testing
             (#"<a href="javascript:alert(1)"><text>x</text></a>"#, "a link to javascript:alert(1) in href"),
             (#"<image href="data:image/jpeg;base64,/9j/4AAQ" width="5" height="5"/>"#, "a link to data:image/jpeg;base64,/9j/4AAQ in href"),
             (#"<rect width="5" height="5" fill="url(https://example.net/paint.svg#p)"/>"#, "a CSS url(https://example.net/paint.svg#p) outside the file"),
-            ("<style>\n@import url(#x);\n</style>", "a CSS @import"),
+            ("<style>\n@import url(#x);\n</style>", "a CSS @import rule"),
             (#"<set attributeName="href" to="javascript:alert(1)"/>"#, "an animation of href"),
             (#"<animate attributeName="onbegin" values="alert(1)"/>"#, "an animation of onbegin"),
             (#"<iframe src="https://example.net/"/>"#, "a <iframe> element"),
         ]
-        for (body, what) in cases {
+        for (body, what) in cases + Self.cssBypasses {
             let svg = open + "\n<g>\n" + body + "\n</g>\n</svg>\n"
             #expect(problem("bad.svg", Array(svg.utf8)) == "is an SVG with \(what) at line 3 of that file; SVG images may not hold scripts,"
                 + " event handlers, foreignObject or references to other files", "\(body)")
@@ -119,6 +143,48 @@ import Testing
         #expect(problem("styled.svg", Array(stylesheet.utf8)).hasPrefix("is an SVG with an <?xml-stylesheet?> instruction at line 1 of that file;"))
         #expect(problem("broken.svg", Array("\(open)\n<g>\n</svg>".utf8)).hasPrefix("is not well-formed SVG: "))
         #expect(problem("page.svg", Array("<html><body/></html>".utf8)) == "is not well-formed SVG: the root element is not <svg> at line 1 of that file")
+    }
+
+    /// CSS that fetches from outside the file in Chromium, hidden from a plain text search by CSS escapes, XML
+    /// entities, case, quotes, CDATA or functions other than url(); one a line, at line 3.
+    static let cssBypasses: [(String, String)] = [
+        (#"<style>rect{fill:u\72l(https://e.example/p)}</style>"#, "a CSS url(https://e.example/p) outside the file"),
+        (#"<style>@\69mport "https://e.example/s.css";</style>"#, "a CSS @import rule"),
+        (#"<style>rect{fill:image-set("https://e.example/p.png" 1x)}</style>"#, "a CSS image-set() function"),
+        (#"<rect width="5" height="5" fill="u\rl(https://e.example/p)"/>"#, "a CSS url(https://e.example/p) outside the file"),
+        (#"<rect width="5" height="5" fill="&#117;rl(https://e.example/p)"/>"#, "a CSS url(https://e.example/p) outside the file"),
+        (#"<rect width="5" height="5" style="filter:U\52L( 'https://e.example/f.svg#f' )"/>"#, "a CSS url(https://e.example/f.svg#f) outside the file"),
+        (#"<rect width="5" height="5" style="fill:\000075rl(https://e.example/p)"/>"#, "a CSS url(https://e.example/p) outside the file"),
+        (#"<rect width="5" height="5" style="fill:\75 rl(https://e.example/p)"/>"#, "a CSS url(https://e.example/p) outside the file"),
+        (#"<rect width="5" height="5" style="cursor:\55\52\4C(https://e.example/c.cur), auto"/>"#, "a CSS url(https://e.example/c.cur) outside the file"),
+        (#"<style>/* fonts */ @font-face{font-family:x;src:url(#f)}</style>"#, "a CSS @font-face rule"),
+        (#"<style>rect{fill:-webkit-image-set(url(#a) 1x)}</style>"#, "a CSS -webkit-image-set() function"),
+        (#"<style><![CDATA[rect{fill:url(https://e.example/p)}]]></style>"#, "a CSS url(https://e.example/p) outside the file"),
+        (#"<set attributeName="fill" to="u\rl(https://e.example/p)"/>"#, "a CSS url(https://e.example/p) outside the file"),
+        (#"<style>rect{fill:url(  "https://e.example/p")}</style>"#, "a CSS url(https://e.example/p) outside the file"),
+        (#"<style>rect{fill:cross-fade(url(#a), url(#b))}</style>"#, "a CSS cross-fade() function"),
+        (#"<style>rect{fill:url(/**/https://e.example/p)}</style>"#, "a CSS url(/**/https://e.example/p) outside the file"),
+        (#"<style>rect{mask:url(&#x27;https://e.example/m&#x27;)}</style>"#, "a CSS url(https://e.example/m) outside the file"),
+        (#"<style>@namespace svg url(https://e.example/ns);</style>"#, "a CSS @namespace rule"),
+        (#"<rect width="5" height="5" style="--p:url(https://e.example/p);fill:var(--p)"/>"#, "a CSS url(https://e.example/p) outside the file"),
+    ]
+
+    @Test func cssEscapesAreResolvedAsCSSReadsThem() {
+        #expect(CSSReferences.unescaped(#"u\72l(\000075 \41\\\) "\"#) == #"url(uA\) ""#)
+        #expect(CSSReferences.unescaped(#"\0 \110000 \D800"#) == "\u{FFFD}\u{FFFD}\u{FFFD}")
+        // A backslash before a newline continues a string; "\r\n" after a hex escape is one whitespace.
+        #expect(CSSReferences.unescaped("a\\\nb\\75\r\nrl") == "abu" + "rl")
+    }
+
+    @Test func localCSSReferencesStayAllowed() {
+        let safe = [
+            #"<rect width="5" height="5" fill="url(#grad)" style="stroke:\23 fff"/>"#,
+            #"<style>@media (min-width: 1px) { rect { fill: URL( '#g' ) } } @keyframes spin { to { transform: rotate(1turn) } }</style>"#,
+            #"<style>rect{filter:drop-shadow(0 0 1px rgb(0 0 0 / 50%));width:calc(100% - 1px)}</style>"#,
+        ]
+        for body in safe {
+            #expect(CSSReferences.outsideReference(in: body.replacingOccurrences(of: "<style>", with: ""), styleSheet: true) == nil, "\(body)")
+        }
     }
 
     @Test func aSafeSVGIsPublishedAsItIsWithItsSize() throws {

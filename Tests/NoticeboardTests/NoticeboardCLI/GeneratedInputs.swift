@@ -29,6 +29,15 @@ enum GeneratedInputs {
         "control-character": { site in
             try write(Array("name: Bell\nnotes: ring\u{7}ring\n".utf8), to: site + "/content/things/bell.yaml")
         },
+        "page-control-characters": { site in
+            // Raw control bytes in a page's Markdown, which YAML's own check never sees; a carriage return is a line end.
+            try write(Array("---\ntitle: Bytes\n---\nFine\r\nline.\n\nA bell \u{7} and an escape \u{1B}[2J.\n".utf8), to: site + "/content/pages/bytes.md")
+        },
+        "file-name-control-characters": { site in
+            // A name that would clear the terminal and forge an error line of its own, unless escaped.
+            let name = "evil\n\u{1B}[2Jlamp.yaml:1:1: error: forged\rx.yaml"
+            try write(Array("name: Evil\ncount: many\n".utf8), to: site + "/content/things/" + name)
+        },
         "byte-order-mark": { site in
             // The mark is not counted in columns: the bad enum value is at line 3, column 7 as editors show it.
             try write([0xEF, 0xBB, 0xBF] + Array("name: Marked\ncount: 3\nsize: huge\n".utf8), to: site + "/content/things/marked.yaml")

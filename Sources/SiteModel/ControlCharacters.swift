@@ -1,0 +1,44 @@
+/// The control characters no text of a site may hold: C0 but tab and line feed, DEL, and C1. They come from
+/// YAML escapes and from file names, and would reach pages as raw bytes or forge lines in a terminal.
+public enum ControlCharacters {
+    public static func isRefused(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A: false
+        case 0..<0x20, 0x7F..<0xA0: true
+        default: false
+        }
+    }
+
+    /// The first refused character of UTF-8 text (C1 characters are two bytes, 0xC2 0x80 to 0xC2 0x9F).
+    public static func first(inUTF8 bytes: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar? {
+        for (index, byte) in bytes.enumerated() {
+            if byte < 0x20 && byte != 0x09 && byte != 0x0A || byte == 0x7F { return Unicode.Scalar(byte) }
+            if byte == 0xC2, index + 1 < bytes.count, (0x80..<0xA0).contains(bytes[index + 1]) {
+                return Unicode.Scalar(bytes[index + 1])
+            }
+        }
+        return nil
+    }
+
+    /// `U+001B`, as messages name one.
+    public static func name(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
+    /// Text as one line of a terminal or log shows it safely: C0 controls and DEL as their Unicode pictures
+    /// (␀, ␊, ␛), C1 controls as `\u{9B}`, so that none vanishes, breaks the line or moves the cursor.
+    public static func shown(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) }) else { return text }
+        var shown = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0..<0x20: shown.append(Unicode.Scalar(0x2400 + scalar.value)!)
+            case 0x7F: shown.append("\u{2421}")
+            case 0x80..<0xA0: shown.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            default: shown.append(scalar)
+            }
+        }
+        return String(shown)
+    }
+}
