@@ -4,7 +4,7 @@
 # Build: pkg-config and the -dev libraries. Tests: the cmark-gfm reference command, xmllint, nginx, linkchecker, curl,
 # exiftool (photos with GPS tags, and the check that no published image carries any), and html5lib, with which
 # the tests parse the built pages as browsers do (Tests/Tools/html_safety_report.py).
-APT_PACKAGES := pkg-config libyaml-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libssl-dev libvips-dev \
+APT_PACKAGES := pkg-config libyaml-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libssl-dev libvips-dev zlib1g-dev \
 	cmark-gfm libxml2-utils nginx-light linkchecker curl libimage-exiftool-perl python3-html5lib
 # The tests validate every JSON file against its published JSON Schema with Python's jsonschema.
 PIP_PACKAGES := jsonschema

@@ -13,7 +13,10 @@ timed once more as earlier versions of this bench did, each right after deleting
 same edit in `noticeboard serve`, which keeps the site in memory: its time is the build's own, as serve logs
 it (from the change being seen to the new output swapped in); and the same edit in Debian's `hugo server
 --renderToDisk` (its default fast render mode), as it logs it. Pagefind indexes the newest Hugo's output,
-timed, beside the search index our build writes.
+timed, beside the search index our build writes. Last, what an app fetches through the API: the output served
+by nginx with gzip on loopback (scripts/serve-site.sh), `noticeboard sync` into an empty folder (cold), then
+after a one-listing edit and rebuild, and the three documents that show "page 1 of cleaners in Cork" (the API
+root, the county facet, its Cork page); bytes as nginx's access log counts what it sent.
 Each is run --runs times; the table shows medians. Wall time is measured around the tool alone (data
 generation and conversion happen before); peak RSS comes from GNU time.
 NOTICEBOARD_BIN names another noticeboard executable to measure (default: the release build).
@@ -289,6 +292,7 @@ def bench_size(size, counts, runs, hugo_labels):
     # Stats first: Hugo's server renders into the same folder as its build.
     stats = {tool: tree_stats(output_of(tool, projects[tool])) for tool in TOOLS}
     SEARCH_INDEXES[size] = search_indexes(size, output, output_of("hugo-newest", projects["hugo-newest"]))
+    APP_FETCHES[size] = app_fetches(size, site, output, build, runs + 1)
     port = 4950 + 2 * list(SIZES).index(size)
     results["serve-edit"] = server_edits(
         f"{size} noticeboard serve", [NOTICEBOARD, "serve", "--root", site, "--port", str(port), "--now", NOW, "--timings"],
@@ -331,6 +335,47 @@ def search_indexes(size, ours, hugo_output):
     move_aside(pagefind_output)
     seconds, rss = timed([pagefind_binary(), "--site", hugo_output, "--output-path", pagefind_output, "--quiet"])
     rows.append(("Pagefind 1.5 over the newest Hugo's pages",) + files_and_bytes([pagefind_output]) + (seconds, rss))
+    return rows
+
+
+APP_FETCHES = {}
+# What each `noticeboard sync` printed, by size.
+SYNC_OUTPUT = []
+
+
+def app_fetches(size, site, output, build, edit_run):
+    """What an app fetches from the served output: (label, requests, gzip bytes as nginx sent them)."""
+    work, mirror = tempfile.mkdtemp(dir=WORK), os.path.join(WORK, "mirror")
+    remove(mirror)
+    address = subprocess.run([os.path.join(REPO, "scripts", "serve-site.sh"), output, "/catalogue/", work],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    log = os.path.join(work, "logs", "access.log")
+
+    def sent(label, run):
+        open(log, "w").close()
+        run()
+        with open(log) as handle:
+            lines = [line.split(" ", 2) for line in handle if line.startswith("200 ")]
+        return (label, len(lines), sum(int(line[1]) for line in lines))
+
+    def sync():
+        result = subprocess.run([NOTICEBOARD, "sync", address, mirror], capture_output=True, text=True, check=True)
+        SYNC_OUTPUT.append(f"{size}: {result.stdout.strip()}")
+
+    def cork_page():
+        for path in ["api/index.json", "api/cleaners/county.json", "api/cleaners/county/cork.json"]:
+            subprocess.run(["curl", "-fs", "--compressed", "-o", os.devnull, address + path], check=True)
+
+    try:
+        rows = [sent("cold sync", sync)]
+        edit_one_listing(site, edit_run)
+        subprocess.run(build, capture_output=True, check=True)
+        rows.append(sent("sync after a one-listing edit", sync))
+        rows.append(sent("page 1 of cleaners in Cork (API root, facet, page)", cork_page))
+    finally:
+        with open(os.path.join(work, "nginx.pid")) as handle:
+            os.kill(int(handle.read()), signal.SIGTERM)
+        remove(work, mirror)
     return rows
 
 
@@ -405,6 +450,15 @@ def print_tables(rows, walls, hugo_labels):
         for label, files, size_bytes, gzipped, seconds, rss in indexes:
             timing = "in the build" if seconds is None else f"{seconds:.2f}"
             print(f"| {size} | {label} | {files} | {size_bytes} | {gzipped} | {timing} | {'' if rss is None else f'{rss:.0f}'} |")
+    print()
+    print("What an app fetches through the API (noticeboard sync and curl against nginx with gzip on loopback; gzip bytes as nginx sent them):")
+    print("| size | fetch | requests | gzip bytes |")
+    print("|---|---|---:|---:|")
+    for size, fetches in APP_FETCHES.items():
+        for label, requests, gzipped in fetches:
+            print(f"| {size} | {label} | {requests} | {gzipped} |")
+    for line in SYNC_OUTPUT:
+        print(f"noticeboard sync: {line}")
     print()
     print("Where the last run of each went (noticeboard build --timings):")
     for name, text in STAGE_TIMES.items():

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Starts nginx on a free loopback port serving a built site under its base URL's sub-path, with the site's
-# 404.html for missing pages, and prints the site's address once it answers. nginx keeps running in the
+# 404.html for missing pages, gzip and ETags as hosts serve them, and prints the site's address once it
+# answers. WORK_DIR/logs/access.log has a line per request: status, bytes sent in the body (compressed when
+# gzipped), and the request line. nginx keeps running in the
 # background; stop it with `kill "$(cat WORK_DIR/nginx.pid)"`.
 # Usage: scripts/serve-site.sh PUBLIC_DIR SUB_PATH WORK_DIR   (e.g. public /catalogue/ "$(mktemp -d)")
 set -euo pipefail
@@ -18,7 +20,11 @@ error_log $work/logs/error.log;
 events {}
 http {
     include /etc/nginx/mime.types;
-    access_log off;
+    log_format sent '\$status \$body_bytes_sent "\$request"';
+    access_log $work/logs/access.log sent;
+    gzip on;
+    gzip_vary on;
+    gzip_types application/json application/geo+json application/atom+xml text/css text/csv application/javascript image/svg+xml;
     client_body_temp_path $work/tmp; proxy_temp_path $work/tmp; fastcgi_temp_path $work/tmp;
     uwsgi_temp_path $work/tmp; scgi_temp_path $work/tmp;
     server {
@@ -32,7 +38,18 @@ http {
     }
 }
 CONF
-nginx -c "$work/nginx.conf" -p "$work"
+# nginx keeps running, so it gets none of the caller's open files: a caller that waits for this script's
+# output, or its end, would wait for nginx too.
+if ! (
+    for fd in /proc/$BASHPID/fd/*; do
+        fd=${fd##*/}
+        if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi
+    done
+    exec nginx -c "$work/nginx.conf" -p "$work"
+) </dev/null >"$work/logs/start.log" 2>&1; then
+    cat "$work/logs/start.log" >&2
+    exit 1
+fi
 for _ in $(seq 50); do
     curl -fs -o /dev/null "http://127.0.0.1:$port$sub_path" && break
     sleep 0.1
