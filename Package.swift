@@ -11,12 +11,16 @@ let package = Package(
     products: [
         .executable(name: "noticeboard", targets: ["NoticeboardCLI"]),
         .library(name: "Noticeboard", targets: ["Noticeboard"]),
+        // For apps: mirrors a site's API, fetching only what changed (Foundation, URLSession and swift-crypto only).
+        .library(name: "NoticeboardClient", targets: ["NoticeboardClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // SHA-256 for the client library: CryptoKit on Apple platforms, BoringSSL elsewhere.
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // C libraries from Debian: libyaml-dev, libcmark-gfm-dev + libcmark-gfm-extensions-dev.
@@ -30,6 +34,8 @@ let package = Package(
         .systemLibrary(name: "CWebPMux", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
         // OpenSSL's libcrypto (libssl-dev), for SHA-256 (the manifest's digests, render keys, the image cache's keys).
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // zlib (zlib1g-dev): `sync` counts what a body costs gzipped when the server did not say.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // renameat2(RENAME_EXCHANGE) is hidden behind _GNU_SOURCE, which Swift's Glibc module does not set.
         .target(name: "CRenameExchange"),
 
@@ -66,16 +72,19 @@ let package = Package(
         .target(
             name: "NoticeboardServer",
             dependencies: ["Noticeboard", "SiteLoader", "SiteModel", "Support", .product(name: "Hummingbird", package: "hummingbird")]),
+        // The client apps link: no dependency on the generator's modules.
+        .target(name: "NoticeboardClient", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(
             name: "NoticeboardCLI",
-            dependencies: ["Noticeboard", "NoticeboardServer", "OutputWriter", "Support", "SyntheticSite", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Noticeboard", "NoticeboardServer", "NoticeboardClient", "CZlib", "OutputWriter", "Support", "SyntheticSite", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             // `noticeboard new` copies this starter site.
             resources: [.copy("Scaffold")]),
         .testTarget(
             name: "NoticeboardTests",
             dependencies: [
                 "Noticeboard", "Support", "SiteModel", "LocatedYAML", "SchemaValidation", "ImageProcessing", "Markdown", "Enrichment", "Rendering",
-                "OutputWriter", "SiteLoader", "SiteValidation", "CatalogueIndex", "SyntheticSite", .product(name: "Mustache", package: "swift-mustache"),
+                "OutputWriter", "SiteLoader", "SiteValidation", "CatalogueIndex", "SyntheticSite", "NoticeboardClient",
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]),
     ]

@@ -14,7 +14,10 @@ same edit in `noticeboard serve`, which keeps the site in memory: its time is th
 it (from the change being seen to the new output swapped in); and the same edit in Debian's `hugo server
 --renderToDisk` (its default fast render mode), as it logs it. Pagefind indexes the newest Hugo's output,
 timed, beside the search index our build writes (and its writer's own time), and what a typical query fetches
-from each, measured in headless Chromium.
+from each, measured in headless Chromium. Last, what an app fetches through the API: the output served
+by nginx with gzip on loopback (scripts/serve-site.sh), `noticeboard sync` into an empty folder (cold), then
+after a one-listing edit and rebuild, and the three documents that show "page 1 of cleaners in Cork" (the API
+root, the county facet, its Cork page); bytes as nginx's access log counts what it sent.
 Each is run --runs times; the table shows medians. Wall time is measured around the tool alone (data
 generation and conversion happen before); peak RSS comes from GNU time.
 NOTICEBOARD_BIN names another noticeboard executable to measure (default: the release build).
@@ -291,6 +294,7 @@ def bench_size(size, counts, runs, hugo_labels):
     # Stats first: Hugo's server renders into the same folder as its build.
     stats = {tool: tree_stats(output_of(tool, projects[tool])) for tool in TOOLS}
     SEARCH_INDEXES[size] = search_indexes(size, site, output, output_of("hugo-newest", projects["hugo-newest"]))
+    APP_FETCHES[size] = app_fetches(size, site, output, build, runs + 1)
     port = 4950 + 2 * list(SIZES).index(size)
     results["serve-edit"] = server_edits(
         f"{size} noticeboard serve", [NOTICEBOARD, "serve", "--root", site, "--port", str(port), "--now", NOW, "--timings"],
@@ -373,7 +377,8 @@ def query_costs(ours, hugo_output):
             browser.load(driver, site + "pagefind-query.html?q=" + search_weight.TYPICAL_WORD)
             browser.wait_for(driver, lambda: driver.title.startswith("done"), seconds=120)
             time.sleep(1)  # nginx writes its log line once the response is sent
-            files = [(path, int(size)) for path, size in (line.split() for line in log) if not path.endswith("favicon.ico")]
+            # A line: status, body bytes, "request line", bytes sent with the headers (scripts/serve-site.sh).
+            files = [(fields[3], int(fields[-1])) for fields in (line.split() for line in log) if not fields[3].endswith("favicon.ico")]
             index = [size for path, size in files if "/pagefind/" in path]
             costs["pagefind"] = (len(files), sum(size for _, size in files), len(index), sum(index), driver.title)
     finally:
@@ -394,6 +399,42 @@ def served(public):
         finally:
             with open(os.path.join(work, "nginx.pid"), encoding="ascii") as pid:
                 subprocess.run(["kill", pid.read().strip()], check=True)
+
+
+APP_FETCHES = {}
+# What each `noticeboard sync` printed, by size.
+SYNC_OUTPUT = []
+
+
+def app_fetches(size, site, output, build, edit_run):
+    """What an app fetches from the served output: (label, requests, gzip bytes as nginx sent them)."""
+    mirror = os.path.join(WORK, "mirror")
+    remove(mirror)
+    with served(output) as address:
+        log = os.path.join(served.work, "logs", "access.log")
+
+        def sent(label, run):
+            open(log, "w").close()
+            run()
+            with open(log) as handle:
+                lines = [line.split(" ", 2) for line in handle if line.startswith("200 ")]
+            return (label, len(lines), sum(int(line[1]) for line in lines))
+
+        def sync():
+            result = subprocess.run([NOTICEBOARD, "sync", address, mirror], capture_output=True, text=True, check=True)
+            SYNC_OUTPUT.append(f"{size}: {result.stdout.strip()}")
+
+        def cork_page():
+            for path in ["api/index.json", "api/cleaners/county.json", "api/cleaners/county/cork.json"]:
+                subprocess.run(["curl", "-fs", "--compressed", "-o", os.devnull, address + path], check=True)
+
+        rows = [sent("cold sync", sync)]
+        edit_one_listing(site, edit_run)
+        subprocess.run(build, capture_output=True, check=True)
+        rows.append(sent("sync after a one-listing edit", sync))
+        rows.append(sent("page 1 of cleaners in Cork (API root, facet, page)", cork_page))
+    remove(mirror)
+    return rows
 
 
 def files_and_bytes(paths):
@@ -476,6 +517,15 @@ def print_tables(rows, walls, hugo_labels):
             requests, size_bytes, index_requests, index_bytes, said = costs[key]
             print(f"| {size} | {label} | {query} | {requests} | {size_bytes} | {index_requests} | {index_bytes} | {said} |")
         print(f"{size}: our engine's filtering per keystroke of '{costs['word']}': " + ", ".join(f"{ms:.1f} ms" for ms in costs["keystrokes"]))
+    print()
+    print("What an app fetches through the API (noticeboard sync and curl against nginx with gzip on loopback; gzip bytes as nginx sent them):")
+    print("| size | fetch | requests | gzip bytes |")
+    print("|---|---|---:|---:|")
+    for size, fetches in APP_FETCHES.items():
+        for label, requests, gzipped in fetches:
+            print(f"| {size} | {label} | {requests} | {gzipped} |")
+    for line in SYNC_OUTPUT:
+        print(f"noticeboard sync: {line}")
     print()
     print("Where the last run of each went (noticeboard build --timings):")
     for name, text in STAGE_TIMES.items():

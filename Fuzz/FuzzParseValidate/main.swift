@@ -91,15 +91,18 @@ private func renderSite(_ listing: Listing, page: FreePage?, inputSize: Int) {
     guard listing.references.isEmpty else { return }
     let markdown = MarkdownRenderer(allowRawHTML: false)
     let formatter = DisplayFormatter(language: site.language, currency: site.currency)
-    let enricher = ListingEnricher(site: site, schema: everyTypeSchema, markdown: markdown, formatter: formatter, titles: [:], images: [:])
+    let enricher = ListingEnricher(site: site, schema: everyTypeSchema, markdown: markdown, formatter: formatter, titles: [:], images: [:],
+        kindsWithPages: [everyTypeSchema.name])
     var pages: [FreePage] = []
     if var page {
         page.html = markdown.html(page.markdown)
         pages.append(page)
     }
-    let catalogue = Catalogue(
+    // A derived value past the number limit is a located error here, as in a build: nothing to render.
+    guard let catalogue = try? Catalogue(
         site: site, schemas: [everyTypeSchema], listings: ["things": [enricher.enrich(listing)]], pages: pages,
         buildDate: CalendarDate(parsing: "2026-11-23")!, formatter: formatter)
+    else { return }
     let total = Mutex(0)
     SiteRenderer(catalogue: catalogue, templates: templates).render { files in
         total.withLock { total in

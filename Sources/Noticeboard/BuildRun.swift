@@ -22,6 +22,9 @@ struct BuildRun {
     let inputs: InputStamps
     /// The last build's record, when it describes the output folder.
     let recorded: BuildState?
+    /// The last build's record even when the output folder has changed since: its listings' `updated` dates
+    /// and sync history are the site's, whatever became of the folder.
+    let lastRecord: BuildState?
     /// In place: the edited listings and what the last build left in memory; nil for a build from scratch.
     let changes: ChangeSet?
     var stages = StageTimes()
@@ -54,10 +57,11 @@ struct BuildRun {
         // intact. It is read while the inputs are scanned: parsing it keeps one core busy, where the scan
         // would use both.
         let outputPath = options.outputPath
-        let recording = InBackground { BuildState.load(statePath).flatMap { state in state.outputsAreIntact(in: outputPath) ? state : nil } }
+        let recording = InBackground { BuildState.load(statePath).map { state in (state, state.outputsAreIntact(in: outputPath)) } }
         inputs = InputStamps.scan(files, folders: Noticeboard.inputFolders)
         stages.finish("scan inputs")
-        recorded = recording.value
+        lastRecord = recording.value?.0
+        recorded = recording.value.flatMap { state, intact in intact ? state : nil }
         stages.finish("read last build's state")
         changes = nil
     }
@@ -89,6 +93,7 @@ struct BuildRun {
         settings = last.state.settings
         self.inputs = inputs
         recorded = last.state
+        lastRecord = last.state
     }
 
     /// The report of this build, from the record it left.

@@ -33,6 +33,11 @@ public final class LiveSite: @unchecked Sendable {
     /// Builds the site after its input files changed; `inputs` is a scan of them (taken now when nil).
     /// Bad input fails an in-place build as it would fail any build, and the last good build stays in
     /// memory and in the output folder.
+    /// Waits until the last build's record is saved.
+    public func waitUntilSaved() {
+        saving.sync {}
+    }
+
     public func build(inputs: InputStamps? = nil, waiting: () -> Void = {}) throws(BuildFailure) -> BuildReport {
         saving.sync {}
         let inputs = inputs ?? InputStamps.scan(SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes), folders: Noticeboard.inputFolders)

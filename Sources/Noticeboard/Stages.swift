@@ -27,7 +27,8 @@ extension Noticeboard {
             throw error
         }
         guard let catalogue = indexed else { return nil }
-        let renderer = planOutputs(catalogue, loaded, run)
+        let versions = track(catalogue, run, &run.stages)
+        let renderer = planOutputs(catalogue, versions, loaded, run)
         render(renderer, run, into: book, &run.stages)
         return try write(book, renderer, enriched, &run)
     }
@@ -117,9 +118,20 @@ extension Noticeboard {
         return catalogue
     }
 
-    /// The renderer of the declared outputs; theme assets and images only when every output is made.
-    static func planOutputs(_ catalogue: Catalogue, _ loaded: Loaded, _ run: BuildRun) -> SiteRenderer {
-        SiteRenderer(catalogue: catalogue, templates: loaded.site.templates, staticFiles: run.changes == nil ? staticFiles(loaded.site) : [])
+    /// Each listing's fields encoded, and dated by the last record: those of every kind, or in place those of
+    /// the edited listings' kinds.
+    static func track(_ catalogue: Catalogue, _ run: BuildRun, _ stages: inout StageTimes) -> ListingVersions {
+        let versions = ListingVersions(catalogue: catalogue, previous: run.lastRecord?.versions ?? [:], kinds: run.changes.map { Set($0.slugs.keys) })
+        stages.finish("encode and date listings")
+        return versions
+    }
+
+    /// The renderer of the declared outputs; theme assets and images only when every output is made. The
+    /// last record's sync history and digests give this build's change list.
+    static func planOutputs(_ catalogue: Catalogue, _ versions: ListingVersions, _ loaded: Loaded, _ run: BuildRun) -> SiteRenderer {
+        SiteRenderer(
+            catalogue: catalogue, templates: loaded.site.templates, staticFiles: run.changes == nil ? staticFiles(loaded.site) : [],
+            versions: versions, lastSync: run.lastRecord?.sync ?? .none, lastFiles: run.lastRecord?.outputs.mapValues(\.digest) ?? [:])
     }
 
     /// Every declared output, or in place those that show the edited listings; a page whose render key is
@@ -131,16 +143,25 @@ extension Noticeboard {
         stages.finish(run.changes == nil ? "render" : "render what shows them")
     }
 
-    /// The manifest, the swap, and the build record; the image cache loses what no build used for an hour.
+    /// The sync documents and manifest, the swap, and the build record; the image cache loses what no build
+    /// used for an hour.
     static func write(_ book: OutputBook, _ renderer: SiteRenderer, _ enriched: Enriched, _ run: inout BuildRun) throws(BuildFailure) -> BuiltSite? {
         let site = enriched.site, catalogue = renderer.catalogue
         let settings = run.settings, inputs = run.inputs
         let recorded = run.recorded, inPlace = run.changes != nil
-        guard let finished = try book.finish(manifest: renderer.manifest, record: { outputs in
+        // The sync history as the derived files leave it (the last one when nothing was written).
+        var history = run.lastRecord?.sync ?? .none
+        let derived = { (digests: [String: FileDigest]) -> [OutputFile] in
+            let made = renderer.derivedFiles(digests: digests)
+            history = made.history
+            return made.files
+        }
+        guard let finished = try book.finish(derive: derived, record: { outputs in
             // After the swap the staging folder holds the previous output, which the previous record describes.
             BuildState(
                 settings: settings, inputs: inputs, outputs: outputs, listings: catalogue.listingCount, warnings: site.warnings,
-                staged: inPlace ? nil : recorded.map { BuildState.Staged(id: UUID().uuidString, holding: $0.outputs, against: outputs) })
+                staged: inPlace ? nil : recorded.map { BuildState.Staged(id: UUID().uuidString, holding: $0.outputs, against: outputs) },
+                versions: renderer.versions.versions, sync: history)
         }) else { return nil }
         run.stages.finish(inPlace ? "write output" : "finish writing output")
         run.written = finished.written

@@ -12,7 +12,7 @@ struct NoticeboardCommand: AsyncParsableCommand {
         commandName: "noticeboard",
         abstract: "Builds a catalogue site and JSON feeds from listing files.",
         version: Noticeboard.version,
-        subcommands: [Build.self, Check.self, Serve.self, New.self, Schema.self, Generate.self, SearchIndexTime.self],
+        subcommands: [Build.self, Check.self, Serve.self, New.self, Schema.self, SyncCommand.self, Codegen.self, Generate.self, SearchIndexTime.self],
         defaultSubcommand: Build.self)
 }
 
@@ -132,7 +132,7 @@ private func printDiagnostics(_ diagnostics: [Diagnostic]) {
     FileHandle.standardError.write(Data((diagnostics.map(\.description).joined(separator: "\n") + "\n").utf8))
 }
 
-private func fail(_ failure: BuildFailure) -> Never {
+func fail(_ failure: BuildFailure) -> Never {
     printDiagnostics(failure.diagnostics)
     let errors = failure.diagnostics.filter { $0.severity == .error }.count
     FileHandle.standardError.write(Data("\(errors) error\(errors == 1 ? "" : "s"); nothing was written.\n".utf8))

@@ -18,6 +18,10 @@ public struct BuildState: Equatable, Sendable {
     /// What the output's staging folder holds (the site before this one), and the name of that record,
     /// which the staging marker must repeat for the folder to be reused; nil when not kept.
     public var staged: Staged?
+    /// Each listing's digest and `updated` date, and the builds apps can sync from: kept from build to build
+    /// (see `ListingVersions` and `SyncHistory`).
+    public var versions: [String: ListingVersions.Version]
+    public var sync: SyncHistory
 
     /// The staging folder's files as differences from `outputs`: most of them are the outputs' own, and
     /// only a build that writes needs them whole.
@@ -34,9 +38,14 @@ public struct BuildState: Equatable, Sendable {
         public var renderKey: String?
     }
 
-    private static let header = "noticeboard-build-state 2"
+    private static let header = "noticeboard-build-state 3"
 
-    public init(settings: String, inputs: InputStamps, outputs: [String: Output], listings: Int, warnings: [Diagnostic], staged: Staged?) {
+    public init(
+        settings: String, inputs: InputStamps, outputs: [String: Output], listings: Int, warnings: [Diagnostic], staged: Staged?,
+        versions: [String: ListingVersions.Version] = [:], sync: SyncHistory = .none
+    ) {
+        self.versions = versions
+        self.sync = sync
         self.settings = settings
         self.inputs = inputs
         self.outputs = outputs
@@ -102,6 +111,8 @@ public struct BuildState: Equatable, Sendable {
         var stagingID: String?
         var stagedDifferent: [String: FileDigest] = [:]
         var unstaged: Set<String> = []
+        var versions: [String: ListingVersions.Version] = [:]
+        var sync = SyncHistory.none
         while let line = lines.next() {
             if line.isEmpty { continue }
             let fields = split(line, maxFields: 5)
@@ -125,12 +136,41 @@ public struct BuildState: Equatable, Sendable {
                 let renderKey = string(fields[3])
                 outputs[string(fields[4])] = Output(digest: FileDigest(size: size, sha256: string(fields[2])), renderKey: renderKey == "-" ? nil : renderKey)
             default:
-                return nil
+                guard readTracking(fields, versions: &versions, sync: &sync) else { return nil }
             }
         }
         let staged = stagingID.map { Staged(id: $0, differing: stagedDifferent, missing: unstaged) }
         return BuildState(
-            settings: settings, inputs: InputStamps(stamps: inputs), outputs: outputs, listings: listings, warnings: warnings, staged: staged)
+            settings: settings, inputs: InputStamps(stamps: inputs), outputs: outputs, listings: listings, warnings: warnings, staged: staged,
+            versions: versions, sync: sync)
+    }
+
+    /// A line of the listings' versions or the sync history; false when it is neither, or damaged.
+    private static func readTracking(
+        _ fields: [UnsafeBufferPointer<UInt8>.SubSequence], versions: inout [String: ListingVersions.Version], sync: inout SyncHistory
+    ) -> Bool {
+        switch (string(fields[0]), fields.count) {
+        case ("listing", 4):
+            guard let date = CalendarDate(parsing: Substring(string(fields[1]))) else { return false }
+            versions[string(fields[3])] = ListingVersions.Version(updated: date, sha256: string(fields[2]))
+        case ("build", 4):
+            guard let build = Int(string(fields[1])) else { return false }
+            sync.build = build
+            sync.date = CalendarDate(parsing: Substring(string(fields[2])))
+            sync.root = string(fields[3])
+        case ("change", 5):
+            guard let build = Int(string(fields[1])), let date = CalendarDate(parsing: Substring(string(fields[2]))) else { return false }
+            sync.changes.append(ChangeList(build: build, date: date, from: string(fields[3]), to: string(fields[4]), files: [:]))
+        case ("changed", 4):
+            guard let size = Int(string(fields[1])), !sync.changes.isEmpty else { return false }
+            sync.changes[sync.changes.count - 1].files[string(fields[3])] = FileDigest(size: size, sha256: string(fields[2]))
+        case ("removed", 2):
+            guard !sync.changes.isEmpty else { return false }
+            sync.changes[sync.changes.count - 1].files[string(fields[1])] = .some(nil)
+        default:
+            return false
+        }
+        return true
     }
 
     private static func string(_ bytes: UnsafeBufferPointer<UInt8>.SubSequence) -> String {
@@ -185,6 +225,14 @@ public struct BuildState: Equatable, Sendable {
         for (path, stamp) in inputs.stamps.sorted(by: { $0.key < $1.key }) { line("input", stamp, path) }
         for (path, output) in outputs.sorted(by: { $0.key < $1.key }) {
             line("output", String(output.digest.size), output.digest.sha256, output.renderKey ?? "-", path)
+        }
+        for (key, version) in versions.sorted(by: { $0.key < $1.key }) { line("listing", version.updated.description, version.sha256, key) }
+        line("build", String(sync.build), sync.date?.description ?? "-", sync.root)
+        for list in sync.changes {
+            line("change", String(list.build), list.date.description, list.from, list.to)
+            for (path, digest) in list.files.sorted(by: { $0.key < $1.key }) {
+                if let digest { line("changed", String(digest.size), digest.sha256, path) } else { line("removed", path) }
+            }
         }
         if let staged, staged.differing.keys.allSatisfy(isField) {
             line("staging", staged.id)

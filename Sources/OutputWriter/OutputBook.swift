@@ -5,7 +5,7 @@ import Support
 import Synchronization
 
 /// The bookkeeping of one build's output, for a build from scratch and for `serve`'s in-place edit alike:
-/// the digest of every file as it is rendered, which files the output already holds, the manifest, the
+/// the digest of every file as it is rendered, which files the output already holds, the sync documents and manifest, the
 /// build record (`BuildState`) and its staging marker, and the totals the report gives.
 ///
 /// A build from scratch stages every file (`restaging`): one whose bytes the last build already wrote is
@@ -111,15 +111,16 @@ public final class OutputBook: Sendable {
         return (file, BuildState.Output(digest: digest, renderKey: item.renderKey))
     }
 
-    /// Adds the manifest (`manifest` of every other file's digest), writes what is left and swaps the staging
-    /// folder in. `record` is the new build record, given its outputs. Nil when an in-place edit rendered a
-    /// file the last build did not write, or its staging folder is gone: then it needs a whole build.
+    /// Adds the files made from every other file's digest (`derive`: the sync documents and the manifest),
+    /// writes what is left and swaps the staging folder in. `record` is the new build record, given its
+    /// outputs. Nil when an in-place edit rendered a file the last build did not write, or its staging folder
+    /// is gone: then it needs a whole build.
     public func finish(
-        manifest: ([String: FileDigest]) -> OutputFile, record: ([String: BuildState.Output]) -> BuildState
+        derive: ([String: FileDigest]) -> [OutputFile], record: ([String: BuildState.Output]) -> BuildState
     ) throws(BuildFailure) -> Finished? {
         switch mode {
         case .restaging(let staging):
-            add([SiteRenderer.RenderedFile(file: manifest(outputs.withLock { $0 }.mapValues(\.digest)), renderKey: nil)])
+            add(derive(outputs.withLock { $0 }.mapValues(\.digest)).map { SiteRenderer.RenderedFile(file: $0, renderKey: nil) })
             let state = record(outputs.withLock { $0 })
             // The record is encoded while the last files are written.
             let encoded = InBackground { state.encoded() }
@@ -129,28 +130,35 @@ public final class OutputBook: Sendable {
                 state.confirmStaged(statePath: statePath)
             })
         case .inPlace(let staged):
-            return try finishInPlace(staged: staged, manifest: manifest, record: record)
+            return try finishInPlace(staged: staged, derive: derive, record: record)
         }
     }
 
     private func finishInPlace(
-        staged: BuildState.Staged, manifest: ([String: FileDigest]) -> OutputFile, record: ([String: BuildState.Output]) -> BuildState
+        staged: BuildState.Staged, derive: ([String: FileDigest]) -> [OutputFile], record: ([String: BuildState.Output]) -> BuildState
     ) throws(BuildFailure) -> Finished? {
         let last = recorded!
         var files = changed.withLock { $0 }
         var outputs = outputs.withLock { $0 }
         guard outputs.count == last.outputs.count else { return nil }
+        var removed: Set<String> = []
         if !files.isEmpty {
-            let made = manifest(outputs.filter { $0.key != Manifest.path }.mapValues(\.digest))
-            guard case .bytes(let bytes) = made.contents else { return nil }
-            outputs[Manifest.path] = BuildState.Output(digest: Manifest.digest(bytes), renderKey: nil)
-            files[Manifest.path] = made
-            guard try write(files, over: last, as: outputs, staged: staged) else { return nil }
+            // The derived files are made anew: some may be added (this build's change list), some dropped.
+            outputs = outputs.filter { !SyncDocuments.isDerived($0.key) }
+            for made in derive(outputs.mapValues(\.digest)) {
+                guard case .bytes(let bytes) = made.contents else { return nil }
+                outputs[made.path] = BuildState.Output(digest: Manifest.digest(bytes), renderKey: nil)
+                if last.outputs[made.path]?.digest != outputs[made.path]!.digest { files[made.path] = made }
+            }
+            removed = Set(last.outputs.keys.filter { outputs[$0] == nil })
+            guard try write(files, removing: removed, over: last, as: outputs, staged: staged) else { return nil }
         }
         var state = record(outputs)
-        // The staging folder now holds the last site, which differs from this one at `files`.
+        // The staging folder now holds the last site, which differs from this one at `files` and `removed`.
+        var differing: [String: FileDigest] = [:]
+        for path in removed.union(files.keys) { differing[path] = last.outputs[path]?.digest }
         state.staged = files.isEmpty ? last.staged : BuildState.Staged(
-            id: UUID().uuidString, differing: files.keys.reduce(into: [:]) { $0[$1] = last.outputs[$1]!.digest }, missing: [])
+            id: UUID().uuidString, differing: differing, missing: Set(files.keys.filter { last.outputs[$0] == nil }))
         let saved = state
         return Finished(state: saved, written: files.count, save: { [statePath] in
             BuildState.save(saved.encoded(), to: statePath)
@@ -161,9 +169,10 @@ public final class OutputBook: Sendable {
     /// The staging folder holds the site before last: brings the paths where it differs from the new site
     /// up to date, then swaps it in. False when the staging folder is gone.
     private func write(
-        _ files: [String: OutputFile], over last: BuildState, as outputs: [String: BuildState.Output], staged: BuildState.Staged
+        _ files: [String: OutputFile], removing removed: Set<String>, over last: BuildState, as outputs: [String: BuildState.Output],
+        staged: BuildState.Staged
     ) throws(BuildFailure) -> Bool {
-        let paths = Set(staged.differing.keys).union(staged.missing).union(files.keys)
+        let paths = Set(staged.differing.keys).union(staged.missing).union(files.keys).union(removed)
         var stagedDigests: [String: FileDigest] = [:]
         for path in paths where !staged.missing.contains(path) {
             if let digest = staged.differing[path] ?? last.outputs[path]?.digest { stagedDigests[path] = digest }

@@ -9,10 +9,11 @@ extension SiteRenderer {
     func schemaURL(_ name: String) -> Value { .string(site.url("api/schema/\(name).json")) }
 
     /// `api/<kind>.json` and `api/<kind>/<slug>.json`; with `onlyListings`, the per-listing documents of those
-    /// listings only. Each listing's fields are encoded once, for both its own document and the kind's.
+    /// listings only. Each listing's fields and `updated` are encoded once (`ListingVersions`), for both its
+    /// own document and the kind's.
     func kindDocuments(_ collection: KindCollection, onlyListings: Set<String>?) -> [OutputFile] {
         let schema = collection.schema
-        let items = collection.listings.parallelMap { listing in JSONWriter.encoded(.object(listing.fields)) }
+        guard let items = versions.documents[schema.name] else { preconditionFailure("\(schema.name)'s listings were not encoded") }
         let list: OrderedDictionary<String, Value> = [
             "$schema": schemaURL(schema.name),
             "kind": .string(schema.name),

@@ -15,7 +15,6 @@ extension SiteRenderer {
             documents.append((schema.name, document(schema.name, title: "\(schema.title): every listing", [
                 "type": .string("object"),
                 "required": strings(["$schema", "kind", "title", "url", "count", "items"]),
-                "additionalProperties": .bool(false),
                 "properties": .object([
                     "$schema": string, "kind": .object(["const": .string(schema.name)]), "title": string,
                     "url": .object(["type": .list([.string("string"), .string("null")])]),
@@ -33,16 +32,17 @@ extension SiteRenderer {
                 documents.append(("\(schema.name).daily", document("\(schema.name).daily", title: "\(schema.title): the pick of one day", [
                     "type": .string("object"),
                     "required": strings(["$schema", "date", "entry", "position", "listing"]),
-                    "additionalProperties": .bool(false),
-                    "properties": .object([
+                        "properties": .object([
                         "$schema": string, "date": date, "entry": entry,
                         "position": .object(["type": .list([.string("integer"), .string("null")]), "minimum": .int(1)]),
-                        "listing": closedObject(schema.hasPages ? ["slug": string, "title": string, "url": uri] : ["slug": string, "title": string]),
+                        "listing": requiredObject(schema.hasPages ? ["slug": string, "title": string, "url": uri] : ["slug": string, "title": string]),
                     ]),
                     "$defs": commonDefinitions,
                 ])))
             }
         }
+        documents += catalogue.kinds.map { ("\($0.schema.name).page", pageSchema($0.schema)) }
+        documents += [("index", apiRootSchema), ("facet", facetSchema)] + syncSchemas
         documents += searchSchemas
         documents.append(("jsonfeed", jsonFeedSchema))
         documents.append(("geojson", geoJSONSchema))
@@ -63,25 +63,29 @@ extension SiteRenderer {
         var properties: OrderedDictionary<String, Value> = schema.hasPages ? ["$schema": string, "slug": string, "url": uri, "path": string] : ["$schema": string, "slug": string]
         var required = schema.hasPages ? ["slug", "url", "path"] : ["slug"]
         add(schema.fields, to: &properties, required: &required)
-        for derived in schema.derived {
-            switch derived.operation {
-            case .count: properties[derived.name] = .object(["type": .string("integer"), "minimum": .int(0)])
-            case .daysSince: properties[derived.name] = .object(["type": .string("integer")])
-            case .list: properties[derived.name] = .object(["type": .string("array"), "items": ref("\(derived.from ?? "").listing.json")])
-            case .sumBy: properties[derived.name] = .object(["type": .string("array"), "items": closedObject(["group": string, "total": .object(["type": .string("number")])])])
-            case .atLeast: properties[derived.name] = .object(["type": .string("boolean")])
-            // A looked-up field keeps its own type, checked by the schema of the kind it comes from.
-            case .lookup: properties[derived.name] = .object([:])
-            default: properties[derived.name] = .object(["type": .string("number")])
-            }
-        }
+        for derived in schema.derived { properties[derived.name] = derivedTypeSchema(derived) }
+        // On a listing's own document and its kind's file; not on listings another kind's derived list embeds.
+        properties["updated"] = date
         return document("\(schema.name).listing", title: "\(schema.title): one \(schema.singular.lowercased())", [
             "type": .string("object"),
             "required": strings(required),
-            "additionalProperties": .bool(false),
             "properties": .object(properties),
             "$defs": commonDefinitions,
         ])
+    }
+
+    func derivedTypeSchema(_ derived: DerivedField) -> Value {
+        switch derived.operation {
+        case .count: return .object(["type": .string("integer"), "minimum": .int(0)])
+        case .daysSince: return .object(["type": .string("integer")])
+        case .list: return .object(["type": .string("array"), "items": ref("\(derived.from ?? "").listing.json")])
+        case .sumBy:
+            return .object(["type": .string("array"), "items": requiredObject(["group": string, "total": .object(["type": .string("number")])])])
+        case .atLeast: return .object(["type": .string("boolean")])
+        // A looked-up field keeps its own type, checked by the schema of the kind it comes from.
+        case .lookup: return .object([:])
+        default: return .object(["type": .string("number")])
+        }
     }
 
     /// Public fields only: a private field is not in the output, so the schema does not allow it either.
@@ -96,7 +100,7 @@ extension SiteRenderer {
         }
     }
 
-    private func typeSchema(_ type: FieldType, _ field: FieldSchema? = nil) -> Value {
+    func typeSchema(_ type: FieldType, _ field: FieldSchema? = nil) -> Value {
         func bounded(_ base: String) -> Value {
             var fields: OrderedDictionary<String, Value> = ["type": .string(base)]
             if let minimum = field?.minimum { fields["minimum"] = .number(minimum) }
@@ -114,38 +118,37 @@ extension SiteRenderer {
         case .reference(let kind):
             let linked = catalogue.collection(kind)?.schema.hasPages ?? false
             return .object(["$ref": .string(linked ? "#/$defs/reference" : "#/$defs/reference_without_page")])
-        case .enumeration(let values): return .object(["enum": strings(values)])
+        case .enumeration(let values): return openEnum(values)
         case .list(let item): return .object(["type": .string("array"), "items": typeSchema(item.type, item)])
         case .object(let fields):
             var properties = OrderedDictionary<String, Value>()
             var required: [String] = []
             add(fields, to: &properties, required: &required)
-            return .object(["type": .string("object"), "required": strings(required), "additionalProperties": .bool(false), "properties": .object(properties)])
+            return .object(["type": .string("object"), "required": strings(required), "properties": .object(properties)])
         }
     }
 
-    private var commonDefinitions: Value {
+    var commonDefinitions: Value {
         .object([
             "image": imageSchema,
-            "reference": closedObject(["kind": string, "slug": string, "title": string, "path": string, "url": uri]),
-            "reference_without_page": closedObject(["kind": string, "slug": string, "title": string]),
+            "reference": requiredObject(["kind": string, "slug": string, "title": string, "path": string, "url": uri]),
+            "reference_without_page": requiredObject(["kind": string, "slug": string, "title": string]),
         ])
     }
 
     /// An image field's value: the fallback file, `srcset` strings (not for SVG), and every published variant.
     private var imageSchema: Value {
         let pixels: Value = .object(["type": .string("integer"), "minimum": .int(1)])
-        let format: Value = .object(["enum": strings(ImageFormat.allCases.map(\.rawValue))])
+        let format: Value = openEnum(ImageFormat.allCases.map(\.rawValue))
         return .object([
             "type": .string("object"),
             "required": strings(["path", "src", "url", "width", "height", "format", "variants"]),
-            "additionalProperties": .bool(false),
             "properties": .object([
                 "path": string, "src": string, "url": uri, "width": pixels, "height": pixels, "format": format,
                 "srcset": string, "webp_srcset": string,
                 "variants": .object([
                     "type": .string("array"), "minItems": .int(1),
-                    "items": closedObject(["url": uri, "width": pixels, "height": pixels, "format": format]),
+                    "items": requiredObject(["url": uri, "width": pixels, "height": pixels, "format": format]),
                 ]),
             ]),
         ])
@@ -156,7 +159,7 @@ extension SiteRenderer {
             "type": .string("object"),
             "required": strings(["version", "title", "items"]),
             "properties": .object([
-                "version": .object(["const": .string("https://jsonfeed.org/version/1.1")]),
+                "$schema": string, "version": .object(["const": .string("https://jsonfeed.org/version/1.1")]),
                 "title": string, "home_page_url": uri, "feed_url": uri, "description": string, "language": string,
                 "items": .object(["type": .string("array"), "items": .object([
                     "type": .string("object"), "required": strings(["id", "url", "title", "content_html", "date_published"]),
@@ -165,7 +168,7 @@ extension SiteRenderer {
                         "date_published": .object(["type": .string("string"), "format": .string("date-time")]),
                         "tags": .object(["type": .string("array"), "items": string]),
                         "image": uri,
-                        "_noticeboard": closedObject(["images": .object(["type": .string("array"), "items": ref("#/$defs/image")])]),
+                        "_noticeboard": requiredObject(["images": .object(["type": .string("array"), "items": ref("#/$defs/image")])]),
                     ]),
                 ])]),
             ]),
@@ -184,7 +187,7 @@ extension SiteRenderer {
                     "type": .string("object"), "required": strings(["type", "geometry", "properties"]),
                     "properties": .object([
                         "type": .object(["const": .string("Feature")]),
-                        "geometry": closedObject([
+                        "geometry": requiredObject([
                             "type": .object(["const": .string("Point")]),
                             "coordinates": .object([
                                 "type": .string("array"), "minItems": .int(2), "maxItems": .int(2),
@@ -206,10 +209,9 @@ extension SiteRenderer {
         document("manifest", title: "Every file of the site with its size and SHA-256", [
             "type": .string("object"),
             "required": strings(["$schema", "files"]),
-            "additionalProperties": .bool(false),
             "properties": .object([
                 "$schema": string,
-                "files": .object(["type": .string("array"), "items": closedObject([
+                "files": .object(["type": .string("array"), "items": requiredObject([
                     "path": string,
                     "size": .object(["type": .string("integer"), "minimum": .int(0)]),
                     "sha256": .object(["type": .string("string"), "pattern": .string("^[0-9a-f]{64}$")]),
@@ -220,14 +222,20 @@ extension SiteRenderer {
 
     var string: Value { .object(["type": .string("string")]) }
     var uri: Value { .object(["type": .string("string"), "format": .string("uri")]) }
-    private var date: Value { .object(["type": .string("string"), "format": .string("date")]) }
+    var date: Value { .object(["type": .string("string"), "format": .string("date")]) }
     func ref(_ target: String) -> Value { .object(["$ref": .string(target)]) }
     func strings(_ values: [String]) -> Value { .list(values.map(Value.string)) }
 
-    /// An object with exactly these properties, all required.
-    func closedObject(_ properties: OrderedDictionary<String, Value>) -> Value {
+    /// Today's values, and any other string a later build may add: a client keeps an unknown value rather
+    /// than failing (see the README's versioning policy).
+    func openEnum(_ values: [String]) -> Value {
+        .object(["anyOf": .list([.object(["enum": strings(values)]), .object(["type": .string("string")])])])
+    }
+
+    /// An object with these properties, all required (and, like every object, open to fields added later).
+    func requiredObject(_ properties: OrderedDictionary<String, Value>) -> Value {
         .object([
-            "type": .string("object"), "required": strings(Array(properties.keys)), "additionalProperties": .bool(false),
+            "type": .string("object"), "required": strings(Array(properties.keys)),
             "properties": .object(properties),
         ])
     }

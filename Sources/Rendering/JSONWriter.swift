@@ -17,6 +17,20 @@ public enum JSONWriter {
     /// to build into more than one document.
     public struct Encoded: Sendable {
         fileprivate let bytes: [UInt8]
+
+        public var sha256: String { SHA256.hex(bytes) }
+    }
+
+    /// `encoded(.object(fields + more))` from the fields already encoded; `more`'s keys are not in `fields`.
+    public static func encoded(_ fields: Encoded, adding more: OrderedDictionary<String, Value>) -> Encoded {
+        guard !more.isEmpty else { return fields }
+        var output = Array(fields.bytes.dropLast())
+        output.reserveCapacity(fields.bytes.count + 64)
+        if fields.bytes.count > 2 { output.append(UInt8(ascii: ",")) }
+        var tail: [UInt8] = []
+        write(.object(more), to: &tail)
+        output.append(contentsOf: tail.dropFirst())
+        return Encoded(bytes: output)
     }
 
     public static func encoded(_ value: Value) -> Encoded {

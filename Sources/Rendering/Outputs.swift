@@ -12,6 +12,12 @@ public enum Outputs {
         .eachKind("kind and listing JSON", ["api/<kind>.json", "api/<kind>/<slug>.json"], shows: .itsListings) { pass, collection in
             [.documents { pass.renderer.kindDocuments(collection, onlyListings: pass.changed(in: collection)) }]
         },
+        .eachKind("paged and sliced documents", ["api/<kind>/page/<n>.json", "api/<kind>/<facet>.json", "api/<kind>/<facet>/<value>.json", "api/<kind>/<facet>/<value>/page/<n>.json"], shows: .itsListings) { pass, collection in
+            [.documents { pass.renderer.kindPageDocuments(collection, showing: pass.changed(in: collection)) }]
+                + collection.facets.map { facet in
+                    .documents { pass.renderer.facetDocuments(facet, in: collection, showing: pass.changed(in: collection)) }
+                }
+        },
         // The search index, split into small files (SearchIndex.swift).
         .site(
             "search index", ["api/search/meta.json", "api/search/terms/<n>.json", "api/search/facets/<n>.json", "api/search/cards/<n>.json",
@@ -65,7 +71,7 @@ public enum Outputs {
 
         // Made from the others. The sitemap's dates are listings' dates, which an in-place edit does not change.
         .fromPages("sitemap and robots.txt", ["sitemap.xml", "robots.txt"]) { renderer, pages in renderer.sitemapAndRobots(pages) },
-        .fromDigests("manifest", [Manifest.path]),
+        .fromDigests("API root, sync documents and manifest", [SiteRenderer.apiRootPath, SyncDocuments.headPath, SyncDocuments.treePath, "api/sync/tree/<bucket>.json", "api/sync/changes/<build>.json", Manifest.path]),
     ]
 
     /// The names a free page (`<page>/`) may not take: the first folder of every declared path, and the name
@@ -114,7 +120,7 @@ public struct OutputDeclaration: Sendable {
         case eachKind(withPagesOnly: Bool, @Sendable (RenderPass, KindCollection) -> [RenderWork])
         /// From the sitemap entries of the pages made.
         case fromPages(@Sendable (SiteRenderer, [SiteRenderer.SitemapEntry]) -> [OutputFile])
-        /// From the digests of every other file, when they are written (`SiteRenderer.manifest`).
+        /// From the digests of every other file, when they are written (`SiteRenderer.derivedFiles`).
         case fromDigests
     }
 

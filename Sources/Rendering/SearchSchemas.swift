@@ -6,15 +6,15 @@ extension SiteRenderer {
     var searchSchemas: [(String, Value)] {
         let postings = Value.object(["type": .string("string"), "pattern": .string("^[0-9a-zA-Z_-]*$")])
         let count = Value.object(["type": .string("integer"), "minimum": .int(0)])
-        let kind = closedObject([
+        let kind = requiredObject([
             "name": string, "title": string, "singular": string, "first": count, "count": count,
             "cluster": .object(["type": .list([.string("string"), .string("null")])]),
-            "facets": array(closedObject([
+            "facets": array(requiredObject([
                 "name": string, "label": string,
                 "values": array(tuple([string, count, count])),
             ])),
-            "range": .object(["oneOf": .list([.object(["type": .string("null")]), closedObject(["field": string, "label": string, "file": string])])]),
-            "sorts": array(closedObject(["field": string, "label": string, "file": string])),
+            "range": .object(["oneOf": .list([.object(["type": .string("null")]), requiredObject(["field": string, "label": string, "file": string])])]),
+            "sorts": array(requiredObject(["field": string, "label": string, "file": string])),
         ])
         return [
             ("search.meta", searchDocument("search.meta", "Search index: kinds, facets, term files", [

@@ -11,15 +11,27 @@ public struct SiteRenderer: Sendable {
     /// Theme assets and published images, copied as they are.
     public let staticFiles: [OutputFile]
     let contexts: PageContexts
+    /// Each listing's encoded fields and `updated` date.
+    public let versions: ListingVersions
+    /// The sync history the last build's record kept, and the digests of the files that build wrote: this
+    /// build's change list is the difference.
+    let lastSync: SyncHistory
+    let lastFiles: [String: FileDigest]
 
     /// Entries per JSON and Atom feed.
     public static let feedLength = 50
 
-    public init(catalogue: Catalogue, templates: TemplateSet, staticFiles: [OutputFile] = []) {
+    public init(
+        catalogue: Catalogue, templates: TemplateSet, staticFiles: [OutputFile] = [], versions: ListingVersions? = nil,
+        lastSync: SyncHistory = .none, lastFiles: [String: FileDigest] = [:]
+    ) {
         self.catalogue = catalogue
         self.templates = templates
         self.staticFiles = staticFiles
         self.contexts = PageContexts(catalogue: catalogue)
+        self.versions = versions ?? ListingVersions(catalogue: catalogue, previous: [:])
+        self.lastSync = lastSync
+        self.lastFiles = lastFiles
     }
 
     var site: SiteConfig { catalogue.site }
@@ -49,8 +61,8 @@ public struct SiteRenderer: Sendable {
     /// With `changes` (the slugs of listings edited in place, by kind: see `Catalogue.replacing`), only those
     /// that show them; every other file is as the last render made it. A page whose render key is
     /// `previousKey(path)` is not rendered again: it comes as `.previous`, the file the last build wrote.
-    /// Everything is made in one pass across all cores. The manifest is not made here but by the writer,
-    /// from every other file's digest (`manifest(digests:)`).
+    /// Everything is made in one pass across all cores. The sync documents and the manifest are not made here
+    /// but by the writer, from every other file's digest (`derivedFiles(digests:)`).
     public func render(
         changes: [String: Set<String>]? = nil, previousKey: @Sendable (String) -> String? = { _ in nil },
         emit: @Sendable ([RenderedFile]) -> Void
@@ -77,7 +89,7 @@ public struct SiteRenderer: Sendable {
     }
 
     /// `api/manifest.json`, from the digests of every other file.
-    public func manifest(digests: [String: FileDigest]) -> OutputFile {
+    func manifest(digests: [String: FileDigest]) -> OutputFile {
         Manifest.file(for: digests, site: site)
     }
 

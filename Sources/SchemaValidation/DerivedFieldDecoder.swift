@@ -65,7 +65,7 @@ private func isNewDerivedName(_ pair: YAMLPair, fields: [FieldSchema], derived: 
         problems.error(pair.key, "derived field name '\(name)' must be lowercase letters, digits and underscores, starting with a letter")
         return false
     }
-    if fields.contains(where: { $0.name == name || $0.name + "_html" == name }) || ["slug", "url", "path", "kind"].contains(name)
+    if fields.contains(where: { $0.name == name || $0.name + "_html" == name }) || ["slug", "url", "path", "kind", "updated"].contains(name)
         || derived.contains(where: { $0.name == name })
     {
         problems.error(pair.key, "derived field '\(name)' has the name of a field the listing already has")

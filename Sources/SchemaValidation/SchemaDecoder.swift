@@ -199,7 +199,7 @@ private func isFacetable(_ type: FieldType) -> Bool {
 }
 
 /// Names the pipeline adds to every listing; a field may not take them.
-private let reservedFieldNames: Set<String> = ["slug", "url", "path", "kind"]
+private let reservedFieldNames: Set<String> = ["slug", "url", "path", "kind", "updated"]
 
 private func decodeFields(_ node: YAMLNode, knownKinds: [String], topLevel: Bool, problems: inout Problems) -> [FieldSchema] {
     guard case .mapping(let pairs) = node.content else {

@@ -11,7 +11,7 @@ public func decodeSiteConfig(_ root: YAMLNode?, file: String) -> (SiteConfig?, [
         return (nil, problems.list)
     }
     settings.reportUnknownKeys(
-        known: ["title", "description", "base_url", "language", "currency", "page_size", "allow_raw_html", "kinds", "images", "markdown"],
+        known: ["title", "description", "base_url", "language", "currency", "page_size", "allow_raw_html", "kinds", "images", "markdown", "sync_builds"],
         what: "the site configuration", problems: &problems)
 
     let title = settings.requiredString("title", problems: &problems)
@@ -31,6 +31,7 @@ public func decodeSiteConfig(_ root: YAMLNode?, file: String) -> (SiteConfig?, [
     }
     let pageSize = settings.int("page_size", in: 1...1000, problems: &problems) ?? 24
     let allowRawHTML = settings.bool("allow_raw_html", problems: &problems) ?? false
+    let syncBuilds = settings.int("sync_builds", in: 1...1000, problems: &problems) ?? SiteConfig.defaultSyncBuilds
     let images = decodeImageSettings(settings.value("images"), problems: &problems)
     let markdown = decodeMarkdownLimits(settings.value("markdown"), problems: &problems)
 
@@ -43,7 +44,7 @@ public func decodeSiteConfig(_ root: YAMLNode?, file: String) -> (SiteConfig?, [
                 problems.error(node, tooLong)
             } else if kinds.contains(name) {
                 problems.error(node, "kind '\(name)' is listed twice")
-            } else if ["api", "assets", "media", "page", "pages", "search"].contains(name) {
+            } else if ["api", "assets", "media", "page", "pages", "search", "index", "schema", "sync"].contains(name) {
                 problems.error(node, "kind name '\(name)' is reserved for the site's own output folders")
             } else {
                 kinds.append(name)
@@ -58,7 +59,7 @@ public func decodeSiteConfig(_ root: YAMLNode?, file: String) -> (SiteConfig?, [
     let config = SiteConfig(
         title: title, description: settings.string("description", problems: &problems) ?? "", baseURL: baseURL,
         language: language, currency: currency, pageSize: pageSize, allowRawHTML: allowRawHTML, kinds: kinds, images: images,
-        markdown: markdown)
+        markdown: markdown, syncBuilds: syncBuilds)
     return (config, problems.list)
 }
 

@@ -21,10 +21,15 @@ public struct SiteConfig: Sendable {
     public var images: ImageSettings
     /// What one Markdown field or page may render to.
     public var markdown: MarkdownLimits
+    /// How many builds' change lists `api/sync/` keeps for apps that sync (`sync_builds`).
+    public var syncBuilds: Int
+
+    public static let defaultSyncBuilds = 30
 
     public init(
         title: String, description: String, baseURL: String, language: String, currency: String, pageSize: Int,
-        allowRawHTML: Bool, kinds: [String], images: ImageSettings = .standard, markdown: MarkdownLimits = .standard
+        allowRawHTML: Bool, kinds: [String], images: ImageSettings = .standard, markdown: MarkdownLimits = .standard,
+        syncBuilds: Int = SiteConfig.defaultSyncBuilds
     ) {
         self.title = title
         self.description = description
@@ -37,6 +42,7 @@ public struct SiteConfig: Sendable {
         self.kinds = kinds
         self.images = images
         self.markdown = markdown
+        self.syncBuilds = syncBuilds
     }
 
     private static func path(of baseURL: String) -> String {

@@ -1,9 +1,25 @@
 import Foundation
+import Support
 import Testing
 
 /// Builds killed with SIGKILL, again and again: `public/` must be exactly the previous site or the new one
-/// after every kill, and the next build must succeed and clear whatever the killed ones left.
+/// after every kill, and the next build must succeed and clear whatever the killed ones left. (The new site's
+/// API documents depend on the build record, which the kills shape: its pages must be the new version's,
+/// and its manifest must hold every other file's digest.)
 @Suite struct KilledBuildTests {
+    /// What the build record does not shape: every file but the API's.
+    static func pages(_ tree: [String: Data]) -> [String: Data] { tree.filter { !$0.key.hasPrefix("api/") } }
+
+    /// The manifest lists every other file with its SHA-256: no file of another build is mixed in.
+    static func manifestHolds(_ tree: [String: Data]) -> Bool {
+        guard let manifest = tree["api/manifest.json"], let document = try? JSONSerialization.jsonObject(with: manifest) as? [String: Any],
+            let files = document["files"] as? [[String: Any]]
+        else { return false }
+        let listed = Dictionary(uniqueKeysWithValues: files.map { ($0["path"] as? String ?? "", $0["sha256"] as? String ?? "") })
+        return Set(listed.keys) == Set(tree.keys).subtracting(["api/manifest.json"])
+            && listed.allSatisfy { path, digest in tree[path].map { SHA256.hex([UInt8]($0)) } == digest }
+    }
+
     @Test(.timeLimit(.minutes(3))) func aKilledBuildLeavesThePreviousOrTheNewSite() throws {
         // The example site with each cleaner 25 times over, so that a build takes long enough to be hit.
         let site = TestSupport.makeSite()
@@ -70,6 +86,7 @@ import Testing
             let next = 1 - current
             write(versions[next])
             let before = publicFolder(), stagingBefore = stagingStamp(), markerBefore = stagingMarker()
+            let previousSite = TestSupport.tree(site + "/public")
             // Writing has begun once the marker is gone (reusing the staging folder) or the staging folder changed
             // (cleared and staged anew).
             func writing() -> Bool { markerBefore ? !stagingMarker() : !stagingStamp().isEmpty && stagingStamp() != stagingBefore }
@@ -96,13 +113,14 @@ import Testing
             }
             build.waitUntilExit()
             let now = TestSupport.tree(site + "/public")
-            #expect(now == trees[current] || now == trees[next], "round \(round): public/ is neither the previous site nor the new one")
+            let isNew = now != previousSite && Self.pages(now) == Self.pages(trees[next]) && Self.manifestHolds(now)
+            #expect(now == previousSite || isNew, "round \(round): public/ is neither the previous site nor the new one")
             if build.terminationReason == .uncaughtSignal && build.terminationStatus == SIGKILL {
                 killed += 1
                 if swapped { killedAfterSwap += 1 } else if writing() { killedWhileWriting += 1 }
-                if now == trees[next] { leftNew += 1 } else { leftPrevious += 1 }
+                if isNew { leftNew += 1 } else { leftPrevious += 1 }
             }
-            if now == trees[next] { current = next }
+            if isNew { current = next }
         }
         print(
             "KilledBuildTests: \(killed) of \(rounds) builds killed (\(killedWhileWriting) while writing pages, \(killedAfterSwap) after the swap): "
@@ -112,12 +130,15 @@ import Testing
 
         let last = try TestSupport.runCLI(["build"], in: site)
         #expect(last.status == 0, "\(last.stderr)")
-        #expect(TestSupport.tree(site + "/public") == trees[versions.firstIndex { $0[listing] == TestSupport.read(listing) }!])
+        let final = TestSupport.tree(site + "/public")
+        #expect(Self.pages(final) == Self.pages(trees[versions.firstIndex { $0[listing] == TestSupport.read(listing) }!]))
+        #expect(Self.manifestHolds(final))
         // Beside them only the staging folder, holding the site before (for the next build to bring up to date).
         let names = try FileManager.default.contentsOfDirectory(atPath: site).sorted()
         #expect(names.filter { $0 != ".public.staging" } == [".noticeboard-cache", "content", "public", "templates"])
         if names.contains(".public.staging") {
-            #expect(trees.contains(TestSupport.tree(site + "/.public.staging")), "the staging folder holds a complete site")
+            let staged = TestSupport.tree(site + "/.public.staging")
+            #expect(trees.map(Self.pages).contains(Self.pages(staged)) && Self.manifestHolds(staged), "the staging folder holds a complete site")
         }
     }
 }

@@ -49,6 +49,8 @@ import Testing
         let config = root + "/content/site.yaml"
         TestSupport.write(TestSupport.read(config).replacingOccurrences(of: "page_size: 24", with: "page_size: 2"), to: config)
         _ = try Noticeboard.build(BuildOptions(root: root, now: Self.now))
+        // A second build, a day later, so that there is a change list to sync from.
+        _ = try Noticeboard.build(BuildOptions(root: root, now: CalendarDate(year: 2026, month: 11, day: 24)!))
         let written = TestSupport.tree(root + "/public").keys.sorted()
         let undeclared = written.filter { path in !Outputs.all.contains { $0.paths.contains { Self.matches($0, path) } } }
         #expect(undeclared.isEmpty, "written but not declared: \(undeclared.prefix(5))")
@@ -73,7 +75,8 @@ import Testing
     }
 
     /// An in-place edit of one cleaner renders the pages that show her (found by her link in a whole render),
-    /// the home page, and the documents of her kind that hold her; nothing else.
+    /// the home page, and the documents of her kind that hold her or her card (found by the link
+    /// to her document); nothing else.
     @Test func anInPlaceRenderMakesExactlyWhatShowsTheListing() throws {
         let all = try Self.render()
         let changed = try Self.render(changes: ["cleaners": ["aoife-byrne"]])
@@ -81,7 +84,9 @@ import Testing
         let showing = all.filter { $0.key.hasSuffix(".html") && $0.value.contains(link) }.keys
         #expect(Set(changed.keys.filter { $0.hasSuffix(".html") }) == Set(showing).union(["index.html"]))
         // The search index is made again whole: only its files whose bytes changed are written.
-        let documents = Set(all.keys.filter { $0.hasPrefix("api/search/") }).union([
+        let cards = all.filter { $0.key.hasSuffix(".json") && $0.value.contains("/catalogue/api/cleaners/aoife-byrne.json\"") }.keys
+        #expect(cards.contains("api/cleaners/county/cork.json"))
+        let documents = Set(cards).union(all.keys.filter { $0.hasPrefix("api/search/") }).union([
             "api/cleaners.json", "api/cleaners/aoife-byrne.json", "api/cleaners.csv", "feeds/cleaners.json",
             "feeds/cleaners.atom",
         ])

@@ -160,6 +160,7 @@ import Testing
               tags: {type: list}
               owner: {type: reference, to: nobody}
               slug: string
+              updated: date
             """
         let node = try parseYAML(Array(text.utf8), file: "s.yaml")
         let (schema, problems) = decodeKindSchema(node, kind: "things", file: "s.yaml", knownKinds: ["things"])
@@ -170,18 +171,21 @@ import Testing
             "s.yaml:4:9: error: list field 'tags' needs 'of', the type of its items",
             "s.yaml:5:32: error: reference field 'owner' points to 'nobody', which is not a kind of this site",
             "s.yaml:6:3: error: field name 'slug' is reserved; every listing already has it",
+            "s.yaml:7:3: error: field name 'updated' is reserved; every listing already has it",
         ])
     }
 
     @Test func siteConfigIsChecked() throws {
-        let text = "title: T\nbase_url: example.org\npage_size: 0\nkinds: [cleaners, media]\ncolor: red\n"
+        let text = "title: T\nbase_url: example.org\npage_size: 0\nkinds: [cleaners, media, sync]\ncolor: red\nsync_builds: 0\n"
         let (config, problems) = decodeSiteConfig(try parseYAML(Array(text.utf8), file: "site.yaml"), file: "site.yaml")
         #expect(config == nil)
         #expect(problems.map(\.description) == [
             "site.yaml:2:11: error: 'base_url' must be an absolute http or https URL such as https://example.org/, not 'example.org'",
             "site.yaml:3:12: error: 'page_size' must be a whole number from 1 to 1000, not '0'",
             "site.yaml:4:19: error: kind name 'media' is reserved for the site's own output folders",
+            "site.yaml:4:26: error: kind name 'sync' is reserved for the site's own output folders",
             "site.yaml:5:1: error: unknown setting 'color' in the site configuration",
+            "site.yaml:6:14: error: 'sync_builds' must be a whole number from 1 to 1000, not '0'",
         ])
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Noticeboard
+import OutputWriter
 import SiteModel
 import Testing
 
@@ -36,7 +37,7 @@ enum TestSupport {
     static func expectSameAsCleanBuild(_ site: String, _ step: String, now: CalendarDate = now) throws {
         let clean = site + "/clean-" + UUID().uuidString
         defer { removeTree(clean) }
-        let report = try Noticeboard.build(BuildOptions(root: site, output: clean, now: now))
+        let report = try cleanBuild(site, into: clean, now: now)
         #expect(report.written == report.files, "a clean build writes everything")
         let built = tree(site + "/public"), fresh = tree(clean)
         #expect(Set(built.keys) == Set(fresh.keys), "\(step): different files \(Set(built.keys).symmetricDifference(fresh.keys).sorted().prefix(5))")
@@ -80,6 +81,20 @@ enum TestSupport {
         _ = try! Noticeboard.check(BuildOptions(root: site))
         return site + "/.noticeboard-cache/images"
     }()
+
+    /// Keeps aside the record that the next build into the site's `public/` starts from, for `cleanBuild`.
+    static func keepRecord(_ site: String) {
+        let record = FileManager.default.contents(atPath: BuildState.file(root: site, outputPath: site + "/public"))
+        FileManager.default.createFile(atPath: site + "/record-before-last-build", contents: record)
+    }
+
+    /// A build from scratch into `output` given the record kept by `keepRecord` (its listings' `updated`
+    /// dates and sync history): what the last build into `public/` must equal.
+    static func cleanBuild(_ site: String, into output: String, now: CalendarDate) throws -> BuildReport {
+        let record = FileManager.default.contents(atPath: site + "/record-before-last-build")
+        FileManager.default.createFile(atPath: BuildState.file(root: site, outputPath: output), contents: record)
+        return try Noticeboard.build(BuildOptions(root: site, output: output, now: now))
+    }
 
     static func write(_ text: String, to path: String) {
         try! FileManager.default.createDirectory(

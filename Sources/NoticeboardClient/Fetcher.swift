@@ -1,0 +1,105 @@
+import Crypto
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Fetches a site's files over HTTP(S) with URLSession, and counts what it fetched.
+public final class Fetcher: @unchecked Sendable {
+    /// The site's base URL, ending in `/` (`https://example.org/catalogue/`).
+    public let baseURL: URL
+    let session: URLSession
+    /// The bytes a response took on the wire (see `contentLength`).
+    let wireSize: @Sendable (Data, HTTPURLResponse) -> Int
+    private let lock = NSLock()
+    private var counted = Totals()
+
+    /// Files fetched, their bytes, and the bytes that crossed the wire (gzip, when the server compressed them).
+    public struct Totals: Sendable, Equatable {
+        public var files = 0
+        public var bytes = 0
+        public var wireBytes = 0
+    }
+
+    public enum Failure: Error, CustomStringConvertible {
+        case status(URL, Int)
+        case digest(URL, expected: String, got: String)
+        case size(URL, expected: Int, got: Int)
+
+        public var description: String {
+            switch self {
+            case .status(let url, let status): "\(url): HTTP status \(status)"
+            case .digest(let url, let expected, let got): "\(url): SHA-256 is \(got), the site says \(expected)"
+            case .size(let url, let expected, let got): "\(url): \(got) bytes, the site says \(expected)"
+            }
+        }
+    }
+
+    /// `wireSize` tells what a response took on the wire, given its decoded body: by default its
+    /// Content-Length (see `contentLength`).
+    public init(baseURL: URL, session: URLSession? = nil, wireSize: (@Sendable (Data, HTTPURLResponse) -> Int)? = nil) {
+        self.baseURL = baseURL.absoluteString.hasSuffix("/") ? baseURL : baseURL.appendingPathComponent("")
+        self.session = session ?? URLSession(configuration: Self.configuration)
+        self.wireSize = wireSize ?? Self.contentLength
+    }
+
+    /// No cache of its own: the mirror is the cache, and every file is checked against its digest.
+    private static var configuration: URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        configuration.httpMaximumConnectionsPerHost = 8
+        return configuration
+    }
+
+    public var totals: Totals { lock.withLock { counted } }
+
+    /// The URL of a path below the site's root, or of an absolute URL a document names: its path on this
+    /// client's host, so a site built for `https://example.org/catalogue/` can be synced from a copy served
+    /// elsewhere under the same path.
+    public func url(_ pathOrURL: String) -> URL {
+        if let absolute = URL(string: pathOrURL), absolute.scheme != nil, var parts = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) {
+            parts.path = absolute.path
+            return parts.url!
+        }
+        return URL(string: pathOrURL, relativeTo: baseURL)!.absoluteURL
+    }
+
+    /// The bytes at `pathOrURL`; with `expected`, checked against its size and SHA-256.
+    public func fetch(_ pathOrURL: String, expected: (size: Int, sha256: String)? = nil) async throws -> Data {
+        let url = url(pathOrURL)
+        let (data, response) = try await session.data(from: url)
+        guard let http = response as? HTTPURLResponse, http.statusCode == 200 else {
+            throw Failure.status(url, (response as? HTTPURLResponse)?.statusCode ?? 0)
+        }
+        let wire = wireSize(data, http)
+        lock.withLock {
+            counted.files += 1
+            counted.bytes += data.count
+            counted.wireBytes += wire
+        }
+        if let expected {
+            guard data.count == expected.size else { throw Failure.size(url, expected: expected.size, got: data.count) }
+            let digest = Self.sha256(data)
+            guard digest == expected.sha256 else { throw Failure.digest(url, expected: expected.sha256, got: digest) }
+        }
+        return data
+    }
+
+    /// The decoded document at `pathOrURL`.
+    public func document<Document: Decodable>(_ type: Document.Type, at pathOrURL: String) async throws -> Document {
+        try JSONDecoder().decode(type, from: try await fetch(pathOrURL))
+    }
+
+    static func sha256(_ data: Data) -> String {
+        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// What the response took on the wire: its Content-Length as sent (the compressed size when the server
+    /// compressed it: URLSession hands over the body decoded), or the body's size when there is none. A server
+    /// that compresses on the fly sends none; URLSession on Linux does not report the bytes it received.
+    @Sendable public static func contentLength(_ body: Data, _ response: HTTPURLResponse) -> Int {
+        response.value(forHTTPHeaderField: "Content-Length").flatMap(Int.init) ?? body.count
+    }
+}

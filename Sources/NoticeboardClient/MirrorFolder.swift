@@ -1,0 +1,113 @@
+import Foundation
+
+/// A local copy of a site's synced files, kept as complete snapshots: `DIR/current` is a symbolic link to
+/// `snapshots/<root>/`, whose files are those below the site's `api/` (`index.json`, `cleaners/…`) and a
+/// record of them (`.noticeboard-mirror.json`). A sync makes the next snapshot in `incoming/` (unchanged files
+/// hard-linked from the current one, so it costs only what changed), then renames it into `snapshots/` and
+/// swaps `current` in one rename: a sync killed at any point leaves `current` the last complete mirror,
+/// and the next sync keeps what `incoming/` already holds with the right digest.
+public struct MirrorFolder: Sendable {
+    public let folder: URL
+    static let recordName = ".noticeboard-mirror.json"
+
+    /// What a snapshot holds, by path below the site's root.
+    public struct Record: Codable, Sendable {
+        public var build: Int
+        public var root: String
+        public var files: [String: Entry]
+        /// The digests of the tree's buckets when the snapshot was made by walking the tree.
+        public var buckets: [String: String]
+
+        public struct Entry: Codable, Sendable, Equatable {
+            public var size: Int
+            public var sha256: String
+        }
+    }
+
+    public init(folder: URL) {
+        self.folder = folder
+    }
+
+    /// The folder holding the current snapshot's files (those below the site's `api/`).
+    public var current: URL { folder.appendingPathComponent("current") }
+    var incoming: URL { folder.appendingPathComponent("incoming") }
+    var snapshots: URL { folder.appendingPathComponent("snapshots") }
+
+    /// The current snapshot's record; nil when there is none yet.
+    public func record() -> Record? {
+        guard let data = FileManager.default.contents(atPath: current.appendingPathComponent(Self.recordName).path) else { return nil }
+        return try? JSONDecoder().decode(Record.self, from: data)
+    }
+
+    /// The decoded document at a path below the site's `api/` (`cleaners/page/1.json`), from the current snapshot.
+    public func document<Document: Decodable>(_ type: Document.Type, at path: String) throws -> Document {
+        try JSONDecoder().decode(type, from: Data(contentsOf: current.appendingPathComponent(path)))
+    }
+
+    /// Where a synced file (`api/cleaners/x.json`) lives in a snapshot.
+    static func local(_ path: String) -> String {
+        path.hasPrefix("api/") ? String(path.dropFirst(4)) : path
+    }
+
+    /// The incoming snapshot, made when missing; what an interrupted sync left in it stays.
+    func prepareIncoming() throws -> URL {
+        try FileManager.default.createDirectory(at: incoming, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
+        return incoming
+    }
+
+    /// Whether the incoming snapshot already holds the file with this digest (left by an interrupted sync, or
+    /// linked from the current one).
+    func incomingHolds(_ path: String, _ entry: Record.Entry) -> Bool {
+        let file = incoming.appendingPathComponent(Self.local(path))
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int, size == entry.size,
+            let data = FileManager.default.contents(atPath: file.path)
+        else { return false }
+        return Fetcher.sha256(data) == entry.sha256
+    }
+
+    /// Hard-links the current snapshot's copy into the incoming one; false when there is none to link.
+    func linkFromCurrent(_ path: String) -> Bool {
+        let target = incoming.appendingPathComponent(Self.local(path))
+        try? FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(at: target)
+        return link(current.appendingPathComponent(Self.local(path)).path, target.path) == 0
+    }
+
+    /// Writes a file into the incoming snapshot through a temporary file and a rename, so a file shared
+    /// with the current snapshot by a hard link is replaced, never written into.
+    func write(_ data: Data, at path: String) throws {
+        let target = incoming.appendingPathComponent(Self.local(path))
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).part")
+        try data.write(to: temporary)
+        guard rename(temporary.path, target.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+
+    /// Removes what the incoming snapshot holds beyond `paths` (and the record), then writes the record,
+    /// renames the snapshot into place and points `current` at it. The snapshot it replaces is removed last.
+    func commit(_ record: Record) throws {
+        let wanted = Set(record.files.keys.map(Self.local)).union([Self.recordName])
+        let enumerator = FileManager.default.enumerator(at: incoming, includingPropertiesForKeys: [.isDirectoryKey])
+        var strays: [URL] = []
+        while let file = enumerator?.nextObject() as? URL {
+            let isFolder = (try? file.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory ?? false
+            let relative = String(file.standardizedFileURL.path.dropFirst(incoming.standardizedFileURL.path.count + 1))
+            if !isFolder && !wanted.contains(relative) { strays.append(file) }
+        }
+        for stray in strays { try FileManager.default.removeItem(at: stray) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        try write(try encoder.encode(record), at: Self.recordName)
+        let name = "\(record.build)-\(record.root.prefix(16))"
+        let snapshot = snapshots.appendingPathComponent(name)
+        try? FileManager.default.removeItem(at: snapshot)
+        try FileManager.default.moveItem(at: incoming, to: snapshot)
+        let previous = try? FileManager.default.destinationOfSymbolicLink(atPath: current.path)
+        let link = folder.appendingPathComponent(".current.new")
+        try? FileManager.default.removeItem(at: link)
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "snapshots/\(name)")
+        guard rename(link.path, current.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        if let previous, previous != "snapshots/\(name)" { try? FileManager.default.removeItem(at: folder.appendingPathComponent(previous)) }
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+
+/// Brings a mirror up to date with a site: the head first; then, when the mirror's tree is the start of a
+/// chain of change lists the head names, those lists; otherwise the tree, and the buckets whose digests
+/// differ from the mirror's. Only files whose digest the mirror does not hold are fetched, each checked
+/// against its size and SHA-256 before it is kept.
+public struct Sync: Sendable {
+    public let fetcher: Fetcher
+    public let mirror: MirrorFolder
+    /// Files fetched at once.
+    public var parallelFetches = 8
+
+    public enum Failure: Error, CustomStringConvertible {
+        case unsupportedVersion(Int)
+
+        public var description: String {
+            switch self {
+            case .unsupportedVersion(let version):
+                "the site's API is version \(version); this client reads version \(SyncFormat.apiVersion)"
+            }
+        }
+    }
+
+    /// What one sync did.
+    public struct Report: Sendable {
+        public var build: Int
+        /// True when the mirror already had the head's tree.
+        public var wasUpToDate: Bool
+        /// Through the change lists or by walking the tree.
+        public var usedChangeLists: Bool
+        public var fetched: Fetcher.Totals
+    }
+
+    public init(fetcher: Fetcher, mirror: MirrorFolder) {
+        self.fetcher = fetcher
+        self.mirror = mirror
+    }
+
+    public func run() async throws -> Report {
+        let head = try JSONDecoder().decode(SyncFormat.Head.self, from: try await fetcher.fetch(SyncFormat.headPath))
+        guard head.apiVersion == SyncFormat.apiVersion else { throw Failure.unsupportedVersion(head.apiVersion) }
+        let last = mirror.record()
+        if let last, last.root == head.root {
+            return Report(build: head.build, wasUpToDate: true, usedChangeLists: false, fetched: fetcher.totals)
+        }
+        let target: MirrorFolder.Record
+        let chain = last.flatMap { chainOfChanges(from: $0.root, in: head) }
+        if let last, let chain {
+            target = try await applying(chain, to: last, head: head)
+        } else {
+            target = try await walkingTree(of: head, last: last)
+        }
+        _ = try mirror.prepareIncoming()
+        try await fetchMissing(target, last: last)
+        try mirror.commit(target)
+        return Report(build: head.build, wasUpToDate: false, usedChangeLists: chain != nil, fetched: fetcher.totals)
+    }
+
+    /// The change lists from `root` to the head's tree, oldest first; nil when the head's chain does not
+    /// reach back to `root`.
+    func chainOfChanges(from root: String, in head: SyncFormat.Head) -> [SyncFormat.Change]? {
+        var chain: [SyncFormat.Change] = []
+        var to = head.root
+        for change in head.changes where change.to == to {
+            chain.insert(change, at: 0)
+            if change.from == root { return chain }
+            to = change.from
+        }
+        return nil
+    }
+
+    private func applying(_ chain: [SyncFormat.Change], to last: MirrorFolder.Record, head: SyncFormat.Head) async throws -> MirrorFolder.Record {
+        var files = last.files
+        for change in chain {
+            let data = try await fetcher.fetch(change.url, expected: (change.size, change.sha256))
+            let list = try JSONDecoder().decode(SyncFormat.ChangeList.self, from: data)
+            for path in list.removed { files[path] = nil }
+            for file in list.changed { files[file.path] = .init(size: file.size, sha256: file.sha256) }
+        }
+        // The buckets' digests are no longer known: a later walk of the tree fetches every bucket.
+        return MirrorFolder.Record(build: head.build, root: head.root, files: files, buckets: [:])
+    }
+
+    private func walkingTree(of head: SyncFormat.Head, last: MirrorFolder.Record?) async throws -> MirrorFolder.Record {
+        let treeData = try await fetcher.fetch(head.tree.url, expected: (head.tree.size, head.tree.sha256))
+        let tree = try JSONDecoder().decode(SyncFormat.Tree.self, from: treeData)
+        var files: [String: MirrorFolder.Record.Entry] = [:]
+        var buckets: [String: String] = [:]
+        // A bucket whose digest the mirror recorded holds the same files: the mirror's own.
+        let kept = Set(tree.buckets.filter { last?.buckets[$0.bucket] == $0.sha256 }.map(\.bucket))
+        if let last, !kept.isEmpty {
+            let digits = tree.buckets.first?.bucket.count ?? 1
+            for (path, entry) in last.files where kept.contains(String(Fetcher.sha256(Data(path.utf8)).prefix(digits))) { files[path] = entry }
+        }
+        let fetched = try await inParallel(tree.buckets.filter { !kept.contains($0.bucket) }) { bucket in
+            try JSONDecoder().decode(SyncFormat.BucketFiles.self, from: try await fetcher.fetch(bucket.url, expected: (bucket.size, bucket.sha256))).files
+        }
+        for file in fetched.joined() { files[file.path] = .init(size: file.size, sha256: file.sha256) }
+        for bucket in tree.buckets { buckets[bucket.bucket] = bucket.sha256 }
+        return MirrorFolder.Record(build: head.build, root: head.root, files: files, buckets: buckets)
+    }
+
+    /// Every file of `target` into the incoming snapshot: kept when it is there already, linked from the
+    /// current snapshot when that has it with the same digest, fetched otherwise.
+    private func fetchMissing(_ target: MirrorFolder.Record, last: MirrorFolder.Record?) async throws {
+        var toFetch: [(String, MirrorFolder.Record.Entry)] = []
+        for (path, entry) in target.files.sorted(by: { $0.key < $1.key }) {
+            if mirror.incomingHolds(path, entry) { continue }
+            if last?.files[path] == entry, mirror.linkFromCurrent(path) { continue }
+            toFetch.append((path, entry))
+        }
+        _ = try await inParallel(toFetch) { path, entry in
+            try mirror.write(try await fetcher.fetch(path, expected: (entry.size, entry.sha256)), at: path)
+        }
+    }
+
+    /// `work` over `items`, `parallelFetches` at a time, results in the items' order.
+    private func inParallel<Item: Sendable, Result: Sendable>(_ items: [Item], _ work: @escaping @Sendable (Item) async throws -> Result) async throws -> [Result] {
+        try await withThrowingTaskGroup(of: (Int, Result).self) { group in
+            var results: [Result?] = Array(repeating: nil, count: items.count)
+            var next = 0
+            for _ in 0..<min(parallelFetches, items.count) {
+                let index = next, item = items[index]
+                group.addTask { (index, try await work(item)) }
+                next += 1
+            }
+            while let (index, result) = try await group.next() {
+                results[index] = result
+                if next < items.count {
+                    let index = next, item = items[index]
+                    group.addTask { (index, try await work(item)) }
+                    next += 1
+                }
+            }
+            return results.map { $0! }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import CatalogueIndex
+import SiteModel
+import Support
+
+/// Each listing's published fields, encoded once for every document that carries them, and its `updated`
+/// date: the build date on which those fields last changed. The last build's record gives each listing's
+/// digest and date; a listing whose fields encode to the same digest keeps its date, any other (a new one
+/// too) gets this build's date. Made after indexing, before rendering, so the record flows one way: last
+/// record → versions → documents → this build's record.
+public struct ListingVersions: Sendable {
+    public struct Version: Equatable, Sendable {
+        public var updated: CalendarDate
+        /// SHA-256 of the listing's published fields as JSON, without `updated`.
+        public var sha256: String
+
+        public init(updated: CalendarDate, sha256: String) {
+            self.updated = updated
+            self.sha256 = sha256
+        }
+    }
+
+    /// Every listing's, by `<kind>/<slug>`.
+    public let versions: [String: Version]
+    /// For the kinds encoded in this pass: each listing's fields followed by `updated`, in the kind's order.
+    let documents: [String: [JSONWriter.Encoded]]
+    let buildDate: CalendarDate
+
+    /// With `kinds`, only those kinds' listings are encoded and dated again (an in-place edit); the other
+    /// kinds keep the last record's versions.
+    public init(catalogue: Catalogue, previous: [String: Version], kinds: Set<String>? = nil) {
+        let buildDate = catalogue.buildDate
+        var versions = kinds == nil ? [:] : previous
+        var documents: [String: [JSONWriter.Encoded]] = [:]
+        for collection in catalogue.kinds where kinds?.contains(collection.schema.name) ?? true {
+            let kind = collection.schema.name
+            let made = collection.listings.parallelMap { listing -> (Version, JSONWriter.Encoded) in
+                let fields = JSONWriter.encoded(.object(listing.fields))
+                let digest = fields.sha256
+                let last = previous["\(kind)/\(listing.slug)"]
+                let version = Version(updated: last?.sha256 == digest ? last!.updated : buildDate, sha256: digest)
+                return (version, JSONWriter.encoded(fields, adding: ["updated": .date(version.updated)]))
+            }
+            for (listing, (version, _)) in zip(collection.listings, made) { versions["\(kind)/\(listing.slug)"] = version }
+            documents[kind] = made.map(\.1)
+        }
+        self.versions = versions
+        self.documents = documents
+        self.buildDate = buildDate
+    }
+
+    /// The build date on which the listing's published fields last changed; a collection's entry (see
+    /// `entryListings`) has its listing's.
+    func updated(_ listing: Listing, isEntry: Bool = false) -> CalendarDate {
+        let slug = isEntry ? listing.fields["collection"]?.objectValue?["slug"]?.text ?? listing.slug : listing.slug
+        return versions["\(listing.kind)/\(slug)"]?.updated ?? buildDate
+    }
+}

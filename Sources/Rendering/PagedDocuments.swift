@@ -1,0 +1,149 @@
+import CatalogueIndex
+import OrderedCollections
+import SiteModel
+
+/// The documents an app shows lists from, a slice at a time: the API root, each kind's listings in pages
+/// (`api/<kind>/page/N.json`), each facet's values (`api/<kind>/<facet>.json`) and each value's listings in
+/// pages (`api/<kind>/<facet>/<value>.json`, then `…/<value>/page/N.json`). Pages hold cards, not whole
+/// listings: a card names its listing's own document, so an edit changes the listing's document and the
+/// few pages that show its card, and a mirror fetches only those.
+extension SiteRenderer {
+    static let apiRootPath = "api/index.json"
+
+    /// `api/index.json`: where an app starts. The build, its date, every kind with its count, first page and
+    /// facets, and the sync entry point. Made with the sync documents (`derivedFiles`), which number the build.
+    func apiRoot(build: Int, date: CalendarDate) -> OutputFile {
+        let kinds: [Value] = catalogue.kinds.map { collection in
+            let schema = collection.schema
+            return .object([
+                "name": .string(schema.name),
+                "title": .string(schema.title),
+                "singular": .string(schema.singular),
+                "count": .int(Int64(collection.listings.count)),
+                "schema": schemaURL("\(schema.name).listing"),
+                "pages": .object([
+                    "count": .int(Int64(pageCount(collection.listings.count))), "size": .int(Int64(site.pageSize)),
+                    "first": .string(site.url("api/\(schema.name)/page/1.json")),
+                ]),
+                "facets": .list(collection.facets.map { facet in
+                    .object([
+                        "name": .string(facet.field.name), "label": .string(facet.field.label),
+                        "url": .string(site.url(facetDocumentPath(facet, kind: schema.name))),
+                    ])
+                }),
+                "daily": schema.daily == nil ? .null : .string(site.url("api/\(schema.name)/daily/{date}.json")),
+            ])
+        }
+        let root: Value = .object([
+            "$schema": schemaURL("index"),
+            "api_version": .int(Int64(SyncDocuments.apiVersion)),
+            "title": .string(site.title),
+            "url": .string(site.baseURL),
+            "build": .int(Int64(build)),
+            "date": .date(date),
+            "sync": .string(site.url(SyncDocuments.headPath)),
+            "kinds": .list(kinds),
+        ])
+        return OutputFile(path: Self.apiRootPath, contents: .bytes(JSONWriter.bytes(root)))
+    }
+
+    /// The kind's pages, and with `showing` (an in-place edit) only those that show one of those listings.
+    func kindPageDocuments(_ collection: KindCollection, showing: Set<String>?) -> [OutputFile] {
+        let name = collection.schema.name
+        return pageDocuments(collection.listings, of: collection, facet: nil, showing: showing) { number in
+            "api/\(name)/page/\(number).json"
+        }
+    }
+
+    /// The facet's document (not with `showing`: it shows counts, which an in-place edit leaves alone) and
+    /// every value's pages.
+    func facetDocuments(_ facet: Facet, in collection: KindCollection, showing: Set<String>?) -> [OutputFile] {
+        let kind = collection.schema.name
+        let isEntries = collection.schema.facetIsOverEntries(facet.field.name)
+        var files: [OutputFile] = []
+        if showing == nil {
+            let document: Value = .object([
+                "$schema": schemaURL("facet"),
+                "kind": .string(kind), "facet": .string(facet.field.name), "label": .string(facet.field.label),
+                "values": .list(facet.values.map { value in
+                    .object([
+                        "value": .string(value.text), "slug": .string(value.slug), "count": .int(Int64(value.listings.count)),
+                        "url": .string(site.url(valuePagePath(facet, value, kind: kind, number: 1))),
+                    ])
+                }),
+            ])
+            files.append(OutputFile(path: facetDocumentPath(facet, kind: kind), contents: .bytes(JSONWriter.bytes(document))))
+        }
+        let bySlug = isEntries ? showing.map { slugs in Set(collection.entries.filter { entry in slugs.contains(collectionSlug(entry)) }.map(\.slug)) } : showing
+        for value in facet.values {
+            let described: Value = .object(["name": .string(facet.field.name), "value": .string(value.text), "slug": .string(value.slug)])
+            files += pageDocuments(value.listings, of: collection, facet: described, isEntries: isEntries, showing: bySlug) { number in
+                valuePagePath(facet, value, kind: kind, number: number)
+            }
+        }
+        return files
+    }
+
+    private func collectionSlug(_ entry: Listing) -> String {
+        entry.fields["collection"]?.objectValue?["slug"]?.text ?? entry.slug
+    }
+
+    private func facetDocumentPath(_ facet: Facet, kind: String) -> String { "api/\(kind)/\(facet.field.name).json" }
+
+    private func valuePagePath(_ facet: Facet, _ value: FacetValue, kind: String, number: Int) -> String {
+        let base = "api/\(kind)/\(facet.field.name)/\(value.slug)"
+        return number == 1 ? base + ".json" : base + "/page/\(number).json"
+    }
+
+    private func pageCount(_ items: Int) -> Int { max(1, (items + site.pageSize - 1) / site.pageSize) }
+
+    private func pageDocuments(
+        _ listings: [Listing], of collection: KindCollection, facet: Value?, isEntries: Bool = false, showing: Set<String>?,
+        path: (Int) -> String
+    ) -> [OutputFile] {
+        let pages = Pagination.pages(of: listings, size: site.pageSize, basePath: "")
+        return pages.filter { page in showing.map { slugs in page.items.contains { slugs.contains($0.slug) } } ?? true }.map { page in
+            let document: Value = .object([
+                "$schema": schemaURL("\(collection.schema.name).page"),
+                "kind": .string(collection.schema.name),
+                "facet": facet ?? .null,
+                "page": .int(Int64(page.number)), "pages": .int(Int64(page.count)),
+                "total": .int(Int64(listings.count)), "page_size": .int(Int64(site.pageSize)),
+                "prev": page.number > 1 ? .string(site.url(path(page.number - 1))) : .null,
+                "next": page.number < page.count ? .string(site.url(path(page.number + 1))) : .null,
+                "items": .list(page.items.map { card($0, in: collection, isEntry: isEntries) }),
+            ])
+            return OutputFile(path: path(page.number), contents: .bytes(JSONWriter.bytes(document)))
+        }
+    }
+
+    /// What a list shows of a listing: its slug, title, its own document, its page when it has one, when it
+    /// last changed, and the kind's key figures (its date, sort, facet and range fields).
+    private func card(_ listing: Listing, in collection: KindCollection, isEntry: Bool) -> Value {
+        let schema = collection.schema
+        let owner = isEntry ? collectionSlug(listing) : listing.slug
+        var fields: OrderedDictionary<String, Value> = [
+            "slug": .string(listing.slug),
+            "title": .string(contexts.title(of: listing, schema: schema)),
+            "document": .string(site.url("api/\(schema.name)/\(owner).json")),
+        ]
+        if let url = listing.fields["url"] { fields["url"] = url }
+        fields["updated"] = .date(versions.updated(listing, isEntry: isEntry))
+        for name in Self.keyFields(of: schema) where fields[name] == nil {
+            if let value = listing.fields[name] { fields[name] = value }
+        }
+        return .object(fields)
+    }
+
+    /// The fields a card carries besides its title: the kind's date field, sort fields (an entry's too),
+    /// facets and search range, in that order.
+    static func keyFields(of schema: KindSchema) -> [String] {
+        var names: [String] = []
+        for name in [schema.dateField].compactMap({ $0 }) + (schema.sort + schema.entrySort).map(\.field) + schema.facets
+            + [schema.searchRange].compactMap({ $0 }) where !names.contains(name) && name != schema.titleField
+        {
+            names.append(name)
+        }
+        return names
+    }
+}

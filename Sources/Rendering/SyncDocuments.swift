@@ -1,0 +1,188 @@
+import OrderedCollections
+import SiteModel
+import Support
+
+/// What apps sync, and how a mirror one or many builds behind catches up in bytes proportional to the change.
+///
+/// The default set (`SyncDocuments.syncs`) is every JSON file below `api/` but the whole-kind files, the
+/// search index, the manifest and the sync documents themselves. `api/sync/head.json` is the entry point:
+/// the build, its date, the digest of the tree (`root`), and the chain of change lists of the last
+/// `sync_builds` builds, each with the tree digest it starts from. A mirror whose root is the `from` of a
+/// change list applies it and the newer ones; any other mirror walks the tree: `api/sync/tree.json` lists
+/// buckets (files grouped by the first hex digits of their path's SHA-256) with their digests, and
+/// `api/sync/tree/<bucket>.json` each file's path, size and SHA-256, so it fetches only the buckets that differ.
+public enum SyncDocuments {
+    public static let folder = "api/sync/"
+    public static let headPath = "api/sync/head.json"
+    public static let treePath = "api/sync/tree.json"
+    /// The version of the API's documents (see the README's versioning policy).
+    public static let apiVersion = 1
+
+    /// Whether a file belongs to the default set that apps mirror.
+    public static func syncs(_ path: String) -> Bool {
+        guard path.hasPrefix("api/"), path.hasSuffix(".json"), !path.hasPrefix(folder), !path.hasPrefix(SiteRenderer.searchFolder) else {
+            return false
+        }
+        return path == "api/index.json" || path.dropFirst(4).contains("/")
+    }
+
+    /// Whether the file is made from the digests of the others: the API root (which names the build), the
+    /// sync documents and the manifest.
+    public static func isDerived(_ path: String) -> Bool {
+        path.hasPrefix(folder) || path == Manifest.path || path == SiteRenderer.apiRootPath
+    }
+
+    /// Hex digits of a path's SHA-256 that name its bucket: buckets of about 256 files at most.
+    static func bucketDigits(files: Int) -> Int {
+        var digits = 1
+        while digits < 4, files > 256 << (4 * digits) { digits += 1 }
+        return digits
+    }
+}
+
+/// The builds apps can sync from, kept in the build record from build to build.
+public struct SyncHistory: Equatable, Sendable {
+    /// The number of the last build that changed the synced files (counted from 1), its date, and the digest
+    /// of its tree; 0 and "" before the first.
+    public var build: Int
+    public var date: CalendarDate?
+    public var root: String
+    /// The change lists of the last builds, oldest first, each from the one before it.
+    public var changes: [ChangeList]
+
+    public static let none = SyncHistory(build: 0, date: nil, root: "", changes: [])
+
+    public init(build: Int, date: CalendarDate?, root: String, changes: [ChangeList]) {
+        self.build = build
+        self.date = date
+        self.root = root
+        self.changes = changes
+    }
+}
+
+/// What one build changed in the default set, from the tree `from` to the tree `to`.
+public struct ChangeList: Equatable, Sendable {
+    public var build: Int
+    public var date: CalendarDate
+    public var from: String
+    public var to: String
+    /// Files added or changed, with their new digests; nil for a file removed.
+    public var files: [String: FileDigest?]
+
+    public init(build: Int, date: CalendarDate, from: String, to: String, files: [String: FileDigest?]) {
+        self.build = build
+        self.date = date
+        self.from = from
+        self.to = to
+        self.files = files
+    }
+
+    public var path: String { "api/sync/changes/\(build).json" }
+}
+
+extension SiteRenderer {
+    /// The API root, the sync documents and the manifest, from the digests of every other file; and the
+    /// history the build record keeps for the next build. A build that changes none of the synced files keeps
+    /// the last build's number and date, so its API root, and so every synced file, is the same.
+    public func derivedFiles(digests: [String: FileDigest]) -> (files: [OutputFile], history: SyncHistory) {
+        var synced = digests.filter { SyncDocuments.syncs($0.key) && !SyncDocuments.isDerived($0.key) }
+        let previous = lastFiles.filter { SyncDocuments.syncs($0.key) }
+        var root = apiRoot(build: lastSync.build, date: lastSync.date ?? catalogue.buildDate)
+        let isNew = lastSync.build == 0 || synced != previous.filter { !SyncDocuments.isDerived($0.key) }
+            || previous[Self.apiRootPath] != Manifest.digest(root.madeBytes)
+        let build = isNew ? lastSync.build + 1 : lastSync.build
+        if isNew { root = apiRoot(build: build, date: catalogue.buildDate) }
+        synced[Self.apiRootPath] = Manifest.digest(root.madeBytes)
+        var files = [root] + tree(synced)
+        let rootDigest = Manifest.digest(files[1].madeBytes).sha256
+        var changes = lastSync.changes
+        if isNew {
+            var changed: [String: FileDigest?] = synced.filter { previous[$0.key] != $0.value }.mapValues { $0 }
+            for path in previous.keys where synced[path] == nil { changed[path] = .some(nil) }
+            let list = ChangeList(build: build, date: catalogue.buildDate, from: lastSync.root, to: rootDigest, files: changed)
+            // A change list longer than a quarter of the files costs more than walking the tree: the chain restarts.
+            changes = lastSync.root.isEmpty || changed.count > max(16, synced.count / 4) ? [] : changes + [list]
+            changes = Array(changes.suffix(site.syncBuilds))
+        }
+        files += changes.map { OutputFile(path: $0.path, contents: .bytes(JSONWriter.bytes(changeDocument($0)))) }
+        let history = SyncHistory(build: build, date: isNew ? catalogue.buildDate : lastSync.date, root: rootDigest, changes: changes)
+        let head = head(history, treeSize: files[1].madeBytes.count, made: files)
+        files.append(OutputFile(path: SyncDocuments.headPath, contents: .bytes(JSONWriter.bytes(head))))
+        var all = digests
+        for file in files { all[file.path] = Manifest.digest(file.madeBytes) }
+        files.append(manifest(digests: all))
+        return (files, history)
+    }
+
+    /// `api/sync/tree.json` first, then every bucket's document.
+    private func tree(_ synced: [String: FileDigest]) -> [OutputFile] {
+        let digits = SyncDocuments.bucketDigits(files: synced.count)
+        var buckets: [String: [(String, FileDigest)]] = [:]
+        for (path, digest) in synced { buckets[String(SHA256.hex(path).prefix(digits)), default: []].append((path, digest)) }
+        let names = (0..<(1 << (4 * digits))).map { number in
+            let hex = String(number, radix: 16)
+            return String(repeating: "0", count: digits - hex.count) + hex
+        }
+        let bucketFiles = names.map { name in
+            let entries = (buckets[name] ?? []).sorted { $0.0 < $1.0 }.map { path, digest in fileEntry(path, digest) }
+            let document: Value = .object([
+                "$schema": schemaURL("sync.bucket"), "bucket": .string(name), "files": .list(entries),
+            ])
+            return (name, entries.count, OutputFile(path: "api/sync/tree/\(name).json", contents: .bytes(JSONWriter.bytes(document))))
+        }
+        let tree: Value = .object([
+            "$schema": schemaURL("sync.tree"),
+            "files": .int(Int64(synced.count)),
+            "buckets": .list(bucketFiles.map { name, count, file in
+                .object([
+                    "bucket": .string(name), "url": .string(site.url(file.path)), "files": .int(Int64(count)),
+                    "size": .int(Int64(file.madeBytes.count)), "sha256": .string(Manifest.digest(file.madeBytes).sha256),
+                ])
+            }),
+        ])
+        return [OutputFile(path: SyncDocuments.treePath, contents: .bytes(JSONWriter.bytes(tree)))] + bucketFiles.map(\.2)
+    }
+
+    private func head(_ history: SyncHistory, treeSize: Int, made: [OutputFile]) -> Value {
+        let byPath = Dictionary(made.map { ($0.path, $0.madeBytes) }, uniquingKeysWith: { first, _ in first })
+        return .object([
+            "$schema": schemaURL("sync.head"),
+            "api_version": .int(Int64(SyncDocuments.apiVersion)),
+            "build": .int(Int64(history.build)),
+            "date": history.date.map(Value.date) ?? .null,
+            "root": .string(history.root),
+            "tree": .object([
+                "url": .string(site.url(SyncDocuments.treePath)), "size": .int(Int64(treeSize)), "sha256": .string(history.root),
+            ]),
+            "changes": .list(history.changes.reversed().map { list in
+                let bytes = byPath[list.path] ?? []
+                return .object([
+                    "build": .int(Int64(list.build)), "from": .string(list.from), "to": .string(list.to), "url": .string(site.url(list.path)),
+                    "size": .int(Int64(bytes.count)), "sha256": .string(Manifest.digest(bytes).sha256),
+                ])
+            }),
+        ])
+    }
+
+    private func changeDocument(_ list: ChangeList) -> Value {
+        let sorted = list.files.sorted { $0.key < $1.key }
+        return .object([
+            "$schema": schemaURL("sync.changes"),
+            "build": .int(Int64(list.build)), "date": .date(list.date), "from": .string(list.from), "to": .string(list.to),
+            "changed": .list(sorted.compactMap { path, digest in digest.map { fileEntry(path, $0) } }),
+            "removed": .list(sorted.filter { $0.value == nil }.map { .string($0.key) }),
+        ])
+    }
+
+    private func fileEntry(_ path: String, _ digest: FileDigest) -> Value {
+        .object(["path": .string(path), "size": .int(Int64(digest.size)), "sha256": .string(digest.sha256)])
+    }
+}
+
+extension OutputFile {
+    /// The bytes of a file made in memory (the sync documents are).
+    var madeBytes: [UInt8] {
+        if case .bytes(let bytes) = contents { return bytes }
+        preconditionFailure("\(path) was not made in memory")
+    }
+}

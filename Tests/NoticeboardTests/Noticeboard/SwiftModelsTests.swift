@@ -1,0 +1,89 @@
+import Foundation
+@testable import Noticeboard
+import SiteLoader
+import SiteValidation
+import SiteModel
+import Testing
+
+/// `noticeboard codegen swift`: the models compile with `swiftc` and decode every document an app reads of
+/// the example site (the API root, every listing, every kind's file, page, facet and daily pick).
+@Suite struct SwiftModelsTests {
+    @Test func theModelsCompileAndDecodeEveryPublishedDocument() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        _ = try Noticeboard.build(BuildOptions(root: site, now: CalendarDate(year: 2026, month: 11, day: 23)!))
+        let generated = try TestSupport.runCLI(["codegen", "swift", "--output", site + "/Models"], in: site)
+        #expect(generated.status == 0, "\(generated.stderr)")
+
+        let loaded = try LoadedSite(files: SiteFiles(root: site))
+        let models = SwiftModels(schemas: loaded.schemas)
+        let kinds = loaded.schemas.map { schema in
+            let type = models.typeName(schema.name)
+            let entry = schema.entriesField.map { "\(type).\(SwiftModels.upperCamel($0))" } ?? type
+            let facets = schema.facets.map { "\"\($0)\"" }.joined(separator: ", ")
+            return "kind(\"\(schema.name)\", \(type).self, \(type)Card.self, \(entry).self, facets: [\(facets)])"
+        }
+        TestSupport.write(Self.checker + kinds.joined(separator: "\n") + "\nfinish()\n", to: site + "/Models/main.swift")
+        let sources = try FileManager.default.contentsOfDirectory(atPath: site + "/Models").filter { $0.hasSuffix(".swift") }.map { site + "/Models/" + $0 }
+        let compiled = try TestSupport.run("swiftc", ["-o", site + "/check-models"] + sources)
+        #expect(compiled.status == 0, "\(compiled.stderr)")
+        let checked = try TestSupport.run(site + "/check-models", [site + "/public/api"])
+        #expect(checked.status == 0, "\(checked.stdout)\(checked.stderr)")
+        #expect(checked.stdout.contains("decoded"), "\(checked.stdout)")
+        let count = Int(checked.stdout.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+        #expect(count > 500, "\(checked.stdout)")
+    }
+
+    /// Decodes the documents below `api/` with the generated models; exits 1 on the first kind that fails.
+    static let checker = #"""
+        import Foundation
+
+        let api = CommandLine.arguments[1]
+        var failures = 0, decoded = 0
+
+        func decode<T: Decodable>(_ type: T.Type, _ path: String) {
+            do {
+                _ = try JSONDecoder().decode(type, from: Data(contentsOf: URL(fileURLWithPath: api + "/" + path)))
+                decoded += 1
+            } catch {
+                print("\(path): \(error)")
+                failures += 1
+            }
+        }
+
+        func kind<Listing: Decodable & Sendable, Card: Decodable & Sendable, Entry: Decodable & Sendable>(
+            _ name: String, _ listing: Listing.Type, _ card: Card.Type, _ entry: Entry.Type, facets: [String]
+        ) {
+            decode(KindDocument<Listing>.self, name + ".json")
+            for path in FileManager.default.subpaths(atPath: api + "/" + name) ?? [] where path.hasSuffix(".json") {
+                let parts = path.split(separator: "/")
+                if parts.first == "daily" {
+                    decode(DailyPick<Entry>.self, name + "/" + path)
+                } else if parts.count == 1, facets.contains(String(path.dropLast(5))) {
+                    decode(FacetValues.self, name + "/" + path)
+                } else if parts.count == 1 {
+                    decode(Listing.self, name + "/" + path)
+                } else {
+                    decode(Page<Card>.self, name + "/" + path)
+                }
+            }
+        }
+
+        func finish() {
+            // Decimals come from the number's text, not through a Double.
+            struct Exact: Decodable { let total: GroupTotal }
+            let exact = try! JSONDecoder().decode(Exact.self, from: Data(#"{"total": {"group": "a", "total": 1234567890.123456789}}"#.utf8))
+            if exact.total.total != Decimal(string: "1234567890.123456789")! { print("decimal: \(exact.total.total)"); failures += 1 }
+            let aoife = try! JSONDecoder().decode(Cleaner.self, from: Data(contentsOf: URL(fileURLWithPath: api + "/cleaners/aoife-byrne.json")))
+            if aoife.hourlyRate != Decimal(string: "19.50")! || aoife.county != .cork || aoife.slug != Slug("aoife-byrne") { print("aoife: \(aoife)"); failures += 1 }
+            // An enum value a later build adds is kept, not an error.
+            let later = try! JSONDecoder().decode([Cleaner.County].self, from: Data(#"["Cork", "Sligo"]"#.utf8))
+            if later != [.cork, .unknown("Sligo")] { print("unknown: \(later)"); failures += 1 }
+            print("decoded \(decoded)")
+            exit(failures == 0 ? 0 : 1)
+        }
+
+        decode(APIRoot.self, "index.json")
+
+        """#
+}

@@ -1,0 +1,166 @@
+import Foundation
+import Noticeboard
+import NoticeboardClient
+import SiteModel
+import Testing
+
+/// `noticeboard sync` against the example site served by nginx on loopback, with gzip and ETags as a host
+/// serves it: the mirror equals the site's default set byte for byte, a sync after an edit fetches only the
+/// changed files and the sync documents, and a sync killed half-way leaves the last complete mirror.
+@Suite(.serialized) struct SyncTests {
+    static let now = CalendarDate(year: 2026, month: 11, day: 23)!
+
+    /// A built site served by nginx, with its access log.
+    final class Served {
+        let site: String, work: String, address: String
+
+        init(now: CalendarDate = SyncTests.now) throws {
+            site = TestSupport.makeSite()
+            _ = try Noticeboard.build(BuildOptions(root: site, now: now))
+            work = TestSupport.temporaryFolder()
+            let started = try TestSupport.run("scripts/serve-site.sh", [site + "/public", "/catalogue/", work])
+            address = started.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        deinit {
+            if let pid = Int32(TestSupport.read(work + "/nginx.pid").trimmingCharacters(in: .whitespacesAndNewlines)) { kill(pid, SIGTERM) }
+            TestSupport.removeTree(site)
+            TestSupport.removeTree(work)
+        }
+
+        /// The requests since the last call: path below the site's address, and body bytes sent.
+        func requests() -> [(path: String, bytes: Int)] {
+            let log = work + "/logs/access.log"
+            defer { try? Data().write(to: URL(fileURLWithPath: log)) }
+            return TestSupport.read(log).split(separator: "\n").compactMap { line in
+                let parts = line.split(separator: " ")
+                guard parts.count >= 4, parts[0] == "200", let bytes = Int(parts[1]) else { return nil }
+                return (String(parts[3].dropFirst("/catalogue/".count)), bytes)
+            }
+        }
+
+        /// The default set as the site holds it: every file the sync tree lists, by path below `api/`.
+        func defaultSet() throws -> [String: Data] {
+            let api = site + "/public/api"
+            var files: [String: Data] = [:]
+            let tree = try JSONDecoder().decode(SyncFormat.Tree.self, from: Data(contentsOf: URL(fileURLWithPath: api + "/sync/tree.json")))
+            for bucket in tree.buckets {
+                let name = "sync/tree/\(bucket.bucket).json"
+                let listed = try JSONDecoder().decode(SyncFormat.BucketFiles.self, from: Data(contentsOf: URL(fileURLWithPath: api + "/" + name)))
+                for file in listed.files { files[String(file.path.dropFirst(4))] = FileManager.default.contents(atPath: site + "/public/" + file.path) }
+            }
+            return files
+        }
+
+        func sync(into mirror: String) throws -> TestSupport.RunResult {
+            try TestSupport.runCLI(["sync", address, mirror], in: site)
+        }
+    }
+
+    /// The mirror's files, less its own record.
+    static func mirrored(_ mirror: String) -> [String: Data] {
+        let current = URL(fileURLWithPath: mirror + "/current").resolvingSymlinksInPath().path
+        return TestSupport.tree(current).filter { $0.key != ".noticeboard-mirror.json" }
+    }
+
+    @Test func aSyncAfterAnEditFetchesOnlyTheChangedFiles() throws {
+        let served = try Served()
+        let mirror = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(mirror) }
+        _ = served.requests()
+
+        let cold = try served.sync(into: mirror)
+        #expect(cold.status == 0, "\(cold.stderr)")
+        let first = try served.defaultSet()
+        #expect(first.count > 500 && Self.mirrored(mirror) == first)
+        let coldRequests = served.requests()
+        // Every file once, the head, the tree and its buckets; the whole-kind files stay out.
+        #expect(coldRequests.count == first.count + 2 + 16)
+        #expect(!coldRequests.contains { $0.path == "api/cleaners.json" || $0.path == "api/manifest.json" })
+        Self.expectReport(cold.stdout, matches: coldRequests)
+
+        // A second sync with nothing new fetches the head alone.
+        #expect(try served.sync(into: mirror).stdout.hasPrefix("fetched 1 files"))
+        #expect(served.requests().map(\.path) == ["api/sync/head.json"])
+
+        let aoife = served.site + "/content/cleaners/aoife-byrne.yaml"
+        #expect(TestSupport.read(aoife).contains("hourly_rate: 19.50"))
+        TestSupport.write(TestSupport.read(aoife).replacingOccurrences(of: "hourly_rate: 19.50", with: "hourly_rate: 20.00"), to: aoife)
+        _ = try Noticeboard.build(BuildOptions(root: served.site, now: Self.now))
+        let second = try served.defaultSet()
+        let changed = Set(second.keys.filter { first[$0] != second[$0] }.map { "api/" + $0 })
+        #expect(changed.contains("api/cleaners/aoife-byrne.json") && changed.contains("api/cleaners/county/cork.json"))
+        #expect(changed.count < 12, "\(changed.sorted())")
+
+        let delta = try served.sync(into: mirror)
+        #expect(delta.status == 0, "\(delta.stderr)")
+        #expect(Self.mirrored(mirror) == second)
+        let deltaRequests = served.requests()
+        let head = try JSONDecoder().decode(SyncFormat.Head.self, from: Data(contentsOf: URL(fileURLWithPath: served.site + "/public/api/sync/head.json")))
+        let changeList = "api/sync/changes/\(head.build).json"
+        #expect(Set(deltaRequests.map(\.path)) == changed.union(["api/sync/head.json", changeList]))
+        #expect(deltaRequests.count == changed.count + 2)
+        Self.expectReport(delta.stdout, matches: deltaRequests)
+    }
+
+    /// `fetched N files, B bytes (G gzip)`: N is the requests nginx answered, G within a tenth of the body
+    /// bytes nginx sent (the client estimates it: the server sends no length for a body it compresses).
+    static func expectReport(_ output: String, matches requests: [(path: String, bytes: Int)]) {
+        let numbers = output.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        #expect(output.hasPrefix("fetched ") && numbers.count == 3, "\(output)")
+        guard numbers.count == 3 else { return }
+        let sent = requests.reduce(0) { $0 + $1.bytes }
+        #expect(numbers[0] == requests.count, "\(output)")
+        #expect(abs(numbers[2] - sent) * 10 <= sent, "\(output) against \(sent) bytes sent")
+    }
+
+    @Test func aKilledSyncLeavesTheLastCompleteMirrorAndTheNextOneFinishesIt() throws {
+        let served = try Served()
+        let mirror = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(mirror) }
+        #expect(try served.sync(into: mirror).status == 0)
+        let first = try served.defaultSet()
+
+        // Another host in the base URL changes every document: the next sync fetches them all.
+        let config = served.site + "/content/site.yaml"
+        TestSupport.write(TestSupport.read(config).replacingOccurrences(of: "https://example.org/", with: "https://example.net/"), to: config)
+        _ = try Noticeboard.build(BuildOptions(root: served.site, now: Self.now))
+        let second = try served.defaultSet()
+        _ = served.requests()
+
+        let sync = Process()
+        sync.executableURL = URL(fileURLWithPath: TestSupport.executable)
+        sync.arguments = ["sync", served.address, mirror]
+        sync.standardOutput = FileHandle.nullDevice
+        try sync.run()
+        let incoming = mirror + "/incoming"
+        let started = TestSupport.eventually(within: 20) { TestSupport.tree(incoming).count >= 20 }
+        kill(sync.processIdentifier, SIGKILL)
+        sync.waitUntilExit()
+        #expect(started, "the sync wrote nothing to kill it in")
+        #expect(TestSupport.tree(incoming).count < second.count, "the sync finished before it was killed")
+        #expect(Self.mirrored(mirror) == first, "the mirror is not the last complete one")
+        _ = served.requests()
+
+        let resumed = try served.sync(into: mirror)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(Self.mirrored(mirror) == second)
+        // What the killed sync had fetched and checked is kept.
+        let fetched = served.requests().filter { !$0.path.hasPrefix("api/sync/") }
+        #expect(fetched.count < second.count, "fetched \(fetched.count) of \(second.count) again")
+        #expect(!FileManager.default.fileExists(atPath: incoming))
+    }
+
+    /// The README's example of the client library compiles against the library as built.
+    @Test func theReadmeExampleCompiles() throws {
+        let readme = TestSupport.read(TestSupport.repository + "/README.md")
+        let section = try #require(readme.components(separatedBy: "## For app developers").dropFirst().first?.components(separatedBy: "\n## ").first)
+        let example = try #require(section.components(separatedBy: "```swift\n").dropFirst().first?.components(separatedBy: "```").first)
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        TestSupport.write(example, to: folder + "/Example.swift")
+        let modules = URL(fileURLWithPath: TestSupport.executable).deletingLastPathComponent().path + "/Modules"
+        let compiled = try TestSupport.run("swiftc", ["-typecheck", "-I", modules, folder + "/Example.swift"])
+        #expect(compiled.status == 0, "\(compiled.stderr)")
+    }
+}
