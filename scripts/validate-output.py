@@ -95,7 +95,7 @@ def relative(url):
     return url[len(base_url):] if url.startswith(base_url) else url
 
 def synced(path):
-    return (path.startswith("api/") and path.endswith(".json") and not path.startswith("api/sync/")
+    return (path.startswith("api/") and path.endswith(".json") and not path.startswith("api/sync/") and not path.startswith("api/search/")
             and (path == "api/index.json" or "/" in path[4:]))
 
 if os.path.exists(os.path.join(public, "api/sync/head.json")):

@@ -44,7 +44,7 @@ extension SiteRenderer {
         var all: OrderedDictionary<String, Value> = ["$schema": string]
         all.merge(properties) { first, _ in first }
         return document(name, title: title, [
-            "type": .string("object"), "required": strings(Array(all.keys)), "additionalProperties": .bool(false), "properties": .object(all),
+            "type": .string("object"), "required": strings(Array(all.keys)), "properties": .object(all),
         ])
     }
 
