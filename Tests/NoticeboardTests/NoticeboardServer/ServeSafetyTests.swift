@@ -14,19 +14,10 @@ import Testing
             body: lines.dropLast().joined(separator: "\n"))
     }
 
-    /// The example site served on a free port: its base address, and the server to stop.
-    static func serve(_ site: String) throws -> (base: String, server: Process, log: String) {
-        let port = ServeTests.freePort()
-        let (server, log) = try ServeTests.startServe(["--port", String(port), "--now", "2026-11-23"], in: site)
-        let base = "http://127.0.0.1:\(port)"
-        #expect(try ServeTests.eventually(60) { TestSupport.read(log).contains("Serving \(base)/catalogue/") }, "\(TestSupport.read(log))")
-        return (base, server, log)
-    }
-
     @Test func pathsWithControlBytesBackslashesOrDotSegmentsAreBadRequests() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
-        let (base, server, _) = try Self.serve(site)
+        let (base, server, _) = try ServeTests.serve(site)
         defer { server.terminate(); server.waitUntilExit() }
         let json = try Self.fetch("\(base)/catalogue/api/cleaners/aoife-byrne.json")
         #expect(json.status == 200 && json.contentType == "application/json")
@@ -47,7 +38,7 @@ import Testing
     @Test func onlyTheServersOwnHostIsAnswered() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
-        let (base, server, _) = try Self.serve(site)
+        let (base, server, _) = try ServeTests.serve(site)
         defer { server.terminate(); server.waitUntilExit() }
         let port = base.split(separator: ":").last!
         let page = "\(base)/catalogue/cleaners/aoife-byrne/"
@@ -68,17 +59,10 @@ import Testing
     @Test func aPrivateValueIsNeverInTheEventStreamOrTheLog() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
-        let (base, server, log) = try Self.serve(site)
+        let (base, server, log) = try ServeTests.serve(site)
         defer { server.terminate(); server.waitUntilExit() }
-        let eventsLog = site + "/events.log"
-        FileManager.default.createFile(atPath: eventsLog, contents: nil)
-        let events = Process()
-        events.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        events.arguments = ["curl", "-sN", "\(base)/__noticeboard/events"]
-        events.standardOutput = FileHandle(forWritingAtPath: eventsLog)
-        try events.run()
+        let (events, eventsLog) = try ServeTests.listenForEvents(base, in: site)
         defer { events.terminate() }
-        #expect(try ServeTests.eventually(10) { TestSupport.read(eventsLog).contains(": connected") })
         let aoife = site + "/content/cleaners/aoife-byrne.yaml"
         let text = TestSupport.read(aoife)
         let phone = text.split(separator: "\n").first { $0.hasPrefix("phone:") }!

@@ -36,6 +36,28 @@ import Testing
         return (server, log)
     }
 
+    /// `noticeboard serve` of the site as of 2026-11-23 on a free port, once it says it is serving.
+    static func serve(_ site: String) throws -> (base: String, server: Process, log: String) {
+        let port = freePort()
+        let (server, log) = try startServe(["--port", String(port), "--now", "2026-11-23"], in: site)
+        let base = "http://127.0.0.1:\(port)"
+        #expect(try eventually(60) { TestSupport.read(log).contains("Serving \(base)/catalogue/") }, "\(TestSupport.read(log))")
+        return (base, server, log)
+    }
+
+    /// Listens to serve's server-sent events with curl, into the returned log file, once connected.
+    static func listenForEvents(_ base: String, in site: String) throws -> (listener: Process, log: String) {
+        let log = site + "/events.log"
+        FileManager.default.createFile(atPath: log, contents: nil)
+        let listener = Process()
+        listener.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        listener.arguments = ["curl", "-sN", "\(base)/__noticeboard/events"]
+        listener.standardOutput = FileHandle(forWritingAtPath: log)
+        try listener.run()
+        #expect(try eventually(10) { TestSupport.read(log).contains(": connected") })
+        return (listener, log)
+    }
+
     struct Fetched {
         let status: Int
         let contentType: String
@@ -65,11 +87,8 @@ import Testing
     @Test func servesPagesRebuildsOnChangeAndSendsReload() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
-        let port = Self.freePort()
-        let base = "http://127.0.0.1:\(port)"
-        let (server, log) = try Self.startServe(["--port", String(port), "--now", "2026-11-23"], in: site)
+        let (base, server, log) = try Self.serve(site)
         defer { server.terminate(); server.waitUntilExit() }
-        #expect(try Self.eventually(60) { TestSupport.read(log).contains("Serving \(base)/catalogue/") }, "\(TestSupport.read(log))")
 
         // Pretty URLs under the base URL's sub-path, with content types and the live-reload script.
         let page = try Self.fetch("\(base)/catalogue/cleaners/aoife-byrne/")
@@ -84,15 +103,8 @@ import Testing
         #expect(try Self.fetch("\(base)/catalogue/../content/site.yaml").status == 404)
 
         // Listen for events, edit a listing, and see the reload event and the new page.
-        let eventsLog = site + "/events.log"
-        FileManager.default.createFile(atPath: eventsLog, contents: nil)
-        let events = Process()
-        events.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        events.arguments = ["curl", "-sN", "\(base)/__noticeboard/events"]
-        events.standardOutput = FileHandle(forWritingAtPath: eventsLog)
-        try events.run()
+        let (events, eventsLog) = try Self.listenForEvents(base, in: site)
         defer { events.terminate() }
-        #expect(try Self.eventually(10) { TestSupport.read(eventsLog).contains(": connected") })
         let aoife = site + "/content/cleaners/aoife-byrne.yaml"
         TestSupport.write(TestSupport.read(aoife).replacingOccurrences(of: "name: Aoife Byrne", with: "name: Aoife Byrne-Nolan"), to: aoife)
         #expect(try Self.eventually(20) { TestSupport.read(eventsLog).contains("event: reload") }, "\(TestSupport.read(log))")
@@ -115,11 +127,8 @@ import Testing
     @Test func serveSurvivesNumbersPastTheLimit() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
-        let port = Self.freePort()
-        let base = "http://127.0.0.1:\(port)"
-        let (server, log) = try Self.startServe(["--port", String(port), "--now", "2026-11-23"], in: site)
+        let (base, server, log) = try Self.serve(site)
         defer { server.terminate(); server.waitUntilExit() }
-        #expect(try Self.eventually(60) { TestSupport.read(log).contains("Serving \(base)/catalogue/") }, "\(TestSupport.read(log))")
         let house = "\(base)/catalogue/api/houses/maple-terrace.json"
         let good = try Self.fetch(house).body
         #expect(good.contains("\"scores\""))
