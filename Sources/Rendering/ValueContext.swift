@@ -25,3 +25,15 @@ extension Value: MustacheParent, MustacheCustomRenderable {
         return false
     }
 }
+
+/// swift-mustache's transforms on text and whole numbers (`{{uppercased(listing.name)}}`, `{{plusone(index())}}`)
+/// apply to the build's values as they do to Swift's strings and integers; without this they render nothing.
+extension Value: MustacheTransformable {
+    public func transform(_ name: String) -> Any? {
+        switch self {
+        case .string(let text): return text.transform(name)
+        case .int(let number): return number.transform(name)
+        default: return nil
+        }
+    }
+}
