@@ -22,13 +22,16 @@ extension SiteRenderer {
     /// The feed entry's HTML: the kind's `feed_item` template when it has one, else its rendered Markdown.
     private func content(_ listing: Listing, in collection: KindCollection) -> String {
         let template = "\(collection.schema.name)/feed_item"
-        if templates.names.contains(template) {
-            return templates.render(.object(["site": contexts.siteValue(currentKind: nil), "listing": .object(listing.fields)]), with: template)
-        }
+        if templates.names.contains(template) { return templates.render(feedItemContext(listing), with: template) }
         return collection.schema.fields.compactMap { field -> String? in
             if case .markdown = field.type { return listing.fields[field.name + "_html"]?.text }
             return nil
         }.joined()
+    }
+
+    /// What a `feed_item` template sees (`TemplateContextShape.Role.feedItem`).
+    func feedItemContext(_ listing: Listing) -> Value {
+        .object(["site": contexts.siteValue(currentKind: nil), "listing": .object(listing.fields)])
     }
 
     private func jsonFeed(_ collection: KindCollection, _ entries: [(CalendarDate, Listing)]) -> OutputFile {

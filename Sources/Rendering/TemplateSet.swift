@@ -8,6 +8,8 @@ import Support
 public struct TemplateSet: Sendable {
     public let library: MustacheLibrary
     public let names: Set<String>
+    /// Each template's file (relative to the site root) and text, by name.
+    public let sources: [String: (file: String, text: String)]
     /// SHA-256 of every template's name and text: a change to any template changes every render key.
     public let fingerprint: String
 
@@ -46,6 +48,7 @@ public struct TemplateSet: Sendable {
         guard problems.isEmpty else { throw BuildFailure(problems) }
         self.library = library
         self.names = Set(sources.keys)
+        self.sources = sources
         var all: [UInt8] = []
         for (name, source) in sources.sorted(by: { $0.key < $1.key }) { all += Array("\(name)\u{0}\(source.text)\u{0}".utf8) }
         self.fingerprint = SHA256.hex(all)

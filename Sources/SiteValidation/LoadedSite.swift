@@ -65,7 +65,7 @@ public struct LoadedSite: Sendable {
         diagnostics += images.problems
 
         // Templates are checked in the same run, so one build reports content and template errors together.
-        let templates = Self.checkedTemplates(files, forPages: !pages.isEmpty, diagnostics: &diagnostics)
+        let templates = Self.checkedTemplates(files, forPages: !pages.isEmpty, schemas: schemas, diagnostics: &diagnostics)
         try stopIfErrors()
 
         self.config = config
@@ -120,10 +120,12 @@ public struct LoadedSite: Sendable {
         return (listings, failed)
     }
 
-    /// The templates, compiled; nil when they have errors, which go to `diagnostics`.
-    private static func checkedTemplates(_ files: SiteFiles, forPages: Bool, diagnostics: inout [Diagnostic]) -> TemplateSet? {
+    /// The templates, compiled, with every name they use checked against the kinds' contexts; nil when they
+    /// have errors, which go to `diagnostics`.
+    private static func checkedTemplates(_ files: SiteFiles, forPages: Bool, schemas: [KindSchema], diagnostics: inout [Diagnostic]) -> TemplateSet? {
         do throws(BuildFailure) {
             let templates = try Self.loadTemplates(files)
+            diagnostics += TemplateNameCheck.problems(sources: templates.sources, schemas: schemas)
             if forPages, !templates.names.contains("page") {
                 diagnostics.append(.error(at: SourceLocation(file: "templates/page.mustache"), "missing template: the site has pages in content/pages/, which need templates/page.mustache"))
             }

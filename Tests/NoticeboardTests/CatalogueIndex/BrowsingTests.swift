@@ -100,7 +100,7 @@ import Testing
         defer { TestSupport.removeTree(site) }
         let files = try build(site)
         let cork = text(files, "cleaners/county/cork/index.html")
-        #expect(cork.contains("<h1>Cork</h1>") && cork.contains("30 cleaners, page 1 of 2"))
+        #expect(cork.contains("<h1>Cork</h1>") && cork.contains("30 listed, page 1 of 2"))
         #expect(text(files, "cleaners/county/cork/page/2/index.html").components(separatedBy: "<li class=\"card\">").count - 1 == 6)
         #expect(files["cleaners/county/kerry/page/2/index.html"] == nil)
         #expect(text(files, "cleaners/county/kerry/index.html").components(separatedBy: "<li class=\"card\">").count - 1 == 20)

@@ -3,7 +3,8 @@ import Testing
 
 /// The bad-input corpus: each folder below `Tests/Fixtures/bad/` is one case. Its `content/` and `templates/`
 /// files are laid over a copy of the base site (`Tests/Fixtures/corpus-base/content` and the repository's
-/// templates), inputs that cannot be committed are made by `GeneratedInputs`, and `noticeboard build` runs
+/// templates but those made for the example's kinds: `TestSupport.copyThemeTemplates`), inputs that cannot
+/// be committed are made by `GeneratedInputs`, and `noticeboard build` runs
 /// there with the arguments in the case's `arguments` file, one a line. What it prints on standard error and
 /// its exit status must match the case's `expected.txt` exactly: a first line `exit N`, then standard error.
 ///
@@ -64,7 +65,7 @@ import Testing
         let site = TestSupport.temporaryFolder()
         let files = FileManager.default
         try files.copyItem(atPath: TestSupport.fixtures + "/corpus-base/content", toPath: site + "/content")
-        try files.copyItem(atPath: TestSupport.repository + "/templates", toPath: site + "/templates")
+        try TestSupport.copyThemeTemplates(to: site + "/templates")
         guard let name else { return site }
         for part in ["content", "templates"] {
             let source = corpus + "/" + name + "/" + part

@@ -68,9 +68,28 @@ enum TestSupport {
             try! FileManager.default.copyItem(atPath: exampleImageCache, toPath: site + "/.noticeboard-cache/images")
         }
         let fixtureTemplates = fixture.map { fixtures + "/" + $0 + "/templates" }
-        let templates = fixtureTemplates.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil } ?? repository + "/templates"
-        try! FileManager.default.copyItem(atPath: templates, toPath: site + "/templates")
+        if let templates = fixtureTemplates, FileManager.default.fileExists(atPath: templates) {
+            try! FileManager.default.copyItem(atPath: templates, toPath: site + "/templates")
+        } else if fixture != nil {
+            try! copyThemeTemplates(to: site + "/templates")
+        } else {
+            try! FileManager.default.copyItem(atPath: repository + "/templates", toPath: site + "/templates")
+        }
         return site
+    }
+
+    /// The example site's templates without those it made for its own kinds (`templates/cleaners/`…), for a
+    /// fixture's content: those name the example's fields, which a fixture's kind of the same name need not
+    /// have, and the build refuses a template that names what its pages' context cannot hold.
+    static func copyThemeTemplates(to folder: String) throws {
+        let files = FileManager.default
+        try files.copyItem(atPath: repository + "/templates", toPath: folder)
+        for entry in try files.contentsOfDirectory(atPath: folder) where !["partials", "assets"].contains(entry) {
+            var isFolder: ObjCBool = false
+            if files.fileExists(atPath: folder + "/" + entry, isDirectory: &isFolder), isFolder.boolValue {
+                try files.removeItem(atPath: folder + "/" + entry)
+            }
+        }
     }
 
     /// The example site's image cache, made once per test run by checking a copy of the site.

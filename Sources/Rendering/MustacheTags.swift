@@ -1,0 +1,186 @@
+/// A template's tags as a tree, each with the line and column of its name, for the name check
+/// (`TemplateNameCheck`). Hand-written because swift-mustache keeps no source locations in its parse tree
+/// (and does not expose it); it runs only on templates the library has already parsed, so it need not
+/// report syntax errors: on anything it does not expect, it stops and returns what it read.
+/// Set-delimiter tags (`{{=<% %>=}}`) are followed; comments and the content-type pragma are skipped.
+enum MustacheNode: Equatable {
+    /// `{{name}}`, `{{{name}}}`, `{{&name}}`.
+    case variable(MustacheName)
+    /// `{{#name}}…{{/name}}`, or `{{^name}}…{{/name}}` when inverted.
+    case section(MustacheName, inverted: Bool, [MustacheNode])
+    /// `{{> name}}`; dynamic partials (`{{>*name}}`) are read as a variable, the name they are chosen by.
+    case partial(name: String, line: Int, column: Int)
+    /// `{{<parent}}…{{/parent}}` or `{{$block}}…{{/block}}`: what is inside renders in the same context.
+    case group([MustacheNode])
+}
+
+/// A name as a tag writes it, `count(listing.languages)`: `transforms` applied right to left to `path`.
+struct MustacheName: Equatable {
+    var path: String
+    var transforms: [String]
+    var line: Int
+    var column: Int
+
+    /// How the tag wrote it, for messages.
+    var written: String {
+        transforms.map { $0 + "(" }.joined() + path + String(repeating: ")", count: transforms.count)
+    }
+}
+
+struct MustacheTagScanner {
+    private let scalars: [Unicode.Scalar]
+    private var position = 0
+    private var line = 1
+    private var lineStart = 0
+    private var open: [Unicode.Scalar] = Array("{{".unicodeScalars)
+    private var close: [Unicode.Scalar] = Array("}}".unicodeScalars)
+
+    init(_ text: String) {
+        scalars = Array(text.unicodeScalars)
+    }
+
+    /// The template's tags, nested by section.
+    static func nodes(of text: String) -> [MustacheNode] {
+        var scanner = MustacheTagScanner(text)
+        return scanner.readNodes()
+    }
+
+    /// The nodes up to the end of the text or of the section being read.
+    private mutating func readNodes() -> [MustacheNode] {
+        var nodes: [MustacheNode] = []
+        while skipToOpen() {
+            guard position < scalars.count else { break }
+            let sigil = scalars[position]
+            switch sigil {
+            case "!", "%":
+                guard skip(past: close) else { return nodes }
+            case "=":
+                guard readDelimiters() else { return nodes }
+            case "/":
+                position += 1
+                _ = readName()
+                return nodes
+            case "#", "^":
+                position += 1
+                guard let name = readName() else { return nodes }
+                nodes.append(.section(name, inverted: sigil == "^", readNodes()))
+            case "<", "$":
+                position += 1
+                guard readName(allowingSlash: true) != nil else { return nodes }
+                nodes.append(.group(readNodes()))
+            case ">":
+                position += 1
+                skipWhitespace()
+                if position < scalars.count, scalars[position] == "*" {
+                    position += 1
+                    guard let name = readName(allowingSlash: true) else { return nodes }
+                    nodes.append(.variable(name))
+                } else {
+                    guard let name = readName(allowingSlash: true) else { return nodes }
+                    nodes.append(.partial(name: name.path, line: name.line, column: name.column))
+                }
+            case "{":
+                position += 1
+                guard let name = readName(closingWith: ["}"] + close) else { return nodes }
+                nodes.append(.variable(name))
+            case "&":
+                position += 1
+                guard let name = readName() else { return nodes }
+                nodes.append(.variable(name))
+            default:
+                guard let name = readName() else { return nodes }
+                nodes.append(.variable(name))
+            }
+        }
+        return nodes
+    }
+
+    /// Moves past the next opening delimiter, counting lines; false at the end of the text.
+    private mutating func skipToOpen() -> Bool {
+        while position < scalars.count {
+            if matches(open) {
+                position += open.count
+                return true
+            }
+            advance()
+        }
+        return false
+    }
+
+    private mutating func advance() {
+        if scalars[position] == "\n" {
+            line += 1
+            lineStart = position + 1
+        }
+        position += 1
+    }
+
+    private func matches(_ delimiter: [Unicode.Scalar]) -> Bool {
+        position + delimiter.count <= scalars.count && Array(scalars[position..<position + delimiter.count]) == delimiter
+    }
+
+    private mutating func skip(past delimiter: [Unicode.Scalar]) -> Bool {
+        while position < scalars.count {
+            if matches(delimiter) {
+                position += delimiter.count
+                return true
+            }
+            advance()
+        }
+        return false
+    }
+
+    private mutating func skipWhitespace() {
+        while position < scalars.count, scalars[position].properties.isWhitespace { advance() }
+    }
+
+    /// `{{=<% %>=}}`: the new delimiters take effect after the tag.
+    private mutating func readDelimiters() -> Bool {
+        position += 1
+        skipWhitespace()
+        let start = readWhile { !$0.properties.isWhitespace }
+        skipWhitespace()
+        let end = readWhile { !$0.properties.isWhitespace && $0 != "=" }
+        skipWhitespace()
+        guard !start.isEmpty, !end.isEmpty, position < scalars.count, scalars[position] == "=" else { return false }
+        position += 1
+        guard matches(close) else { return false }
+        position += close.count
+        (open, close) = (start, end)
+        return true
+    }
+
+    /// What swift-mustache allows in a name.
+    private static let nameCharacters = Set("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?*()".unicodeScalars)
+
+    private mutating func readWhile(_ keep: (Unicode.Scalar) -> Bool) -> [Unicode.Scalar] {
+        var read: [Unicode.Scalar] = []
+        while position < scalars.count, keep(scalars[position]) {
+            read.append(scalars[position])
+            position += 1
+        }
+        return read
+    }
+
+    /// The tag's name up to the closing delimiter (`closing`, or the current one), split into transforms.
+    private mutating func readName(allowingSlash: Bool = false, closingWith closing: [Unicode.Scalar]? = nil) -> MustacheName? {
+        skipWhitespace()
+        let column = position - lineStart + 1
+        let startLine = line
+        let text = String(String.UnicodeScalarView(readWhile { scalar in
+            Self.nameCharacters.contains(scalar) || (allowingSlash && scalar == "/")
+        }))
+        skipWhitespace()
+        let end = closing ?? close
+        guard matches(end) else { return nil }
+        position += end.count
+        var transforms: [String] = []
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "(") {
+            transforms.append(String(rest[..<open]))
+            rest = rest[rest.index(after: open)...]
+        }
+        let path = String(rest.prefix { $0 != ")" })
+        return MustacheName(path: path, transforms: transforms, line: startLine, column: column)
+    }
+}
