@@ -46,6 +46,7 @@ public struct LoadedSite: Sendable {
         if let baseURL { config.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/" }
 
         let schemas = Self.loadSchemas(files, config: config, diagnostics: &diagnostics)
+        diagnostics += Self.kindsLeftOut(content, files: files, config: config)
         try stopIfErrors()
 
         // Listings, parsed and checked across all cores.
@@ -97,6 +98,45 @@ public struct LoadedSite: Sendable {
         }
         diagnostics += checkDerivedFields(schemas)
         return schemas
+    }
+
+    /// A schema or a folder of listings for a kind that `kinds:` in site.yaml does not name: without this, the
+    /// build would leave the kind out without a word.
+    private static func kindsLeftOut(_ content: SiteFiles.FolderContents, files: SiteFiles, config: SiteConfig) -> [Diagnostic] {
+        let kindsAt = kindsSettingLocation(files)
+        let setting = "site.yaml's kinds: (\(kindsAt.file):\(kindsAt.line):\(kindsAt.column))"
+        var problems: [Diagnostic] = []
+        for file in content.files(under: "content/schemas", extensions: ["yaml", "yml"]) {
+            let parts = file.split(separator: "/")
+            guard parts.count == 3, let kind = parts[2].split(separator: ".").first.map(String.init), !config.kinds.contains(kind) else { continue }
+            problems.append(.error(
+                at: SourceLocation(file: file), "kind '\(kind)' has a schema but is not in \(setting); add it or remove the schema"))
+        }
+        let notKinds: Set<String> = ["schemas", "media", "pages"]
+        var folders: [String: String] = [:]
+        for file in content.files(under: "content", extensions: ["yaml", "yml"]) {
+            let parts = file.split(separator: "/").map(String.init)
+            // A folder whose kind has a schema is named by the schema's error.
+            guard parts.count == 3, !notKinds.contains(parts[1]), !config.kinds.contains(parts[1]), folders[parts[1]] == nil,
+                content.files(under: "content/schemas", extensions: ["yaml", "yml"]).allSatisfy({ !$0.hasPrefix("content/schemas/\(parts[1]).") })
+            else { continue }
+            folders[parts[1]] = file
+        }
+        for (kind, file) in folders.sorted(by: { $0.key < $1.key }) {
+            problems.append(.error(
+                at: SourceLocation(file: file),
+                "content/\(kind)/ holds listings of a kind '\(kind)' that is not in \(setting); add it (with content/schemas/\(kind).yaml) or move the folder out of content/"))
+        }
+        return problems
+    }
+
+    /// Where site.yaml sets `kinds:` (its value), for messages; the file's start if it cannot be found.
+    private static func kindsSettingLocation(_ files: SiteFiles) -> SourceLocation {
+        let root = try? parseYAML(try files.read(configFile), file: configFile)
+        guard case .mapping(let pairs)? = root?.content, let kinds = pairs.first(where: { $0.name == "kinds" })?.value else {
+            return SourceLocation(file: configFile)
+        }
+        return SourceLocation(file: configFile, line: kinds.line, column: kinds.column)
     }
 
     /// Every listing file, parsed and checked across all cores: the listings by kind in file order, and the
