@@ -10,7 +10,8 @@ enum MustacheNode: Equatable {
     case section(MustacheName, inverted: Bool, [MustacheNode])
     /// `{{> name}}`; dynamic partials (`{{>*name}}`) are read as a variable, the name they are chosen by.
     case partial(name: String, line: Int, column: Int)
-    /// `{{<parent}}…{{/parent}}` or `{{$block}}…{{/block}}`: what is inside renders in the same context.
+    /// What is inside `{{<parent}}…{{/parent}}` (after the parent, as a partial) or `{{$block}}…{{/block}}`: it
+    /// renders in the same context.
     case group([MustacheNode])
 }
 
@@ -64,9 +65,15 @@ struct MustacheTagScanner {
                 position += 1
                 guard let name = readName() else { return nodes }
                 nodes.append(.section(name, inverted: sigil == "^", readNodes()))
-            case "<", "$":
+            case "<":
+                // A parent template, rendered in this context with the blocks inside replacing its own.
                 position += 1
-                guard readName(allowingSlash: true) != nil else { return nodes }
+                guard let name = readName(allowingSlash: true) else { return nodes }
+                nodes.append(.partial(name: name.path, line: name.line, column: name.column))
+                nodes.append(.group(readNodes()))
+            case "$":
+                position += 1
+                guard readName() != nil else { return nodes }
                 nodes.append(.group(readNodes()))
             case ">":
                 position += 1
