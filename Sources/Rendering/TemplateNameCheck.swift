@@ -9,12 +9,14 @@ public struct TemplateNameCheck {
     /// Template names (`cleaners/listing`) with their file and text.
     let sources: [String: (file: String, text: String)]
     let shapes: TemplateContextShape
+    /// The names of private fields, at any depth, so that the error can say why such a name is never there.
+    let privateFields: Set<String>
     private var problems: [Diagnostic] = []
     private var scanned: [String: [MustacheNode]] = [:]
 
     /// The problems of every template a page is rendered with; partials through the templates that include them.
     public static func problems(sources: [String: (file: String, text: String)], schemas: [KindSchema]) -> [Diagnostic] {
-        var check = TemplateNameCheck(sources: sources, shapes: TemplateContextShape(schemas: schemas))
+        var check = TemplateNameCheck(sources: sources, shapes: TemplateContextShape(schemas: schemas), privateFields: privateNames(schemas.flatMap(\.fields)))
         for use in uses(of: Set(sources.keys), schemas: schemas) {
             check.check(use)
         }
@@ -172,6 +174,9 @@ extension TemplateNameCheck {
             whereAbouts.append("in a partial that \(inclusion.file):\(inclusion.line) includes")
         }
         if !whereAbouts.isEmpty { message += " (" + whereAbouts.joined(separator: ", ") + ")" }
+        if let last = path.split(separator: ".").last, privateFields.contains(String(last)) {
+            return message + ": a private field is never in a template's context, nor anywhere else the build writes"
+        }
         if let suggestion { return message + "; did you mean '\(suggestion)'?" }
         return message + "; README.md (Templates) lists what each page's context holds"
     }
@@ -186,6 +191,18 @@ extension TemplateNameCheck {
         let limit = name.count < 4 ? 1 : name.count < 8 ? 2 : 3
         let scored = Set(candidates).map { ($0, editDistance(name, $0)) }.filter { $0.1 <= limit && $0.0 != name }
         return scored.min { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }?.0
+    }
+}
+
+/// The names of the private fields among `fields` and the fields of their objects and lists.
+private func privateNames(_ fields: [FieldSchema]) -> Set<String> {
+    fields.reduce(into: Set<String>()) { names, field in
+        if field.isPrivate { names.insert(field.name) }
+        switch field.type {
+        case .object(let subfields): names.formUnion(privateNames(subfields))
+        case .list(let item): names.formUnion(privateNames([item]))
+        default: break
+        }
     }
 }
 
