@@ -16,7 +16,8 @@ public struct TemplateNameCheck {
 
     /// The problems of every template a page is rendered with; partials through the templates that include them.
     public static func problems(sources: [String: (file: String, text: String)], schemas: [KindSchema]) -> [Diagnostic] {
-        var check = TemplateNameCheck(sources: sources, shapes: TemplateContextShape(schemas: schemas), privateFields: privateNames(schemas.flatMap(\.fields)))
+        var check = TemplateNameCheck(
+            sources: sources, shapes: TemplateContextShape(schemas: schemas), privateFields: privateNames(schemas.flatMap(\.fields)))
         for use in uses(of: Set(sources.keys), schemas: schemas) {
             check.check(use)
         }
@@ -35,7 +36,7 @@ public struct TemplateNameCheck {
     /// Which template renders which pages: a kind's own `<kind>/list` or the site's `list`, and so on.
     static func uses(of names: Set<String>, schemas: [KindSchema]) -> [Use] {
         var uses: [Use] = [
-            Use(template: "layout", role: .layout, kinds: schemas.filter(\.hasPages), pages: "every page (the layout)"),
+            Use(template: "layout", role: .layout, kinds: schemas.filter(\.hasPages), pages: "any page"),
             Use(template: "home", role: .home, kinds: [], pages: "the home page"),
             Use(template: "page", role: .freePage, kinds: [], pages: "a free page"),
             Use(template: "search", role: .search, kinds: [], pages: "the search page"),
@@ -46,13 +47,11 @@ public struct TemplateNameCheck {
             let byTemplate = Dictionary(grouping: withPages) { names.contains("\($0.name)/\(page)") ? "\($0.name)/\(page)" : page }
             for (template, kinds) in byTemplate.sorted(by: { $0.key < $1.key }) {
                 let kindNames = kinds.map(\.name).joined(separator: " or ")
-                let article = "aeiou".contains(kindNames.first ?? "x") ? "an" : "a"
-                uses.append(Use(template: template, role: role, kinds: kinds, pages: "\(article) \(kindNames) \(page) page"))
+                uses.append(Use(template: template, role: role, kinds: kinds, pages: withArticle("\(kindNames) \(page) page")))
             }
         }
         for schema in schemas where !schema.feeds.isEmpty {
-            let article = "aeiou".contains(schema.name.first ?? "x") ? "an" : "a"
-            uses.append(Use(template: "\(schema.name)/feed_item", role: .feedItem, kinds: [schema], pages: "\(article) \(schema.name) feed item"))
+            uses.append(Use(template: "\(schema.name)/feed_item", role: .feedItem, kinds: [schema], pages: withArticle("\(schema.name) feed item")))
         }
         return uses.filter { names.contains($0.template) }
     }
@@ -192,6 +191,11 @@ extension TemplateNameCheck {
         let scored = Set(candidates).map { ($0, editDistance(name, $0)) }.filter { $0.1 <= limit && $0.0 != name }
         return scored.min { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }?.0
     }
+}
+
+/// "an owners listing page", "a cleaners listing page".
+private func withArticle(_ words: String) -> String {
+    ("aeiou".contains(words.first ?? "x") ? "an " : "a ") + words
 }
 
 /// The names of the private fields among `fields` and the fields of their objects and lists.
