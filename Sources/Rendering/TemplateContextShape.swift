@@ -1,7 +1,7 @@
 import OrderedCollections
 import SiteModel
 
-/// What each template sees, described once: the README's table of template contexts is this file, and
+/// What each template sees, described once (the README's table of template contexts says the same), and
 /// `TemplateNameCheck` holds every name a template uses to it. The contexts themselves are made in
 /// `HTMLPages.swift`, `PageContexts.swift` and `Feeds.swift`; a test renders the example site and fails on any
 /// name they hold that is not described here. A new name in a context is one line in the object it joins.
