@@ -10,8 +10,12 @@ struct PageContexts: Sendable {
     private var siteValues: [String?: Value] = [:]
     private var kindValues: [String: SharedValue] = [:]
 
-    init(catalogue: Catalogue) {
+    /// The kinds that have a map page (`SiteRenderer.mapPage`): their list pages and navigation link it.
+    let mapKinds: Set<String>
+
+    init(catalogue: Catalogue, mapKinds: Set<String> = []) {
         self.catalogue = catalogue
+        self.mapKinds = mapKinds
         let kindNames: [String?] = [nil] + catalogue.kinds.map(\.schema.name)
         siteValues = Dictionary(uniqueKeysWithValues: kindNames.map { ($0, makeSiteValue(currentKind: $0)) })
         kindValues = Dictionary(uniqueKeysWithValues: catalogue.kinds.map { ($0.schema.name, SharedValue(makeKindValue($0))) })
@@ -32,12 +36,14 @@ struct PageContexts: Sendable {
             "language": .string(site.language),
             "base_url": .string(site.baseURL),
             "base_path": .string(site.basePath),
-            "nav": .list(catalogue.kinds.filter(\.schema.hasPages).map { collection in
-                .object([
+            "nav": .list(catalogue.kinds.filter(\.schema.hasPages).flatMap { collection in
+                let entry: Value = .object([
                     "title": .string(collection.schema.title),
                     "path": .string(site.path(collection.outputPath)),
                     "current": .bool(collection.schema.name == currentKind),
                 ])
+                guard let mapPath = mapPath(collection) else { return [entry] }
+                return [entry, .object(["title": .string("Map"), "path": .string(mapPath), "current": .bool(false)])]
             } + catalogue.pages.filter { $0.navigationOrder != nil }.map { page in
                 .object([
                     "title": .string(page.title),
@@ -46,6 +52,11 @@ struct PageContexts: Sendable {
                 ])
             }),
         ])
+    }
+
+    /// The kind's map page, when it has one.
+    func mapPath(_ collection: KindCollection) -> String? {
+        mapKinds.contains(collection.schema.name) ? site.path(collection.outputPath + "map/") : nil
     }
 
     func page(title: String, outputPath: String, description: String) -> Value {
@@ -135,6 +146,7 @@ struct PageContexts: Sendable {
             "path": .string(site.path(collection.outputPath)),
             "count": .int(Int64(collection.listings.count)),
             "facets": facetsValue(collection),
+            "map_path": mapPath(collection).map(Value.string) ?? .null,
         ])
     }
 

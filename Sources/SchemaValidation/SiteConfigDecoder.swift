@@ -11,7 +11,7 @@ public func decodeSiteConfig(_ root: YAMLNode?, file: String) -> (SiteConfig?, [
         return (nil, problems.list)
     }
     settings.reportUnknownKeys(
-        known: ["title", "description", "base_url", "language", "currency", "page_size", "allow_raw_html", "kinds", "images", "markdown", "sync_builds"],
+        known: ["title", "description", "base_url", "language", "currency", "page_size", "allow_raw_html", "kinds", "images", "markdown", "sync_builds", "map"],
         what: "the site configuration", problems: &problems)
 
     let title = settings.requiredString("title", problems: &problems)
@@ -34,6 +34,7 @@ public func decodeSiteConfig(_ root: YAMLNode?, file: String) -> (SiteConfig?, [
     let syncBuilds = settings.int("sync_builds", in: 1...1000, problems: &problems) ?? SiteConfig.defaultSyncBuilds
     let images = decodeImageSettings(settings.value("images"), problems: &problems)
     let markdown = decodeMarkdownLimits(settings.value("markdown"), problems: &problems)
+    let map = decodeMapSettings(settings.value("map"), problems: &problems)
 
     var kinds: [String] = []
     if let list = settings.stringList("kinds", problems: &problems) {
@@ -59,7 +60,7 @@ public func decodeSiteConfig(_ root: YAMLNode?, file: String) -> (SiteConfig?, [
     let config = SiteConfig(
         title: title, description: settings.string("description", problems: &problems) ?? "", baseURL: baseURL,
         language: language, currency: currency, pageSize: pageSize, allowRawHTML: allowRawHTML, kinds: kinds, images: images,
-        markdown: markdown, syncBuilds: syncBuilds)
+        markdown: markdown, syncBuilds: syncBuilds, map: map)
     return (config, problems.list)
 }
 
