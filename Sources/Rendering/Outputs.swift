@@ -65,6 +65,10 @@ public enum Outputs {
         .eachKindWithPages("map pages", ["<kind>/map/"], shows: .itsListings) { pass, collection in
             [.pages { pass.renderer.mapPage(collection).map { [$0] } ?? [] }]
         },
+        // Kinds with `daily`: a page per day of the archive and its index (DailyPages.swift).
+        .eachKindWithPages("daily archive", ["<kind>/daily/", "<kind>/daily/<date>/"], shows: .itsListings) { pass, collection in
+            [.pages { pass.renderer.dailyPages(collection) + (pass.renderer.dailyIndexPage(collection).map { [$0] } ?? []) }]
+        },
         .site("free pages", ["<page>/"], shows: .noListing) { pass in [.pages { pass.renderer.catalogue.pages.map(pass.renderer.freePage) }] },
         .site("search page", ["search/"], shows: .noListing) { pass in
             pass.renderer.templates.names.contains("search") ? [.pages { [pass.renderer.searchPage()] }] : []

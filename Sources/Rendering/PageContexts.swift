@@ -12,10 +12,13 @@ struct PageContexts: Sendable {
 
     /// The kinds that have a map page (`SiteRenderer.mapPage`): their list pages and navigation link it.
     let mapKinds: Set<String>
+    /// Dates in the site's language.
+    let dates: DateText
 
     init(catalogue: Catalogue, mapKinds: Set<String> = []) {
         self.catalogue = catalogue
         self.mapKinds = mapKinds
+        dates = DateText(language: catalogue.site.language)
         let kindNames: [String?] = [nil] + catalogue.kinds.map(\.schema.name)
         siteValues = Dictionary(uniqueKeysWithValues: kindNames.map { ($0, makeSiteValue(currentKind: $0)) })
         kindValues = Dictionary(uniqueKeysWithValues: catalogue.kinds.map { ($0.schema.name, SharedValue(makeKindValue($0))) })
@@ -130,6 +133,42 @@ struct PageContexts: Sendable {
             "path": .string(site.path(facet.outputPath(kind: collection.schema.name) + value.slug + "/")),
             "count": .int(Int64(value.listings.count)),
         ])
+    }
+
+    /// The facet values of a listing's or entry's fields, each with its facet value page: `text`, `path`, `label`.
+    func facetLinks(_ fields: OrderedDictionary<String, Value>, in collection: KindCollection) -> Value {
+        .list(collection.facets.flatMap { facet in
+            facetTexts(fields[facet.field.name]).map { text -> Value in
+                .object([
+                    "label": .string(facet.field.label), "text": .string(text),
+                    "path": .string(site.path(facet.outputPath(kind: collection.schema.name) + Slug.from(text: text) + "/")),
+                ])
+            }
+        })
+    }
+
+    /// The page of each facet field's value, by field name, for fields that hold one value (`links.category`).
+    func facetPaths(_ fields: OrderedDictionary<String, Value>, in collection: KindCollection) -> Value {
+        var paths: OrderedDictionary<String, Value> = [:]
+        for facet in collection.facets {
+            let texts = facetTexts(fields[facet.field.name])
+            guard texts.count == 1, fields[facet.field.name]?.listValue == nil else { continue }
+            paths[facet.field.name] = .string(site.path(facet.outputPath(kind: collection.schema.name) + Slug.from(text: texts[0]) + "/"))
+        }
+        return .object(paths)
+    }
+
+    /// A collection's entries as its page shows them: each entry's fields, its `anchor`, its facet `tags` and
+    /// `links` (`facetPaths`).
+    func entriesValue(_ listing: Listing, in collection: KindCollection) -> Value {
+        guard let entriesField = collection.schema.entriesField, let entries = listing.fields[entriesField]?.listValue else { return .null }
+        return .list(entries.enumerated().map { index, entry in
+            guard case .object(var fields) = entry else { return entry }
+            fields["anchor"] = .string("entry-\(index)")
+            fields["tags"] = facetLinks(fields, in: collection)
+            fields["links"] = facetPaths(fields, in: collection)
+            return .object(fields)
+        })
     }
 
     func kindValue(_ collection: KindCollection) -> SharedValue {
