@@ -97,8 +97,9 @@ extension SiteRenderer {
             "page": contexts.page(title: title, outputPath: listing.outputPath, description: "\(schema.singular): \(title)"),
         ])
         context.set("kind", contexts.kindValue(collection))
-        context["listing"] = .object(listing.fields)
+        context["listing"] = contexts.pageFields(listing, schema: schema)
         context["display"] = .object(listing.display.mapValues(Value.string))
+        context["dates"] = contexts.datesValue(listing, schema: schema)
         context["fields"] = contexts.fieldRows(listing, schema: schema)
         context["entries"] = contexts.entriesValue(listing, in: collection)
         return page(

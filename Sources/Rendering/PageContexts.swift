@@ -39,7 +39,7 @@ struct PageContexts: Sendable {
             "language": .string(site.language),
             "base_url": .string(site.baseURL),
             "base_path": .string(site.basePath),
-            "nav": .list(catalogue.kinds.filter(\.schema.hasPages).flatMap { collection in
+            "nav": .list(navigationKinds.flatMap { collection in
                 let entry: Value = .object([
                     "title": .string(collection.schema.title),
                     "path": .string(site.path(collection.outputPath)),
@@ -55,6 +55,13 @@ struct PageContexts: Sendable {
                 ])
             }),
         ])
+    }
+
+    /// The kinds the navigation links: those `nav:` names in its order, or every kind with pages; a kind
+    /// without pages has nothing to link.
+    private var navigationKinds: [KindCollection] {
+        let chosen = site.nav.map { names in names.compactMap(catalogue.collection) } ?? catalogue.kinds
+        return chosen.filter(\.schema.hasPages)
     }
 
     /// The kind's map page, when it has one.
@@ -203,7 +210,33 @@ struct PageContexts: Sendable {
             "first_screen": .bool(firstScreen),
             "listing": .object(listing.fields),
             "display": .object(listing.display.mapValues(Value.string)),
+            "dates": datesValue(listing, schema: schema),
         ])
+    }
+
+    /// The listing's fields as its page sees them: each image of a list of images also carries its `number` (from
+    /// 1) and the list's `count`, so that several photos get distinct alt texts ("Kayak, photo 2 of 3").
+    func pageFields(_ listing: Listing, schema: KindSchema) -> Value {
+        var fields = listing.fields
+        for field in schema.fields {
+            guard case .list(let item) = field.type, case .image = item.type, case .list(let images)? = fields[field.name] else { continue }
+            fields[field.name] = .list(images.enumerated().map { index, image in
+                guard case .object(var values) = image else { return image }
+                values["number"] = .int(Int64(index + 1))
+                values["count"] = .int(Int64(images.count))
+                return .object(values)
+            })
+        }
+        return .object(fields)
+    }
+
+    /// The listing's date fields as pages write them, in the site's language: `{{dates.listed}}` → "23 November 2026".
+    func datesValue(_ listing: Listing, schema: KindSchema) -> Value {
+        var dates: OrderedDictionary<String, Value> = [:]
+        for field in schema.fields where !field.isPrivate {
+            if case .date(let date)? = listing.fields[field.name] { dates[field.name] = .string(self.dates.text(date)) }
+        }
+        return .object(dates)
     }
 
     func cardDigest(_ listing: Listing, schema: KindSchema) -> String {

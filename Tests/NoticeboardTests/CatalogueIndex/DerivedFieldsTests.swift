@@ -42,10 +42,10 @@ import Testing
         let page = TestSupport.read(site + "/public/houses/maple-terrace/index.html")
         let headings = page.matches(of: /<h3>([^<]+) <span/).map { String($0.1) }
         #expect(headings == expected)
-        // Overdue tasks (urgency of 1 or more) are marked; others are not.
+        // Overdue tasks (urgency above 1: 1.00 is due today) are marked; others are not.
         for (_, task) in tasks where rooms[task["room"]!]!["house"] == "maple-terrace" {
             let lastDone = CalendarDate(parsing: task["last_done"]![...])!
-            let overdue = Double(TestSupport.now.dayNumber - lastDone.dayNumber) >= Double(task["frequency_days"]!)!
+            let overdue = Double(TestSupport.now.dayNumber - lastDone.dayNumber) > Double(task["frequency_days"]!)!
             #expect(page.contains("<td>\(task["name"]!) <strong class=\"tag-overdue\">overdue</strong></td>") == overdue, "\(task["name"]!)")
         }
     }
