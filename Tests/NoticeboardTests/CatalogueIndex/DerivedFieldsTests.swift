@@ -64,4 +64,19 @@ import Testing
         #expect(scores.map { $0["total"] as! Int } == totals.values.sorted(by: >))
         #expect(TestSupport.read(site + "/public/houses/maple-terrace/index.html").contains("<tr><td>Dara</td><td>\(totals["Dara"]!)</td></tr>"))
     }
+
+    /// `times`: a rental's weekend is two days at its day's price, in its JSON and on its page.
+    @Test func aWeekendCostsTwoDaysAtTheDaysPrice() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let files = try TestSupport.buildTree(site)
+        let rentals = try #require(try TestSupport.json(files, "api/rentals.json")["items"] as? [[String: Any]])
+        #expect(rentals.count == 14)
+        for rental in rentals {
+            let day = try #require((rental["price_per_day"] as? NSNumber)?.decimalValue)
+            #expect((rental["weekend_price"] as? NSNumber)?.decimalValue == day * 2, "\(rental["slug"] ?? "")")
+        }
+        let kayak = TestSupport.read(site + "/public/rentals/kayak/index.html")
+        #expect(kayak.contains("<dt>A weekend</dt><dd>€90.00 (2 days × €45.00)</dd>"))
+    }
 }
