@@ -14,7 +14,10 @@ under /catalogue/, and checks:
   100 kB in at most 8 requests;
 - on a generated S catalogue (`noticeboard generate`, 4,000 listings) served with gzip: the requests and bytes
   until the first results of a one-word query with one facet show, within the same budget, the index's files
-  and bytes, and the engine's filtering time per keystroke (under 16 ms) (site_check/search_weight.py).
+  and bytes, and the engine's filtering time per keystroke (under 16 ms) (site_check/search_weight.py);
+- the quote of the day on the home page, with the browser's clock moved to just before a midnight: that day's
+  pick, then the next day's once the clock passes midnight; on a copy of the site whose map tiles come from a
+  tile server on loopback, one marker per GeoJSON feature on rentals/map/ (site_check/map_and_daily.py).
 Prints PASS or FAIL per check, the figures, and "check-site: N passed, N failed"; exits 1 on any failure.
 
 --sabotage runs the same checks on a copy of the site with the faults in site_check/sabotage.py put in on
@@ -31,7 +34,7 @@ from urllib.parse import urljoin
 
 from selenium.common.exceptions import TimeoutException
 
-from site_check import browser, documents, sabotage, search_page, search_weight
+from site_check import browser, documents, map_and_daily, sabotage, search_page, search_weight
 from site_check.report import Report
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -79,7 +82,9 @@ def pages(public):
         cleaner = json.load(handle)["items"][0]
     return [("home", ""), ("cleaner", cleaner["path"]), ("facet", f"cleaners/county/{search_page.COUNTY.lower()}/"),
             # With a query, so that the index, the facet selects and results are on the page.
-            ("search", f"search/?q={search_page.WORD}&kind=cleaners")]
+            ("search", f"search/?q={search_page.WORD}&kind=cleaners"),
+            # A list page with the map's link, and the quote of the day's archive (map_and_daily.py).
+            ("list", "rentals/"), ("daily-archive", "quotes/daily/"), ("daily-day", f"quotes/daily/{NOW}/")]
 
 
 def weigh(name, sizes, report):
@@ -93,8 +98,10 @@ def weigh(name, sizes, report):
                      weight < SEARCH_BUDGET and len(shown) <= SEARCH_REQUESTS, f"{weight} bytes in {len(shown)} requests")
 
 
-def visit(driver, site, name, path, screenshots, report):
+def visit(driver, site, name, path, screenshots, report, public=None):
     browser.load(driver, urljoin(site, path))
+    if name == "map":
+        map_and_daily.wait_for_map(driver, map_and_daily.feature_count(public))
     if name == "search":
         search_page.wait_for_index(driver)
         wait_for_results(driver)
@@ -158,6 +165,18 @@ def check(public, screenshots, report):
         search_page.check_keyboard(driver, site, report)
         errors = browser.console_errors(driver)
         report.check("search, filtered and used by keyboard: no console errors", not errors, errors)
+        map_and_daily.check_midnight(driver, site, public, report)
+
+
+def check_map(noticeboard, root, out, screenshots, report):
+    """The map page of a copy of the site at `root` whose tiles come from a tile server on loopback."""
+    with map_and_daily.tile_server() as (tiles, asked):
+        copy, public = os.path.join(out, "map", "site"), os.path.join(out, "map", "public")
+        map_and_daily.site_with_tiles(root, copy, tiles)
+        build(noticeboard, copy, public)
+        with served(public) as site, chromium() as driver:
+            map_and_daily.check_map(driver, site, public, asked, report)
+            visit(driver, site, "map", map_and_daily.MAP_PAGE, screenshots, report, public=public)
 
 
 def main():
@@ -171,6 +190,7 @@ def main():
         sabotage.sabotaged_copy(ROOT, os.path.join(out, "site"))
         build(noticeboard, os.path.join(out, "site"), os.path.join(out, "public"))
         check(os.path.join(out, "public"), os.path.join(out, "screenshots"), report)
+        check_map(noticeboard, os.path.join(out, "site"), out, os.path.join(out, "screenshots"), report)
         report.print_figures()
         print("\nThe faults put in on purpose, and whether the checks caught them:")
         outcomes = list(sabotage.caught(report))
@@ -181,6 +201,7 @@ def main():
         return 0 if caught == len(outcomes) else 1
     build(noticeboard, ROOT, os.path.join(out, "public"))
     check(os.path.join(out, "public"), os.path.join(out, "screenshots"), report)
+    check_map(noticeboard, ROOT, out, os.path.join(out, "screenshots"), report)
     check_generated_search(noticeboard, out, report)
     report.print_figures()
     report.print_summary()

@@ -162,7 +162,7 @@ private func gather(_ operation: DerivedField.Operation, over group: [Listing], 
         return .list(totals.sorted { a, b in
             numericValue(a.1)! != numericValue(b.1)! ? numericValue(a.1)! > numericValue(b.1)! : a.0 < b.0
         }.map { key, sum in .object(["group": .string(key), "total": sum]) })
-    case .daysSince, .ratio, .atLeast, .lookup:
+    case .daysSince, .ratio, .times, .atLeast, .lookup:
         return nil
     }
 }
@@ -180,6 +180,13 @@ private func compute(
         guard let value = rounded(top / bottom, scale: scale) else {
             throw Target(listing: listing, field: derived.name).overflow(
                 at: listing.location(of: numerator), "'\(numerator)' / '\(denominator)', kept to \(scale) fraction digits, takes", scale: scale)
+        }
+        return value
+    case .times(let field, let factor, let scale):
+        guard let number = numericValue(listing.fields[field]) else { return nil }
+        guard let value = rounded(number * factor, scale: scale) else {
+            throw Target(listing: listing, field: derived.name).overflow(
+                at: listing.location(of: field), "'\(field)' times 'by', kept to \(scale) fraction digits, takes", scale: scale)
         }
         return value
     case .atLeast(let field, let threshold):

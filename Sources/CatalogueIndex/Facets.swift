@@ -73,7 +73,8 @@ private func slugProblems(of values: [FacetValue], field: String) -> [Diagnostic
     return problems
 }
 
-private func facetTexts(_ value: Value?) -> [String] {
+/// The facet values a field's value stands for, as their pages name them.
+public func facetTexts(_ value: Value?) -> [String] {
     switch value {
     case .string(let text)?: return text.isEmpty ? [] : [text]
     case .bool(let flag)?: return [flag ? "Yes" : "No"]

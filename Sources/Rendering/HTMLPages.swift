@@ -97,9 +97,11 @@ extension SiteRenderer {
             "page": contexts.page(title: title, outputPath: listing.outputPath, description: "\(schema.singular): \(title)"),
         ])
         context.set("kind", contexts.kindValue(collection))
-        context["listing"] = .object(listing.fields)
+        context["listing"] = contexts.pageFields(listing, schema: schema)
         context["display"] = .object(listing.display.mapValues(Value.string))
+        context["dates"] = contexts.datesValue(listing, schema: schema)
         context["fields"] = contexts.fieldRows(listing, schema: schema)
+        context["entries"] = contexts.entriesValue(listing, in: collection)
         return page(
             at: listing.outputPath, template: templates.name("listing", forKind: schema.name), context: context,
             lastModified: collection.latestDate(of: [listing]))
@@ -139,12 +141,21 @@ extension SiteRenderer {
         return Page(path: "404.html", template: "404", context: context, lastModified: nil, inSitemap: false)
     }
 
+    /// A day's pick: `entry_path` links the entry itself (its anchor on its collection's page); `api_path` is
+    /// the folder of the daily documents, from which the page's script picks the visitor's own today.
     func dailyValue(_ pick: DailyPicks.Pick, in collection: KindCollection) -> Value {
-        .object([
+        let listingPath = pick.listing.fields["path"]?.text
+        return .object([
             "date": .date(pick.date),
+            "date_text": .string(contexts.dates.text(pick.date)),
             "kind_title": .string(collection.schema.title),
             "entry": pick.entry,
+            "tags": pick.entry.objectValue.map { contexts.facetLinks($0, in: collection) } ?? .list([]),
+            "links": pick.entry.objectValue.map { contexts.facetPaths($0, in: collection) } ?? .object([:]),
+            "entry_path": listingPath.map { path in .string(pick.position.map { path + "#entry-\($0 - 1)" } ?? path) } ?? .null,
             "listing": contexts.card(pick.listing, schema: collection.schema, firstScreen: true),
+            "api_path": .string(site.path("api/\(collection.schema.name)/daily/")),
+            "archive_path": hasArchive(collection.schema) ? .string(site.path(collection.outputPath + "daily/")) : .null,
         ])
     }
 

@@ -61,6 +61,14 @@ public enum Outputs {
         .eachKindWithPages("listing pages", ["<kind>/<slug>/"], shows: .itsListings) { pass, collection in
             pass.inGroups(collection) { listings in .pages { listings.map { pass.renderer.listingPage($0, in: collection) } } }
         },
+        // Kinds with `geo`: their places on a map, and as a list (MapPages.swift).
+        .eachKindWithPages("map pages", ["<kind>/map/"], shows: .itsListings) { pass, collection in
+            [.pages { pass.renderer.mapPage(collection).map { [$0] } ?? [] }]
+        },
+        // Kinds with `daily`: a page per day of the archive and its index (DailyPages.swift).
+        .eachKindWithPages("daily archive", ["<kind>/daily/", "<kind>/daily/<date>/"], shows: .itsListings) { pass, collection in
+            [.pages { pass.renderer.dailyPages(collection) + (pass.renderer.dailyIndexPage(collection).map { [$0] } ?? []) }]
+        },
         .site("free pages", ["<page>/"], shows: .noListing) { pass in [.pages { pass.renderer.catalogue.pages.map(pass.renderer.freePage) }] },
         .site("search page", ["search/"], shows: .noListing) { pass in
             pass.renderer.templates.names.contains("search") ? [.pages { [pass.renderer.searchPage()] }] : []

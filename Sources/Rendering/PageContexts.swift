@@ -10,8 +10,15 @@ struct PageContexts: Sendable {
     private var siteValues: [String?: Value] = [:]
     private var kindValues: [String: SharedValue] = [:]
 
-    init(catalogue: Catalogue) {
+    /// The kinds that have a map page (`SiteRenderer.mapPage`): their list pages and navigation link it.
+    let mapKinds: Set<String>
+    /// Dates in the site's language.
+    let dates: DateText
+
+    init(catalogue: Catalogue, mapKinds: Set<String> = []) {
         self.catalogue = catalogue
+        self.mapKinds = mapKinds
+        dates = DateText(language: catalogue.site.language)
         let kindNames: [String?] = [nil] + catalogue.kinds.map(\.schema.name)
         siteValues = Dictionary(uniqueKeysWithValues: kindNames.map { ($0, makeSiteValue(currentKind: $0)) })
         kindValues = Dictionary(uniqueKeysWithValues: catalogue.kinds.map { ($0.schema.name, SharedValue(makeKindValue($0))) })
@@ -32,12 +39,14 @@ struct PageContexts: Sendable {
             "language": .string(site.language),
             "base_url": .string(site.baseURL),
             "base_path": .string(site.basePath),
-            "nav": .list(catalogue.kinds.filter(\.schema.hasPages).map { collection in
-                .object([
+            "nav": .list(navigationKinds.flatMap { collection in
+                let entry: Value = .object([
                     "title": .string(collection.schema.title),
                     "path": .string(site.path(collection.outputPath)),
                     "current": .bool(collection.schema.name == currentKind),
                 ])
+                guard let mapPath = mapPath(collection) else { return [entry] }
+                return [entry, .object(["title": .string("Map"), "path": .string(mapPath), "current": .bool(false)])]
             } + catalogue.pages.filter { $0.navigationOrder != nil }.map { page in
                 .object([
                     "title": .string(page.title),
@@ -46,6 +55,18 @@ struct PageContexts: Sendable {
                 ])
             }),
         ])
+    }
+
+    /// The kinds the navigation links: those `nav:` names in its order, or every kind with pages; a kind
+    /// without pages has nothing to link.
+    private var navigationKinds: [KindCollection] {
+        let chosen = site.nav.map { names in names.compactMap(catalogue.collection) } ?? catalogue.kinds
+        return chosen.filter(\.schema.hasPages)
+    }
+
+    /// The kind's map page, when it has one.
+    func mapPath(_ collection: KindCollection) -> String? {
+        mapKinds.contains(collection.schema.name) ? site.path(collection.outputPath + "map/") : nil
     }
 
     func page(title: String, outputPath: String, description: String) -> Value {
@@ -121,6 +142,42 @@ struct PageContexts: Sendable {
         ])
     }
 
+    /// The facet values of a listing's or entry's fields, each with its facet value page: `text`, `path`, `label`.
+    func facetLinks(_ fields: OrderedDictionary<String, Value>, in collection: KindCollection) -> Value {
+        .list(collection.facets.flatMap { facet in
+            facetTexts(fields[facet.field.name]).map { text -> Value in
+                .object([
+                    "label": .string(facet.field.label), "text": .string(text),
+                    "path": .string(site.path(facet.outputPath(kind: collection.schema.name) + Slug.from(text: text) + "/")),
+                ])
+            }
+        })
+    }
+
+    /// The page of each facet field's value, by field name, for fields that hold one value (`links.category`).
+    func facetPaths(_ fields: OrderedDictionary<String, Value>, in collection: KindCollection) -> Value {
+        var paths: OrderedDictionary<String, Value> = [:]
+        for facet in collection.facets {
+            let texts = facetTexts(fields[facet.field.name])
+            guard texts.count == 1, fields[facet.field.name]?.listValue == nil else { continue }
+            paths[facet.field.name] = .string(site.path(facet.outputPath(kind: collection.schema.name) + Slug.from(text: texts[0]) + "/"))
+        }
+        return .object(paths)
+    }
+
+    /// A collection's entries as its page shows them: each entry's fields, its `anchor`, its facet `tags` and
+    /// `links` (`facetPaths`).
+    func entriesValue(_ listing: Listing, in collection: KindCollection) -> Value {
+        guard let entriesField = collection.schema.entriesField, let entries = listing.fields[entriesField]?.listValue else { return .null }
+        return .list(entries.enumerated().map { index, entry in
+            guard case .object(var fields) = entry else { return entry }
+            fields["anchor"] = .string("entry-\(index)")
+            fields["tags"] = facetLinks(fields, in: collection)
+            fields["links"] = facetPaths(fields, in: collection)
+            return .object(fields)
+        })
+    }
+
     func kindValue(_ collection: KindCollection) -> SharedValue {
         kindValues[collection.schema.name] ?? SharedValue(makeKindValue(collection))
     }
@@ -135,6 +192,7 @@ struct PageContexts: Sendable {
             "path": .string(site.path(collection.outputPath)),
             "count": .int(Int64(collection.listings.count)),
             "facets": facetsValue(collection),
+            "map_path": mapPath(collection).map(Value.string) ?? .null,
         ])
     }
 
@@ -152,7 +210,33 @@ struct PageContexts: Sendable {
             "first_screen": .bool(firstScreen),
             "listing": .object(listing.fields),
             "display": .object(listing.display.mapValues(Value.string)),
+            "dates": datesValue(listing, schema: schema),
         ])
+    }
+
+    /// The listing's fields as its page sees them: each image of a list of images also carries its `number` (from
+    /// 1) and the list's `count`, so that several photos get distinct alt texts ("Kayak, photo 2 of 3").
+    func pageFields(_ listing: Listing, schema: KindSchema) -> Value {
+        var fields = listing.fields
+        for field in schema.fields {
+            guard case .list(let item) = field.type, case .image = item.type, case .list(let images)? = fields[field.name] else { continue }
+            fields[field.name] = .list(images.enumerated().map { index, image in
+                guard case .object(var values) = image else { return image }
+                values["number"] = .int(Int64(index + 1))
+                values["count"] = .int(Int64(images.count))
+                return .object(values)
+            })
+        }
+        return .object(fields)
+    }
+
+    /// The listing's date fields as pages write them, in the site's language: `{{dates.listed}}` → "23 November 2026".
+    func datesValue(_ listing: Listing, schema: KindSchema) -> Value {
+        var dates: OrderedDictionary<String, Value> = [:]
+        for field in schema.fields where !field.isPrivate {
+            if case .date(let date)? = listing.fields[field.name] { dates[field.name] = .string(self.dates.text(date)) }
+        }
+        return .object(dates)
     }
 
     func cardDigest(_ listing: Listing, schema: KindSchema) -> String {

@@ -28,7 +28,8 @@ public struct SiteRenderer: Sendable {
         self.catalogue = catalogue
         self.templates = templates
         self.staticFiles = staticFiles
-        self.contexts = PageContexts(catalogue: catalogue)
+        let mapKinds = catalogue.kinds.filter { $0.schema.geo != nil && templates.names.contains(templates.name("map", forKind: $0.schema.name)) }
+        self.contexts = PageContexts(catalogue: catalogue, mapKinds: Set(mapKinds.map(\.schema.name)))
         self.versions = versions ?? ListingVersions(catalogue: catalogue, previous: [:])
         self.lastSync = lastSync
         self.lastFiles = lastFiles

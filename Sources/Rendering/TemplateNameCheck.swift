@@ -117,7 +117,7 @@ extension TemplateNameCheck {
     /// `{{index()}}`) on the place in the list a section is at.
     static let valueTransforms: Set<String> = [
         "first", "last", "reversed", "count", "empty", "capitalized", "lowercased", "uppercased", "equalzero", "plusone",
-        "minusone", "even", "odd",
+        "minusone", "even", "odd", "plural", "stars",
     ]
     static let sequenceTransforms: Set<String> = ["first", "last", "index", "even", "odd"]
 

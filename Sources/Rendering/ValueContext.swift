@@ -2,7 +2,7 @@ import Mustache
 import SiteModel
 
 /// Lets templates read the value tree directly (no Mirror): `{{listing.name}}`, `{{#languages}}{{.}}{{/languages}}`.
-extension Value: MustacheParent, MustacheCustomRenderable {
+extension Value: MustacheParent, MustacheCustomRenderable, MustacheTransformable {
     public func child(named name: String) -> Any? {
         guard case .object(let fields) = self, let child = fields[name] else { return nil }
         return child.templateRepresentation
@@ -18,6 +18,27 @@ extension Value: MustacheParent, MustacheCustomRenderable {
         }
     }
 
+    /// `{{#plural(days)}}s{{/plural(days)}}`: true for a whole number other than 1, so that templates write "1 day"
+    /// and "3 days". `{{stars(rating)}}`: a rating out of 5 as five stars, rounded to the nearest whole star
+    /// ("★★★★☆" for 4.4), for the eye only: templates give the number as text beside it. Otherwise swift-mustache's
+    /// transforms on text and whole numbers (`{{uppercased(listing.name)}}`) apply as they do to Swift's strings and
+    /// integers; without this they would render nothing.
+    public func transform(_ name: String) -> Any? {
+        switch (name, self) {
+        case ("plural", .int(let number)): return number != 1
+        case ("stars", .int(let number)): return Self.stars(Double(number))
+        case ("stars", .decimal(let number)): return Self.stars(Double(number.units) / Double(Int64(10).power(number.scale)))
+        case (_, .string(let text)): return text.transform(name)
+        case (_, .int(let number)): return number.transform(name)
+        default: return nil
+        }
+    }
+
+    private static func stars(_ rating: Double) -> String {
+        let filled = Int(min(5, max(0, rating)).rounded(.toNearestOrAwayFromZero))
+        return String(repeating: "★", count: filled) + String(repeating: "☆", count: 5 - filled)
+    }
+
     public var renderText: String { text }
 
     public var isNull: Bool {
@@ -26,14 +47,6 @@ extension Value: MustacheParent, MustacheCustomRenderable {
     }
 }
 
-/// swift-mustache's transforms on text and whole numbers (`{{uppercased(listing.name)}}`, `{{plusone(index())}}`)
-/// apply to the build's values as they do to Swift's strings and integers; without this they render nothing.
-extension Value: MustacheTransformable {
-    public func transform(_ name: String) -> Any? {
-        switch self {
-        case .string(let text): return text.transform(name)
-        case .int(let number): return number.transform(name)
-        default: return nil
-        }
-    }
+private extension Int64 {
+    func power(_ exponent: Int) -> Int64 { (0..<exponent).reduce(1) { value, _ in value * self } }
 }

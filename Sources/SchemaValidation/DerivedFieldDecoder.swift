@@ -19,8 +19,8 @@ extension DerivedField {
     }
 }
 
-private let operations = ["count", "average", "sum", "min", "max", "list", "sum_by", "days_since", "ratio", "at_least", "lookup"]
-private let settingNames = ["op", "from", "via", "field", "scale", "sort", "label", "format", "maximum", "group", "numerator", "denominator", "threshold"]
+private let operations = ["count", "average", "sum", "min", "max", "list", "sum_by", "days_since", "ratio", "times", "at_least", "lookup"]
+private let settingNames = ["op", "from", "via", "field", "scale", "sort", "label", "format", "maximum", "group", "numerator", "denominator", "threshold", "by"]
 
 /// `derived:` in a kind schema: each name maps to `{op, …}`. A field may use the fields declared before it,
 /// derived ones included. What needs other kinds' schemas is checked later by `checkDerivedFields`.
@@ -148,7 +148,7 @@ private struct DerivedFieldReader {
         }
     }
 
-    /// `days_since`, `ratio`, `at_least`, `lookup`: on the listing's own fields.
+    /// `days_since`, `ratio`, `times`, `at_least`, `lookup`: on the listing's own fields.
     func onItself(scale: Int?, problems: inout Problems) -> Decoded? {
         switch op {
         case "days_since":
@@ -162,6 +162,13 @@ private struct DerivedFieldReader {
                 let denominator = ownField("denominator", what: "a number", problems: &problems, accepts: Self.isNumber)
             else { return nil }
             return (.ratio(numerator: numerator, denominator: denominator, scale: scale ?? 2), nil, nil)
+        case "times":
+            guard let field = ownField("field", what: "a number", problems: &problems, accepts: Self.isNumber) else { return nil }
+            guard let factor = settings.number("by", problems: &problems) else {
+                if settings.value("by") == nil { problems.error(settings.node, "derived field '\(name)' with op 'times' needs 'by'") }
+                return nil
+            }
+            return (.times(field: field, factor: factor, scale: scale ?? 2), nil, nil)
         case "at_least":
             guard let field = ownField("field", what: "a number", problems: &problems, accepts: Self.isNumber) else { return nil }
             guard let threshold = settings.number("threshold", problems: &problems) else {

@@ -11,7 +11,7 @@ public func decodeSiteConfig(_ root: YAMLNode?, file: String) -> (SiteConfig?, [
         return (nil, problems.list)
     }
     settings.reportUnknownKeys(
-        known: ["title", "description", "base_url", "language", "currency", "page_size", "allow_raw_html", "kinds", "images", "markdown", "sync_builds"],
+        known: ["title", "description", "base_url", "language", "currency", "page_size", "allow_raw_html", "kinds", "images", "markdown", "sync_builds", "nav", "map"],
         what: "the site configuration", problems: &problems)
 
     let title = settings.requiredString("title", problems: &problems)
@@ -34,6 +34,7 @@ public func decodeSiteConfig(_ root: YAMLNode?, file: String) -> (SiteConfig?, [
     let syncBuilds = settings.int("sync_builds", in: 1...1000, problems: &problems) ?? SiteConfig.defaultSyncBuilds
     let images = decodeImageSettings(settings.value("images"), problems: &problems)
     let markdown = decodeMarkdownLimits(settings.value("markdown"), problems: &problems)
+    let map = decodeMapSettings(settings.value("map"), problems: &problems)
 
     var kinds: [String] = []
     if let list = settings.stringList("kinds", problems: &problems) {
@@ -55,12 +56,30 @@ public func decodeSiteConfig(_ root: YAMLNode?, file: String) -> (SiteConfig?, [
         problems.error(root, "missing required setting 'kinds'")
     }
 
+    let nav = decodeNavigation(settings, kinds: kinds, problems: &problems)
+
     guard !problems.hasErrors, let title, let baseURL else { return (nil, problems.list) }
     let config = SiteConfig(
         title: title, description: settings.string("description", problems: &problems) ?? "", baseURL: baseURL,
         language: language, currency: currency, pageSize: pageSize, allowRawHTML: allowRawHTML, kinds: kinds, images: images,
-        markdown: markdown, syncBuilds: syncBuilds)
+        markdown: markdown, syncBuilds: syncBuilds, nav: nav, map: map)
     return (config, problems.list)
+}
+
+/// `nav: [cleaners, rentals]`: kinds of `kinds`, each once; nil when the site leaves it out.
+private func decodeNavigation(_ settings: MappingReader, kinds: [String], problems: inout Problems) -> [String]? {
+    guard let list = settings.stringList("nav", problems: &problems) else { return nil }
+    var nav: [String] = []
+    for (name, node) in list {
+        if !kinds.contains(name) {
+            problems.error(node, "'nav' names '\(name)', which is not one of the site's kinds\(suggestion(for: name, among: kinds))")
+        } else if nav.contains(name) {
+            problems.error(node, "kind '\(name)' is in 'nav' twice")
+        } else {
+            nav.append(name)
+        }
+    }
+    return nav
 }
 
 private func isLanguageTag(_ text: String) -> Bool {

@@ -98,6 +98,8 @@ public struct DerivedField: Sendable {
         case daysSince(field: String)
         /// `numerator / denominator`, rounded to `scale` fraction digits; left out when dividing by zero.
         case ratio(numerator: String, denominator: String, scale: Int)
+        /// A number field times `factor`, rounded to `scale` fraction digits: a rental's price for a weekend.
+        case times(field: String, factor: Double, scale: Int)
         /// True when a number field is at least `threshold`.
         case atLeast(field: String, threshold: Double)
         /// A field of the listing that this listing's reference field `via` points at.
@@ -107,7 +109,7 @@ public struct DerivedField: Sendable {
         public var gathers: Bool {
             switch self {
             case .count, .average, .sum, .minimum, .maximum, .list, .sumBy: return true
-            case .daysSince, .ratio, .atLeast, .lookup: return false
+            case .daysSince, .ratio, .times, .atLeast, .lookup: return false
             }
         }
     }

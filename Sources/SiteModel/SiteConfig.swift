@@ -23,13 +23,17 @@ public struct SiteConfig: Sendable {
     public var markdown: MarkdownLimits
     /// How many builds' change lists `api/sync/` keeps for apps that sync (`sync_builds`).
     public var syncBuilds: Int
+    /// The kinds the navigation shows, in its order (`nav:`); nil shows every kind with pages.
+    public var nav: [String]?
+    /// Background tiles of map pages; without them a map page is a list of places.
+    public var map: MapSettings?
 
     public static let defaultSyncBuilds = 30
 
     public init(
         title: String, description: String, baseURL: String, language: String, currency: String, pageSize: Int,
         allowRawHTML: Bool, kinds: [String], images: ImageSettings = .standard, markdown: MarkdownLimits = .standard,
-        syncBuilds: Int = SiteConfig.defaultSyncBuilds
+        syncBuilds: Int = SiteConfig.defaultSyncBuilds, nav: [String]? = nil, map: MapSettings? = nil
     ) {
         self.title = title
         self.description = description
@@ -43,6 +47,8 @@ public struct SiteConfig: Sendable {
         self.images = images
         self.markdown = markdown
         self.syncBuilds = syncBuilds
+        self.nav = nav
+        self.map = map
     }
 
     private static func path(of baseURL: String) -> String {

@@ -42,7 +42,7 @@ enum Vocabulary {
         "Sturdy", "Compact", "Heavy-duty", "Light", "Quiet", "Reliable", "Professional", "Family-size", "Vintage", "Modern",
     ]
     static let sourceKinds = ["book", "play", "poem", "speech", "letter", "essay", "proverb"]
-    static let quoteCategories = ["work", "home", "courage", "kindness", "time", "wisdom"]
+    static let quoteCategories = ["Work", "Home", "Courage", "Kindness", "Time", "Wisdom"]
     static let authors = [
         "William Shakespeare", "George Eliot", "Seneca", "Mark Twain", "Jane Austen", "Oscar Wilde", "W. B. Yeats",
         "Ralph Waldo Emerson", "Benjamin Franklin", "Confucius", "Aesop", "Marcus Aurelius", "Emily Dickinson",

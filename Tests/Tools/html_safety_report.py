@@ -27,6 +27,8 @@ ALLOWED_ELEMENTS = {
     "html", "head", "body", "meta", "title", "link", "header", "nav", "main", "footer", "section", "article",
     "aside", "div", "span", "p", "a", "ul", "ol", "li", "dl", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6",
     "img", "picture", "source", "figure", "figcaption", "blockquote", "time", "small", "noscript",
+    # The phone's navigation menu.
+    "details", "summary",
     # The search form.
     "form", "label", "input", "select", "option", "fieldset", "legend", "button",
     # What cmark-gfm writes for Markdown: emphasis, code, tables, strikethrough, task lists.

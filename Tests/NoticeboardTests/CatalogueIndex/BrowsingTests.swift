@@ -172,7 +172,7 @@ import Testing
         let today = try #require(try json(files, "api/quotes/daily/2026-11-23.json")["entry"] as? [String: Any])
         let quote = try #require(today["text"] as? String)
         let escaped = quote.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "'", with: "&#39;")
-        #expect(text(files, "index.html").contains("<blockquote><p>\(escaped)</p></blockquote>"))
+        #expect(text(files, "index.html").contains("<blockquote><p data-entry=\"text\">\(escaped)</p></blockquote>"))
         // A later build agrees on every date both cover.
         let later = try build(site, now: CalendarDate(year: 2026, month: 12, day: 1)!, output: site + "/later")
         for path in daily where later[path] != nil { #expect(later[path] == files[path], "\(path) changed between builds") }

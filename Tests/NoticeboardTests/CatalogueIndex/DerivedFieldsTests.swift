@@ -42,10 +42,10 @@ import Testing
         let page = TestSupport.read(site + "/public/houses/maple-terrace/index.html")
         let headings = page.matches(of: /<h3>([^<]+) <span/).map { String($0.1) }
         #expect(headings == expected)
-        // Overdue tasks (urgency of 1 or more) are marked; others are not.
+        // Overdue tasks (urgency above 1: 1.00 is due today) are marked; others are not.
         for (_, task) in tasks where rooms[task["room"]!]!["house"] == "maple-terrace" {
             let lastDone = CalendarDate(parsing: task["last_done"]![...])!
-            let overdue = Double(TestSupport.now.dayNumber - lastDone.dayNumber) >= Double(task["frequency_days"]!)!
+            let overdue = Double(TestSupport.now.dayNumber - lastDone.dayNumber) > Double(task["frequency_days"]!)!
             #expect(page.contains("<td>\(task["name"]!) <strong class=\"tag-overdue\">overdue</strong></td>") == overdue, "\(task["name"]!)")
         }
     }
@@ -63,5 +63,20 @@ import Testing
         #expect(Dictionary(uniqueKeysWithValues: scores.map { ($0["group"] as! String, $0["total"] as! Int) }) == totals)
         #expect(scores.map { $0["total"] as! Int } == totals.values.sorted(by: >))
         #expect(TestSupport.read(site + "/public/houses/maple-terrace/index.html").contains("<tr><td>Dara</td><td>\(totals["Dara"]!)</td></tr>"))
+    }
+
+    /// `times`: a rental's weekend is two days at its day's price, in its JSON and on its page.
+    @Test func aWeekendCostsTwoDaysAtTheDaysPrice() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let files = try TestSupport.buildTree(site)
+        let rentals = try #require(try TestSupport.json(files, "api/rentals.json")["items"] as? [[String: Any]])
+        #expect(rentals.count == 14)
+        for rental in rentals {
+            let day = try #require((rental["price_per_day"] as? NSNumber)?.decimalValue)
+            #expect((rental["weekend_price"] as? NSNumber)?.decimalValue == day * 2, "\(rental["slug"] ?? "")")
+        }
+        let kayak = TestSupport.read(site + "/public/rentals/kayak/index.html")
+        #expect(kayak.contains("<dt>A weekend</dt><dd>€90.00 (2 days × €45.00)</dd>"))
     }
 }

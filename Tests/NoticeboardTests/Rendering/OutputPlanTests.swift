@@ -96,7 +96,7 @@ import Testing
 
     @Test func reservedSlugsComeFromTheDeclaredPaths() {
         #expect(Outputs.siteFolders == ["api", "assets", "media", "feeds", "search", "404"])
-        #expect(Outputs.kindFolders(facets: ["county", "languages"]) == ["page", "county", "languages"])
+        #expect(Outputs.kindFolders(facets: ["county", "languages"]) == ["page", "map", "daily", "county", "languages"])
     }
 }
 

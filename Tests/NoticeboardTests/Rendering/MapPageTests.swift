@@ -1,0 +1,58 @@
+import Foundation
+import Noticeboard
+import SiteModel
+import Testing
+
+/// The map page of a kind with coordinates.
+@Suite struct MapPageTests {
+    func text(_ files: [String: Data], _ path: String) -> String {
+        String(decoding: files[path] ?? Data(), as: UTF8.self)
+    }
+
+    @Test func theMapPageListsEveryPlaceOfTheGeoJSONWithItsLink() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let files = try TestSupport.buildTree(site)
+        let page = text(files, "rentals/map/index.html")
+        let features = try #require(try TestSupport.json(files, "api/rentals.geojson")["features"] as? [[String: Any]])
+        #expect(features.count > 5)
+        for feature in features {
+            let properties = try #require(feature["properties"] as? [String: Any])
+            let slug = try #require(properties["slug"] as? String)
+            #expect(page.contains("<li data-slug=\"\(slug)\""), "\(slug) is not listed")
+            #expect(page.contains("<a href=\"/catalogue/rentals/\(slug)/\">"), "\(slug) is not linked")
+        }
+        #expect(page.components(separatedBy: "<li data-slug=").count - 1 == features.count)
+        #expect(page.contains("data-tiles=\"https://tile.openstreetmap.org/{z}/{x}/{y}.png\""))
+        #expect(page.contains("<script src=\"/catalogue/assets/leaflet/leaflet.min.js\" defer></script>"))
+        // Linked from the kind's list page and the navigation; kinds without coordinates have none.
+        #expect(text(files, "rentals/index.html").contains("<a href=\"/catalogue/rentals/map/\">"))
+        #expect(text(files, "index.html").contains("<li><a href=\"/catalogue/rentals/map/\">Map</a></li>"))
+        #expect(files["cleaners/map/index.html"] == nil)
+    }
+
+    @Test func withoutTilesTheMapPageIsAListAndLoadsNoLeaflet() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let config = TestSupport.read(site + "/content/site.yaml")
+        let withoutMap = try #require(config.range(of: "\nmap:")).lowerBound
+        TestSupport.write(String(config[..<withoutMap]) + "\n", to: site + "/content/site.yaml")
+        let files = try TestSupport.buildTree(site)
+        let page = text(files, "rentals/map/index.html")
+        #expect(page.contains("<li data-slug=\"kayak\""))
+        #expect(!page.contains("leaflet") && !page.contains("id=\"map\""))
+    }
+
+    /// The theme ships Debian's libjs-leaflet as it is (the Makefile installs the package).
+    @Test func leafletIsDebiansCopy() throws {
+        let package = "/usr/share/javascript/leaflet/", theme = TestSupport.repository + "/templates/assets/leaflet/"
+        let shipped = ["leaflet.min.js", "leaflet.css", "images/marker-icon.png", "images/marker-icon-2x.png", "images/marker-shadow.png",
+                       "images/layers.png", "images/layers-2x.png"]
+        let found = try FileManager.default.subpathsOfDirectory(atPath: theme).filter { !$0.hasSuffix("images") }
+        #expect(Set(found) == Set(shipped))
+        for file in shipped {
+            let packaged = try #require(FileManager.default.contents(atPath: package + file), "\(package + file) missing: apt-get install libjs-leaflet")
+            #expect(FileManager.default.contents(atPath: theme + file) == packaged, "\(file) differs from libjs-leaflet's")
+        }
+    }
+}
