@@ -23,13 +23,15 @@ public struct SiteConfig: Sendable {
     public var markdown: MarkdownLimits
     /// How many builds' change lists `api/sync/` keeps for apps that sync (`sync_builds`).
     public var syncBuilds: Int
+    /// The contact-request form some kinds' listing pages show (`contact`); nil when the site has none.
+    public var contact: ContactSettings?
 
     public static let defaultSyncBuilds = 30
 
     public init(
         title: String, description: String, baseURL: String, language: String, currency: String, pageSize: Int,
         allowRawHTML: Bool, kinds: [String], images: ImageSettings = .standard, markdown: MarkdownLimits = .standard,
-        syncBuilds: Int = SiteConfig.defaultSyncBuilds
+        syncBuilds: Int = SiteConfig.defaultSyncBuilds, contact: ContactSettings? = nil
     ) {
         self.title = title
         self.description = description
@@ -43,6 +45,7 @@ public struct SiteConfig: Sendable {
         self.images = images
         self.markdown = markdown
         self.syncBuilds = syncBuilds
+        self.contact = contact
     }
 
     private static func path(of baseURL: String) -> String {

@@ -27,8 +27,8 @@ ALLOWED_ELEMENTS = {
     "html", "head", "body", "meta", "title", "link", "header", "nav", "main", "footer", "section", "article",
     "aside", "div", "span", "p", "a", "ul", "ol", "li", "dl", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6",
     "img", "picture", "source", "figure", "figcaption", "blockquote", "time", "small", "noscript",
-    # The search form.
-    "form", "label", "input", "select", "option", "fieldset", "legend", "button",
+    # The search form and the contact-request form.
+    "form", "label", "input", "select", "option", "fieldset", "legend", "button", "textarea",
     # What cmark-gfm writes for Markdown: emphasis, code, tables, strikethrough, task lists.
     "em", "strong", "code", "pre", "hr", "br", "del", "table", "thead", "tbody", "tr", "th", "td", "sup",
     # Feeds: quotations.
