@@ -101,6 +101,7 @@ extension SiteRenderer {
         context["display"] = .object(listing.display.mapValues(Value.string))
         context["fields"] = contexts.fieldRows(listing, schema: schema)
         context["contact"] = contexts.contact(listing, schema: schema)
+        context["json_ld"] = contexts.jsonLD(listing, schema: schema)
         return page(
             at: listing.outputPath, template: templates.name("listing", forKind: schema.name), context: context,
             lastModified: collection.latestDate(of: [listing]))
