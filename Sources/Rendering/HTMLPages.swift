@@ -102,6 +102,7 @@ extension SiteRenderer {
         context["fields"] = contexts.fieldRows(listing, schema: schema)
         context["contact"] = contexts.contact(listing, schema: schema)
         context["json_ld"] = contexts.jsonLD(listing, schema: schema)
+        context["sharing"] = contexts.sharing(listing, schema: schema)
         return page(
             at: listing.outputPath, template: templates.name("listing", forKind: schema.name), context: context,
             lastModified: collection.latestDate(of: [listing]))

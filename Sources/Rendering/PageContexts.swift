@@ -32,6 +32,7 @@ struct PageContexts: Sendable {
             "language": .string(site.language),
             "base_url": .string(site.baseURL),
             "base_path": .string(site.basePath),
+            "feeds": .list(catalogue.kinds.flatMap { Self.feedLinks($0.schema, site: site) }),
             "nav": .list(catalogue.kinds.filter(\.schema.hasPages).map { collection in
                 .object([
                     "title": .string(collection.schema.title),
@@ -135,6 +136,7 @@ struct PageContexts: Sendable {
             "path": .string(site.path(collection.outputPath)),
             "count": .int(Int64(collection.listings.count)),
             "facets": facetsValue(collection),
+            "feeds": .list(Self.feedLinks(schema, site: site)),
         ])
     }
 
