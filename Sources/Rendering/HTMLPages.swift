@@ -94,7 +94,9 @@ extension SiteRenderer {
         let title = contexts.title(of: listing, schema: schema)
         var context = PageContext([
             "site": contexts.siteValue(currentKind: schema.name),
-            "page": contexts.page(title: title, outputPath: listing.outputPath, description: "\(schema.singular): \(title)"),
+            "page": contexts.page(
+                title: title, outputPath: listing.outputPath,
+                description: contexts.summary(listing, schema: schema) ?? "\(schema.singular): \(title)"),
         ])
         context.set("kind", contexts.kindValue(collection))
         context["listing"] = .object(listing.fields)

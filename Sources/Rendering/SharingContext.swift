@@ -28,6 +28,24 @@ extension PageContexts {
         }
     }
 
+    /// A listing page's description, for search results and link previews: the start of its first public
+    /// Markdown field as plain text, cut at a word within `summaryLength` characters; nil when it has none.
+    func summary(_ listing: Listing, schema: KindSchema) -> String? {
+        let markdown = schema.fields.first { field in
+            if case .markdown = field.type { return !field.isPrivate && listing.fields[field.name + "_html"] != nil }
+            return false
+        }
+        guard let markdown, let html = listing.fields[markdown.name + "_html"]?.text else { return nil }
+        let text = plainText(ofHTML: html)
+        guard !text.isEmpty else { return nil }
+        guard text.count > Self.summaryLength else { return text }
+        let cut = text.prefix(Self.summaryLength)
+        return (cut.lastIndex(of: " ").map { cut[..<$0] } ?? cut) + "…"
+    }
+
+    /// What search engines show of a description, about.
+    static let summaryLength = 160
+
     /// A kind's feeds as `<link rel="alternate">` takes them: `title`, `url` (absolute), `type` (media type).
     static func feedLinks(_ schema: KindSchema, site: SiteConfig) -> [Value] {
         schema.feeds.map { format in

@@ -15,6 +15,11 @@ import Testing
         #expect(Self.meta(kayak, "og:url") == ["https://example.org/catalogue/rentals/kayak/"])
         #expect(Self.meta(kayak, "og:title") == ["Sit-on-top sea kayak"])
         #expect(Self.meta(kayak, "og:type") == ["article"])
+        // The description is the start of the listing's text, cut at a word.
+        let description = try #require(Self.meta(kayak, "og:description").first)
+        #expect(description.hasPrefix("A stable sit-on-top kayak for calm bays and lakes: Lough Corrib, or Galway Bay on a still day. Included:"))
+        #expect(description.hasSuffix("…") && description.count <= 161 && !description.contains("<"))
+        #expect(kayak.contains(#"<meta name="description" content="\#(description)">"#))
         #expect(Self.meta(kayak, "twitter:card") == ["summary_large_image"])
         // Zofia's portrait is an SVG, which link previews do not show: no picture rather than a broken one.
         let zofia = try #require(files["cleaners/zofia-wroblewska/index.html"]).text
