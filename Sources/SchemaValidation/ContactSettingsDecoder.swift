@@ -16,6 +16,7 @@ func decodeContactSettings(_ node: YAMLNode?, siteKinds: [String], problems: ino
         )
     }
     var kinds: [String] = []
+    var kindLocations: [SourceLocation] = []
     if let list = settings.stringList("kinds", problems: &problems) {
         for (name, kindNode) in list {
             if !siteKinds.contains(name) {
@@ -24,6 +25,7 @@ func decodeContactSettings(_ node: YAMLNode?, siteKinds: [String], problems: ino
                 problems.error(kindNode, "kind '\(name)' is listed twice in 'contact'")
             } else {
                 kinds.append(name)
+                kindLocations.append(SourceLocation(file: problems.file, line: kindNode.line, column: kindNode.column))
             }
         }
         if list.isEmpty, let kindsNode = settings.value("kinds") { problems.error(kindsNode, "'kinds' in 'contact' must name at least one kind") }
@@ -31,7 +33,7 @@ func decodeContactSettings(_ node: YAMLNode?, siteKinds: [String], problems: ino
         problems.error(node, "missing required setting 'kinds' in 'contact': the kinds whose listing pages show the form")
     }
     guard let endpoint else { return nil }
-    return ContactSettings(endpoint: endpoint, kinds: kinds)
+    return ContactSettings(endpoint: endpoint, kinds: kinds, kindLocations: kindLocations)
 }
 
 /// An https URL; http only to the publisher's own machine, to try a relay before it goes live; or a path on

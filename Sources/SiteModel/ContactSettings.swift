@@ -7,9 +7,12 @@ public struct ContactSettings: Sendable, Hashable {
     public var endpoint: String
     /// The kinds whose listing pages show the form.
     public var kinds: [String]
+    /// Where `site.yaml` names each of `kinds`, for errors found once the kinds' schemas are read.
+    public var kindLocations: [SourceLocation]
 
-    public init(endpoint: String, kinds: [String]) {
+    public init(endpoint: String, kinds: [String], kindLocations: [SourceLocation] = []) {
         self.endpoint = endpoint
         self.kinds = kinds
+        self.kindLocations = kindLocations
     }
 }
