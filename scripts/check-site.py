@@ -7,6 +7,8 @@ Builds content/ and templates/ into site-check/public (as of 2026-11-23), serves
 under /catalogue/, and checks:
 - every HTML page and stylesheet with the W3C Nu HTML Checker: no errors; sitemap.xml against the
   sitemaps.org XSD (../shared/schemas/sitemap.xsd, skipped when absent); every Atom feed with feedparser;
+- every JSON-LD block of every listing page with extruct (it parses, with a schema.org @type); the contact form on
+  every cleaner's and rental's page; one form sent in Chromium to a recorder on loopback (site_check/structured.py);
 - in headless Chromium, the home page, a cleaner's page, a facet value page and the search page: no console
   errors, no serious or critical axe-core violations, nothing wider than a 390 px phone; screenshots at
   1280 px and 390 px in site-check/screenshots/; the search page's filters, and its use by keyboard alone;
@@ -34,7 +36,7 @@ from urllib.parse import urljoin
 
 from selenium.common.exceptions import TimeoutException
 
-from site_check import browser, documents, map_and_daily, sabotage, search_page, search_weight
+from site_check import browser, documents, map_and_daily, sabotage, search_page, search_weight, structured
 from site_check.report import Report
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -81,6 +83,7 @@ def pages(public):
     with open(os.path.join(public, "api/cleaners.json"), encoding="utf-8") as handle:
         cleaner = json.load(handle)["items"][0]
     return [("home", ""), ("cleaner", cleaner["path"]), ("facet", f"cleaners/county/{search_page.COUNTY.lower()}/"),
+            ("rental", "rentals/kayak/"),
             # With a query, so that the index, the facet selects and results are on the page.
             ("search", f"search/?q={search_page.WORD}&kind=cleaners"),
             # A list page with the map's link, and the quote of the day's archive (map_and_daily.py).
@@ -152,10 +155,16 @@ def check_generated_search(noticeboard, out, report):
                  max(times) < search_weight.BUDGET_KEYSTROKE_MS, times)
 
 
+def check_contact_post(noticeboard, root, out, report):
+    structured.contact_post(lambda site, public: build(noticeboard, site, public), served, chromium, root, out, SUB_PATH, report)
+
+
 def check(public, screenshots, report):
     documents.nu_checker(public, report)
     documents.sitemap(public, SITEMAP_XSD, report)
     documents.atom_feeds(public, report)
+    structured.json_ld(public, SUB_PATH, report)
+    structured.contact_forms(public, SUB_PATH, structured.site_endpoint(ROOT), report)
     with served(public) as site, chromium() as driver:
         for name, path in pages(public):
             sizes = visit(driver, site, name, path, screenshots, report)
@@ -191,6 +200,7 @@ def main():
         build(noticeboard, os.path.join(out, "site"), os.path.join(out, "public"))
         check(os.path.join(out, "public"), os.path.join(out, "screenshots"), report)
         check_map(noticeboard, os.path.join(out, "site"), out, os.path.join(out, "screenshots"), report)
+        check_contact_post(noticeboard, os.path.join(out, "site"), out, report)
         report.print_figures()
         print("\nThe faults put in on purpose, and whether the checks caught them:")
         outcomes = list(sabotage.caught(report))
@@ -202,6 +212,7 @@ def main():
     build(noticeboard, ROOT, os.path.join(out, "public"))
     check(os.path.join(out, "public"), os.path.join(out, "screenshots"), report)
     check_map(noticeboard, ROOT, out, os.path.join(out, "screenshots"), report)
+    check_contact_post(noticeboard, ROOT, out, report)
     check_generated_search(noticeboard, out, report)
     report.print_figures()
     report.print_summary()

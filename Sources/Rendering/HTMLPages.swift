@@ -94,7 +94,9 @@ extension SiteRenderer {
         let title = contexts.title(of: listing, schema: schema)
         var context = PageContext([
             "site": contexts.siteValue(currentKind: schema.name),
-            "page": contexts.page(title: title, outputPath: listing.outputPath, description: "\(schema.singular): \(title)"),
+            "page": contexts.page(
+                title: title, outputPath: listing.outputPath,
+                description: contexts.summary(listing, schema: schema) ?? "\(schema.singular): \(title)"),
         ])
         context.set("kind", contexts.kindValue(collection))
         context["listing"] = contexts.pageFields(listing, schema: schema)
@@ -102,6 +104,9 @@ extension SiteRenderer {
         context["dates"] = contexts.datesValue(listing, schema: schema)
         context["fields"] = contexts.fieldRows(listing, schema: schema)
         context["entries"] = contexts.entriesValue(listing, in: collection)
+        context["contact"] = contexts.contact(listing, schema: schema)
+        context["json_ld"] = contexts.jsonLD(listing, schema: schema)
+        context["sharing"] = contexts.sharing(listing, schema: schema)
         return page(
             at: listing.outputPath, template: templates.name("listing", forKind: schema.name), context: context,
             lastModified: collection.latestDate(of: [listing]))

@@ -39,6 +39,7 @@ struct PageContexts: Sendable {
             "language": .string(site.language),
             "base_url": .string(site.baseURL),
             "base_path": .string(site.basePath),
+            "feeds": .list(catalogue.kinds.flatMap { Self.feedLinks($0.schema, site: site) }),
             "nav": .list(navigationKinds.flatMap { collection in
                 let entry: Value = .object([
                     "title": .string(collection.schema.title),
@@ -193,6 +194,7 @@ struct PageContexts: Sendable {
             "count": .int(Int64(collection.listings.count)),
             "facets": facetsValue(collection),
             "map_path": mapPath(collection).map(Value.string) ?? .null,
+            "feeds": .list(Self.feedLinks(schema, site: site)),
         ])
     }
 

@@ -167,7 +167,7 @@ extension TemplateContextShape {
                 let targetSchema = schemas.first(where: { $0.name == target })
             else { return .open }
             return listing(targetSchema, visiting: visiting).child(field).first ?? .open
-        case .count, .average, .sum, .minimum, .maximum, .daysSince, .ratio, .atLeast:
+        case .count, .average, .sum, .minimum, .maximum, .daysSince, .ratio, .atLeast, .times:
             return .value
         }
     }

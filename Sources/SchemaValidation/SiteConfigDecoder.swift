@@ -11,7 +11,7 @@ public func decodeSiteConfig(_ root: YAMLNode?, file: String) -> (SiteConfig?, [
         return (nil, problems.list)
     }
     settings.reportUnknownKeys(
-        known: ["title", "description", "base_url", "language", "currency", "page_size", "allow_raw_html", "kinds", "images", "markdown", "sync_builds", "nav", "map"],
+        known: ["title", "description", "base_url", "language", "currency", "page_size", "allow_raw_html", "kinds", "images", "markdown", "sync_builds", "nav", "map", "contact"],
         what: "the site configuration", problems: &problems)
 
     let title = settings.requiredString("title", problems: &problems)
@@ -57,12 +57,13 @@ public func decodeSiteConfig(_ root: YAMLNode?, file: String) -> (SiteConfig?, [
     }
 
     let nav = decodeNavigation(settings, kinds: kinds, problems: &problems)
+    let contact = decodeContactSettings(settings.value("contact"), siteKinds: kinds, problems: &problems)
 
     guard !problems.hasErrors, let title, let baseURL else { return (nil, problems.list) }
     let config = SiteConfig(
         title: title, description: settings.string("description", problems: &problems) ?? "", baseURL: baseURL,
         language: language, currency: currency, pageSize: pageSize, allowRawHTML: allowRawHTML, kinds: kinds, images: images,
-        markdown: markdown, syncBuilds: syncBuilds, nav: nav, map: map)
+        markdown: markdown, syncBuilds: syncBuilds, nav: nav, map: map, contact: contact)
     return (config, problems.list)
 }
 

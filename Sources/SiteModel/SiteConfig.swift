@@ -27,13 +27,16 @@ public struct SiteConfig: Sendable {
     public var nav: [String]?
     /// Background tiles of map pages; without them a map page is a list of places.
     public var map: MapSettings?
+    /// The contact-request form some kinds' listing pages show (`contact`); nil when the site has none.
+    public var contact: ContactSettings?
 
     public static let defaultSyncBuilds = 30
 
     public init(
         title: String, description: String, baseURL: String, language: String, currency: String, pageSize: Int,
         allowRawHTML: Bool, kinds: [String], images: ImageSettings = .standard, markdown: MarkdownLimits = .standard,
-        syncBuilds: Int = SiteConfig.defaultSyncBuilds, nav: [String]? = nil, map: MapSettings? = nil
+        syncBuilds: Int = SiteConfig.defaultSyncBuilds, nav: [String]? = nil, map: MapSettings? = nil,
+        contact: ContactSettings? = nil
     ) {
         self.title = title
         self.description = description
@@ -49,6 +52,7 @@ public struct SiteConfig: Sendable {
         self.syncBuilds = syncBuilds
         self.nav = nav
         self.map = map
+        self.contact = contact
     }
 
     private static func path(of baseURL: String) -> String {

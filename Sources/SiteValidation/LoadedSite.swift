@@ -97,6 +97,7 @@ public struct LoadedSite: Sendable {
             }
         }
         diagnostics += checkDerivedFields(schemas)
+        diagnostics += contactKindsWithoutPages(config.contact, schemas: schemas)
         return schemas
     }
 
@@ -137,6 +138,15 @@ public struct LoadedSite: Sendable {
             return SourceLocation(file: configFile)
         }
         return SourceLocation(file: configFile, line: kinds.line, column: kinds.column)
+    }
+
+    /// The contact form is shown on listing pages: a kind with `pages: false` has none to show it on.
+    private static func contactKindsWithoutPages(_ contact: ContactSettings?, schemas: [KindSchema]) -> [Diagnostic] {
+        guard let contact else { return [] }
+        return zip(contact.kinds, contact.kindLocations).compactMap { kind, location in
+            guard schemas.first(where: { $0.name == kind })?.hasPages == false else { return nil }
+            return .error(at: location, "'contact' names the kind '\(kind)', which has 'pages: false': it has no listing pages to show the form on")
+        }
     }
 
     /// Every listing file, parsed and checked across all cores: the listings by kind in file order, and the

@@ -9,7 +9,7 @@ Prints JSON: {"pages": N, "executable": [[where, what], ...], "malformed": [wher
 HTML pages are parsed with html5lib, as browsers parse them; Atom feeds and the sitemap as XML, and the HTML
 that Atom `content` and JSON Feed `content_html` carry as HTML again, as a feed reader shows it.
 Listed as executable are: an element outside the theme's and Markdown's vocabulary (script, style, iframe,
-object, svg, ...), an on* event attribute, a style attribute, a meta refresh, and a link whose scheme can run
+object, svg, ...; a JSON-LD script holding nothing but JSON is data, not script), an on* event attribute, a style attribute, a meta refresh, and a link whose scheme can run
 code (javascript:, vbscript:, file:, or data: anywhere but an image's src). `what` describes the construct
 with its attributes and text, so that a test can tell the theme's own (the search page's script) from
 injections. An XML file that does not parse is listed as malformed.
@@ -29,8 +29,8 @@ ALLOWED_ELEMENTS = {
     "img", "picture", "source", "figure", "figcaption", "blockquote", "time", "small", "noscript",
     # The phone's navigation menu.
     "details", "summary",
-    # The search form.
-    "form", "label", "input", "select", "option", "fieldset", "legend", "button",
+    # The search form and the contact-request form.
+    "form", "label", "input", "select", "option", "fieldset", "legend", "button", "textarea",
     # What cmark-gfm writes for Markdown: emphasis, code, tables, strikethrough, task lists.
     "em", "strong", "code", "pre", "hr", "br", "del", "table", "thead", "tbody", "tr", "th", "td", "sup",
     # Feeds: quotations.
@@ -54,6 +54,18 @@ def describe(tag, element):
     return "<%s%s>%s" % (tag, attributes, "".join(element.itertext()))
 
 
+def is_data_block(tag, element):
+    """A JSON-LD script whose whole text is JSON: browsers never run a script of that type, and a value that
+    broke out of it would leave its text cut short (and a script element of its own, listed as such)."""
+    if tag != "script" or element.get("type", "").strip().lower() != "application/ld+json" or len(element.attrib) != 1:
+        return False
+    try:
+        json.loads(element.text or "")
+    except ValueError:
+        return False
+    return True
+
+
 def check_tree(root):
     """What could run in a parsed HTML tree, and its text."""
     executable, text = [], []
@@ -61,7 +73,7 @@ def check_tree(root):
         tag = element.tag if isinstance(element.tag, str) else "#comment"
         if element is root and tag == "DOCUMENT_FRAGMENT":
             tag = "#comment"  # html5lib's stand-in for the fragment's container: only its text counts
-        if tag != "#comment" and tag not in ALLOWED_ELEMENTS:
+        if tag != "#comment" and tag not in ALLOWED_ELEMENTS and not is_data_block(tag, element):
             executable.append(describe(tag, element))
         for name, value in element.attrib.items():
             lowered = name.lower()

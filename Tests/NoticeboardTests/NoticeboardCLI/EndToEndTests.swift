@@ -167,6 +167,10 @@ import Testing
         // The public parts of the same objects are there.
         let json = TestSupport.read(site + "/public/api/people/ana.json")
         #expect(json.contains(#""home":{"town":"Cork"}"#) && json.contains(#""contacts":[{"label":"Work"}]"#))
+        // So are the contact form and the JSON-LD, which read the same objects.
+        let page = TestSupport.read(site + "/public/people/ana/index.html")
+        #expect(page.contains(#"<form class="contact-form" method="post" action="/contact/send">"#))
+        #expect(page.contains(#""address":{"@type":"PostalAddress","addressLocality":"Cork"},"contactPoint":[{"@type":"ContactPoint","name":"Work"}]"#))
     }
 
     @Test func twoBuildsGiveIdenticalTrees() throws {

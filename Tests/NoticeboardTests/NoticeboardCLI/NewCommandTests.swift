@@ -18,6 +18,9 @@ import Testing
             #expect(files[path] != nil, "\(path) missing")
         }
         #expect(!files.values.contains { $0.range(of: Data("seller@example.net".utf8)) != nil })
+        // It offers the contact path: a notice's page has the request form, naming the notice by its slug.
+        let notice = String(decoding: files["notices/bicycle-for-sale/index.html"] ?? Data(), as: UTF8.self)
+        #expect(notice.contains(#"<form class="contact-form" method="post""#) && notice.contains(#"name="slug" value="bicycle-for-sale""#))
         let again = try TestSupport.runCLI(["new", "starter"], in: folder)
         #expect(again.status == 1 && again.stderr.contains("starter is not empty"))
     }
