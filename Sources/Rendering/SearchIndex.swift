@@ -188,7 +188,7 @@ extension SiteRenderer {
             guard let label = searchLabel(of: key.field, in: schema) else { continue }
             let path = "sort/\(schema.name).\(key.field).json"
             // The kind's order is by its first sort field already.
-            let ranks = index == 0 ? Array(collection.listings.indices) : collection.ranks(by: key)
+            let ranks = index == 0 ? Array(collection.listings.indices) : collection.ranks(by: key, collation: catalogue.collation)
             files.append(searchFile(path, schema: "search.sort", ["ranks": .list(order.map { .int(Int64(ranks[$0])) })]))
             sorts.append(.object([
                 "field": .string(key.field), "label": .string(label + sortDirection(key, in: schema)), "file": .string(path),
