@@ -146,6 +146,16 @@ private func gather(
             throw target.overflow(at: culprit.location(of: field), "'\(field)' here, kept to \(scale) fraction digits, takes the average for", scale: scale)
         }
         return value
+    case .bayesianAverage(let field, let scale, let weight, let mean):
+        let members = numbers(field)
+        guard !members.isEmpty else { return nil }
+        let sum = members.compactMap { numericValue($0.fields[field]) }.reduce(0, +)
+        guard let value = rounded((weight * mean + sum) / (weight + Double(members.count)), scale: scale) else {
+            // Between the prior mean and the largest value, so one of them is past the limit at this scale.
+            let culprit = members.first { rounded(numericValue($0.fields[field])!, scale: scale) == nil } ?? target.listing
+            throw target.overflow(at: culprit.location(of: field), "'\(field)' here, kept to \(scale) fraction digits, takes the weighted average for", scale: scale)
+        }
+        return value
     case .sum(let field):
         return try total(of: field, in: numbers(field), into: target)
     case .minimum(let field):

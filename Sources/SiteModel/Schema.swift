@@ -86,6 +86,9 @@ public struct DerivedField: Sendable {
         // Over the listings of `from` whose reference field `via` points at this listing:
         case count
         case average(field: String, scale: Int)
+        /// `(priorWeight × priorMean + sum) / (priorWeight + count)`: an average pulled towards `priorMean` as if
+        /// `priorWeight` more values of it were there, so few values rank below many (left out with none).
+        case bayesianAverage(field: String, scale: Int, priorWeight: Double, priorMean: Double)
         case sum(field: String)
         case minimum(field: String)
         case maximum(field: String)
@@ -106,7 +109,7 @@ public struct DerivedField: Sendable {
         /// Gathering operations read another kind's listings through its reference field `via`.
         public var gathers: Bool {
             switch self {
-            case .count, .average, .sum, .minimum, .maximum, .list, .sumBy: return true
+            case .count, .average, .bayesianAverage, .sum, .minimum, .maximum, .list, .sumBy: return true
             case .daysSince, .ratio, .atLeast, .lookup: return false
             }
         }
