@@ -100,6 +100,7 @@ extension SiteRenderer {
         context["listing"] = .object(listing.fields)
         context["display"] = .object(listing.display.mapValues(Value.string))
         context["fields"] = contexts.fieldRows(listing, schema: schema)
+        context["cards"] = contexts.gatheredCards(listing, schema: schema)
         return page(
             at: listing.outputPath, template: templates.name("listing", forKind: schema.name), context: context,
             lastModified: collection.latestDate(of: [listing]))

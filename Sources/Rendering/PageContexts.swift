@@ -9,9 +9,19 @@ struct PageContexts: Sendable {
     /// kind with its digest, which render keys take in its place).
     private var siteValues: [String?: Value] = [:]
     private var kindValues: [String: SharedValue] = [:]
+    /// By kind and slug, the listings that derived `list` fields gather (an owner's rentals), for their cards.
+    private var gathered: [String: [String: Listing]] = [:]
 
     init(catalogue: Catalogue) {
         self.catalogue = catalogue
+        for collection in catalogue.kinds {
+            for derived in collection.schema.derived {
+                guard case .list = derived.operation, let from = derived.from, gathered[from] == nil,
+                    let source = catalogue.collection(from), source.schema.hasPages
+                else { continue }
+                gathered[from] = Dictionary(source.listings.map { ($0.slug, $0) }) { first, _ in first }
+            }
+        }
         let kindNames: [String?] = [nil] + catalogue.kinds.map(\.schema.name)
         siteValues = Dictionary(uniqueKeysWithValues: kindNames.map { ($0, makeSiteValue(currentKind: $0)) })
         kindValues = Dictionary(uniqueKeysWithValues: catalogue.kinds.map { ($0.schema.name, SharedValue(makeKindValue($0))) })
@@ -142,17 +152,33 @@ struct PageContexts: Sendable {
     /// pictures at once and the others' lazily.
     static let firstScreenCards = 4
 
-    /// A listing as lists show it: its title and link, its fields and their display text, and whether the
-    /// page shows it on its first screen.
+    /// A listing as lists show it: its title and link, the parts its kind's card shows (`card`), its fields
+    /// and their display text, and whether the page shows it on its first screen.
     func card(_ listing: Listing, schema: KindSchema, firstScreen: Bool) -> Value {
         .object([
             "title": .string(title(of: listing, schema: schema)),
             "path": listing.fields["path"] ?? .null,
             "kind_singular": .string(schema.singular),
             "first_screen": .bool(firstScreen),
+            "card": CardParts(listing, schema: schema, site: site).value,
             "listing": .object(listing.fields),
             "display": .object(listing.display.mapValues(Value.string)),
         ])
+    }
+
+    /// For each derived `list` field of a kind with pages (an owner's `items`), the cards of the listings it
+    /// holds, in its order: `cards.items` beside `listing.items`.
+    func gatheredCards(_ listing: Listing, schema: KindSchema) -> Value {
+        var cards: OrderedDictionary<String, Value> = [:]
+        for derived in schema.derived {
+            guard case .list = derived.operation, let from = derived.from, let listings = gathered[from],
+                let fromSchema = catalogue.collection(from)?.schema, let members = listing.fields[derived.name]?.listValue
+            else { continue }
+            cards[derived.name] = .list(members.compactMap { member in
+                member["slug"].flatMap { listings[$0.text] }.map { card($0, schema: fromSchema, firstScreen: false) }
+            })
+        }
+        return .object(cards)
     }
 
     func cardDigest(_ listing: Listing, schema: KindSchema) -> String {

@@ -28,6 +28,8 @@ public struct KindSchema: Sendable {
     public var geo: GeoFields?
     /// A number field the search page can filter by range (a price).
     public var searchRange: String?
+    /// The fields its cards show, when the schema declares them (`card:`); see `cardFields`.
+    public var card: CardFields?
     /// The schema file, relative to the site root.
     public var file: String
 
@@ -35,7 +37,7 @@ public struct KindSchema: Sendable {
         name: String, title: String, singular: String, description: String, titleField: String,
         dateField: String? = nil, entriesField: String? = nil, entrySort: [SortKey] = [], sort: [SortKey] = [], fields: [FieldSchema],
         derived: [DerivedField] = [], facets: [String] = [], hasPages: Bool = true, daily: DailyPick? = nil,
-        feeds: [FeedFormat] = [], geo: GeoFields? = nil, searchRange: String? = nil, file: String
+        feeds: [FeedFormat] = [], geo: GeoFields? = nil, searchRange: String? = nil, card: CardFields? = nil, file: String
     ) {
         self.name = name
         self.title = title
@@ -54,6 +56,7 @@ public struct KindSchema: Sendable {
         self.feeds = feeds
         self.geo = geo
         self.searchRange = searchRange
+        self.card = card
         self.file = file
     }
 
