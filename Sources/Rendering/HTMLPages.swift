@@ -1,4 +1,5 @@
 import CatalogueIndex
+import Foundation
 import OrderedCollections
 import SiteModel
 
@@ -60,14 +61,14 @@ extension SiteRenderer {
             ])
             return listPages(
                 value.listings, in: collection, basePath: facetPath + value.slug + "/", title: "\(schema.title): \(facet.field.label) \(value.text)",
-                description: "\(schema.title) with \(facet.field.label.lowercased()) \(value.text).", facet: facetValue, showing: showing,
-                cardDigests: cardDigests)
+                description: "\(schema.title) with \(facet.field.label.lowercased()) \(value.text).", facet: facetValue,
+                filter: (facet.field.name, value.text), showing: showing, cardDigests: cardDigests)
         }
     }
 
     private func listPages(
         _ listings: [Listing], in collection: KindCollection, basePath: String, title: String, description: String, facet: Value,
-        showing: Set<String>?, cardDigests: CardDigests
+        filter: (name: String, value: String)? = nil, showing: Set<String>?, cardDigests: CardDigests
     ) -> [Page] {
         let schema = collection.schema
         let paginations = Pagination.pages(of: listings, size: site.pageSize, basePath: basePath)
@@ -83,11 +84,36 @@ extension SiteRenderer {
             context["total"] = .int(Int64(listings.count))
             context.set("pagination", paginationValue)
             context.set("listings", CardList(pagination.items, schema: schema, contexts: contexts, digests: cardDigests))
+            context["sorts"] = sortChoices(schema, filter: filter)
             return page(
                 at: pagination.outputPath, template: templates.name("list", forKind: schema.name), context: context,
                 lastModified: collection.latestDate(of: pagination.items))
         }
     }
+
+    /// A list page's other orders: each of the kind's sort fields as the search page sorts them (it fetches
+    /// only that order's ranks and the cards it shows), with the facet value of a facet page as a filter.
+    /// The first is the list's own order (`current`). Empty when the site has no search page or no other order.
+    func sortChoices(_ schema: KindSchema, filter: (name: String, value: String)?) -> Value {
+        // A facet over a collection's entries lists entries, which search does not sort.
+        guard templates.names.contains("search"), schema.sort.count > 1, !schema.facetIsOverEntries(filter?.name ?? "") else { return .list([]) }
+        let query = [("kind", schema.name)] + (filter.map { [$0] } ?? [])
+        return .list(schema.sort.enumerated().compactMap { index, key in
+            guard let label = searchLabel(of: key.field, in: schema) else { return nil }
+            let parameters = (query + [("sort", key.field)]).map { "\($0)=\(Self.queryEncoded($1))" }.joined(separator: "&")
+            return .object([
+                "label": .string(label + sortDirection(key, in: schema)), "path": .string(site.path("search/") + "?" + parameters),
+                "current": .bool(index == 0),
+            ])
+        })
+    }
+
+    /// A query parameter's value: only URLs' unreserved ASCII characters stay as they are.
+    static func queryEncoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+    }
+
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     func listingPage(_ listing: Listing, in collection: KindCollection) -> Page {
         let schema = collection.schema
