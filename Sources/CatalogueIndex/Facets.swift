@@ -78,7 +78,8 @@ private func slugProblems(of values: [FacetValue], field: String) -> [Diagnostic
     return problems
 }
 
-private func facetTexts(_ value: Value?) -> [String] {
+/// A facet field's value as the texts its facet pages are made from: a bool as Yes or No, a reference by its title.
+public func facetTexts(_ value: Value?) -> [String] {
     switch value {
     case .string(let text)?: return text.isEmpty ? [] : [text]
     case .bool(let flag)?: return [flag ? "Yes" : "No"]

@@ -29,7 +29,8 @@ extension SiteRenderer {
     func indexPages(_ collection: KindCollection, showing: Set<String>?, cardDigests: CardDigests) -> [Page] {
         listPages(
             collection.listings, in: collection, basePath: collection.outputPath, title: collection.schema.title,
-            description: collection.schema.description, facet: .null, showing: showing, cardDigests: cardDigests)
+            description: collection.schema.description, facet: .null,
+            breadcrumbs: contexts.breadcrumbs([(collection.schema.title, collection.outputPath)]), showing: showing, cardDigests: cardDigests)
     }
 
     /// The facet's own page, listing its values with their counts.
@@ -46,6 +47,7 @@ extension SiteRenderer {
             "label": .string(facet.field.label),
             "values": .list(facet.values.map { contexts.facetValue($0, of: facet, in: collection) }),
         ])
+        context["breadcrumbs"] = contexts.breadcrumbs([(schema.title, collection.outputPath), (facet.field.label, facetPath)])
         return page(
             at: facetPath, template: templates.name("facet", forKind: schema.name), context: context,
             lastModified: collection.latestDate(of: collection.listings))
@@ -59,16 +61,20 @@ extension SiteRenderer {
             let facetValue: Value = .object([
                 "label": .string(facet.field.label), "text": .string(value.text), "path": .string(site.path(facetPath)),
             ])
+            let trail = [(schema.title, collection.outputPath), (facet.field.label, facetPath), (value.text, facetPath + value.slug + "/")]
             return listPages(
                 value.listings, in: collection, basePath: facetPath + value.slug + "/", title: "\(schema.title): \(facet.field.label) \(value.text)",
                 description: "\(schema.title) with \(facet.field.label.lowercased()) \(value.text).", facet: facetValue,
-                filter: (facet.field.name, value.text), showing: showing, cardDigests: cardDigests)
+                filter: (facet.field.name, value.text), breadcrumbs: contexts.breadcrumbs(trail),
+                combined: templates.names.contains("search") ? contexts.combinedFilters(value, of: facet, in: collection) : .list([]),
+                showing: showing, cardDigests: cardDigests)
         }
     }
 
     private func listPages(
         _ listings: [Listing], in collection: KindCollection, basePath: String, title: String, description: String, facet: Value,
-        filter: (name: String, value: String)? = nil, showing: Set<String>?, cardDigests: CardDigests
+        filter: (name: String, value: String)? = nil, breadcrumbs: Value, combined: Value = .list([]), showing: Set<String>?,
+        cardDigests: CardDigests
     ) -> [Page] {
         let schema = collection.schema
         let paginations = Pagination.pages(of: listings, size: site.pageSize, basePath: basePath)
@@ -85,6 +91,8 @@ extension SiteRenderer {
             context.set("pagination", paginationValue)
             context.set("listings", CardList(pagination.items, schema: schema, contexts: contexts, digests: cardDigests))
             context["sorts"] = sortChoices(schema, filter: filter)
+            context["breadcrumbs"] = breadcrumbs
+            context["combined"] = combined
             return page(
                 at: pagination.outputPath, template: templates.name("list", forKind: schema.name), context: context,
                 lastModified: collection.latestDate(of: pagination.items))
@@ -127,6 +135,9 @@ extension SiteRenderer {
         context["display"] = .object(listing.display.mapValues(Value.string))
         context["fields"] = contexts.fieldRows(listing, schema: schema)
         context["cards"] = contexts.gatheredCards(listing, schema: schema)
+        context["facet_links"] = contexts.facetLinks(listing, schema: schema)
+        context["entries"] = contexts.entriesWithFacetPaths(listing, schema: schema) ?? .null
+        context["breadcrumbs"] = contexts.breadcrumbs([(schema.title, collection.outputPath), (title, listing.outputPath)])
         return page(
             at: listing.outputPath, template: templates.name("listing", forKind: schema.name), context: context,
             lastModified: collection.latestDate(of: [listing]))

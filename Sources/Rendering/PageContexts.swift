@@ -195,8 +195,10 @@ struct PageContexts: Sendable {
         return firstText.flatMap { listing.fields[$0.name]?.text } ?? listing.slug
     }
 
-    /// Every public field as label and text, for generic templates that do not know the kind.
+    /// Every public field as label and text, for generic templates that do not know the kind; a facet's
+    /// values as `links` to their pages.
     func fieldRows(_ listing: Listing, schema: KindSchema) -> Value {
+        let facetLinks = facetLinks(listing, schema: schema)
         var rows: [Value] = []
         for derived in schema.derived {
             guard let value = listing.fields[derived.name], value.listValue == nil else { continue }
@@ -205,6 +207,11 @@ struct PageContexts: Sendable {
         for field in schema.fields where !field.isPrivate && field.name != schema.titleField {
             guard let value = listing.fields[field.name] else { continue }
             var row: OrderedDictionary<String, Value> = ["name": .string(field.name), "label": .string(field.label)]
+            if let links = facetLinks[field.name] {
+                row["links"] = links
+                rows.append(.object(row))
+                continue
+            }
             switch field.type {
             case .markdown:
                 row["html"] = listing.fields[field.name + "_html"] ?? .null
