@@ -46,6 +46,7 @@ public struct LoadedSite: Sendable {
         if let baseURL { config.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/" }
 
         let schemas = Self.loadSchemas(files, config: config, diagnostics: &diagnostics)
+        diagnostics += Self.schemasOutsideKinds(content, kinds: config.kinds)
         try stopIfErrors()
 
         // Listings, parsed and checked across all cores.
@@ -77,6 +78,21 @@ public struct LoadedSite: Sendable {
         self.templates = templates!
         self.images = images
         self.warnings = diagnostics.sorted()
+    }
+
+    /// A schema whose kind `kinds:` leaves out is never read, nor are its listings: a warning names it, where
+    /// the build would otherwise say nothing.
+    private static func schemasOutsideKinds(_ content: SiteFiles.FolderContents, kinds: [String]) -> [Diagnostic] {
+        content.files(under: "content/schemas", extensions: ["yaml", "yml"]).compactMap { file in
+            let name = String(file.dropFirst("content/schemas/".count))
+            guard !name.contains("/"), let dot = name.lastIndex(of: "."), !kinds.contains(String(name[..<dot])) else { return nil }
+            let kind = String(name[..<dot])
+            let listings = content.files(under: "content/\(kind)", extensions: ["yaml", "yml"]).count
+            let held = listings == 0 ? "" : " (content/\(kind)/ holds \(listings) listing file\(listings == 1 ? "" : "s"))"
+            return .warning(
+                at: SourceLocation(file: file),
+                "kind '\(kind)' has a schema but is not in 'kinds' in content/site.yaml, so nothing of it is built\(held); add it to 'kinds' or remove this file")
+        }
     }
 
     /// Every kind's schema, then what derived fields say about other kinds.

@@ -9,7 +9,11 @@ public enum SiteWriter {
         let fileManager = FileManager.default
         try? fileManager.removeItem(atPath: root)
         try fileManager.createDirectory(atPath: root + "/content", withIntermediateDirectories: true)
-        try fileManager.copyItem(atPath: example + "/content/schemas", toPath: root + "/content/schemas")
+        // Only the schemas of the kinds it lists: any other is a warning (a kind missing from `kinds`).
+        try fileManager.createDirectory(atPath: root + "/content/schemas", withIntermediateDirectories: true)
+        for kind in kinds {
+            try fileManager.copyItem(atPath: example + "/content/schemas/\(kind).yaml", toPath: root + "/content/schemas/\(kind).yaml")
+        }
         try fileManager.copyItem(atPath: example + "/templates", toPath: root + "/templates")
         var files: [(path: String, text: String)] = [("content/site.yaml", siteConfig)]
         files += mediaFiles.map { ("content/media/" + $0.path, $0.text) }
@@ -19,6 +23,8 @@ public enum SiteWriter {
         try writeFiles(files, under: root)
     }
 
+    static let kinds = ["cleaners", "rentals", "owners", "quotes", "reviews"]
+
     static let siteConfig = """
         title: Noticeboard Bench
         description: A generated catalogue for benchmarks & profiling.
@@ -27,7 +33,7 @@ public enum SiteWriter {
         currency: EUR
         page_size: 24
         allow_raw_html: false
-        kinds: [cleaners, rentals, owners, quotes, reviews]
+        kinds: [\(kinds.joined(separator: ", "))]
 
         """
 
