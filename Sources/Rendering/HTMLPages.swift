@@ -16,6 +16,7 @@ extension SiteRenderer {
             "newest": .list(catalogue.newest.compactMap { listing in
                 catalogue.collection(listing.kind).map { contexts.card(listing, schema: $0.schema, firstScreen: false) }
             }),
+            "entries": collectionEntries(),
             "daily": .list(catalogue.kinds.compactMap { collection in
                 guard collection.schema.daily != nil, let pick = DailyPicks(collection: collection, from: catalogue.buildDate, days: 1).picks.first
                 else { return nil }
@@ -23,6 +24,18 @@ extension SiteRenderer {
             }),
         ])
         return page(at: "", template: "home", context: context, lastModified: catalogue.kinds.compactMap { $0.latestDate(of: $0.listings) }.max())
+    }
+
+    /// For the home page, by kind, the first entries of each collection kind with pages (in its entry order) as
+    /// cards: `{{#entries.quotes}}…{{/entries.quotes}}`.
+    private func collectionEntries() -> Value {
+        var entries: OrderedDictionary<String, Value> = [:]
+        for collection in catalogue.kinds where collection.schema.entriesField != nil && collection.schema.hasPages {
+            entries[collection.schema.name] = .list(collection.entries.prefix(Catalogue.newestCount).map {
+                contexts.card($0, schema: collection.schema, firstScreen: false)
+            })
+        }
+        return .object(entries)
     }
 
     /// With `showing`, only the pages that show one of those listings.
