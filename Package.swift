@@ -49,7 +49,9 @@ let package = Package(
         .target(name: "SchemaValidation", dependencies: ["SiteModel", "LocatedYAML", "Markdown"]),
         .target(name: "ImageProcessing", dependencies: ["SiteModel", "SiteLoader", "Support", "CVips", "CWebPMux"]),
         .target(name: "Enrichment", dependencies: ["SiteModel", "Markdown"]),
-        .target(name: "CatalogueIndex", dependencies: ["SiteModel", "Support", "Enrichment"]),
+        // ICU's collator (libicu-dev), behind a C file of its own: text sorts in the site's language.
+        .target(name: "CCollation", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
+        .target(name: "CatalogueIndex", dependencies: ["SiteModel", "Support", "Enrichment", "CCollation"]),
         .target(
             name: "Rendering",
             dependencies: ["SiteModel", "Support", "CatalogueIndex", .product(name: "Mustache", package: "swift-mustache")]),

@@ -15,6 +15,8 @@ public struct Catalogue: Sendable {
     public let newest: [Listing]
     /// Free pages; those in the navigation first, in their order, then the rest by title.
     public let pages: [FreePage]
+    /// How text sorts, in the site's language.
+    public let collation: Collation
 
     public static let newestCount = 8
 
@@ -28,12 +30,15 @@ public struct Catalogue: Sendable {
             (a.navigationOrder ?? Int.max, a.title, a.slug) < (b.navigationOrder ?? Int.max, b.title, b.slug)
         }
         self.buildDate = buildDate
-        let (derived, problems) = deriveFields(schemas: schemas, listings: listings, buildDate: buildDate, formatter: formatter)
+        let collation = Collation(language: site.language)
+        self.collation = collation
+        let (derived, problems) = deriveFields(
+            schemas: schemas, listings: listings, buildDate: buildDate, formatter: formatter, collation: collation)
         guard problems.isEmpty else { throw BuildFailure(problems) }
         let indexed = schemas.parallelMap { schema in
-            let sorted = sortListings(derived[schema.name] ?? [], by: schema)
-            let entries = entryListings(of: sorted, schema: schema)
-            let (facets, problems) = facets(of: schema, listings: sorted, entries: entries)
+            let sorted = sortListings(derived[schema.name] ?? [], by: schema, collation: collation)
+            let entries = entryListings(of: sorted, schema: schema, collation: collation)
+            let (facets, problems) = facets(of: schema, listings: sorted, entries: entries, collation: collation)
             return (KindCollection(schema: schema, listings: sorted, entries: entries, facets: facets), problems)
         }
         guard !indexed.contains(where: { !$0.1.isEmpty }) else { throw BuildFailure(indexed.flatMap(\.1)) }
@@ -50,8 +55,11 @@ public struct Catalogue: Sendable {
         }.prefix(Catalogue.newestCount).map(\.1)
     }
 
-    init(site: SiteConfig, buildDate: CalendarDate, kinds: [KindCollection], newest: [Listing], pages: [FreePage]) {
+    init(
+        site: SiteConfig, buildDate: CalendarDate, kinds: [KindCollection], newest: [Listing], pages: [FreePage], collation: Collation
+    ) {
         self.site = site
+        self.collation = collation
         self.buildDate = buildDate
         self.kinds = kinds
         self.newest = newest
@@ -87,7 +95,7 @@ public struct KindCollection: Sendable {
 
 /// Each entry of a collection kind as a listing: the entry's fields, then `collection` (its listing's
 /// title and link). It links to `#entry-N` on the collection's page, N counting from 0 in file order.
-func entryListings(of listings: [Listing], schema: KindSchema) -> [Listing] {
+func entryListings(of listings: [Listing], schema: KindSchema, collation: Collation) -> [Listing] {
     guard let entriesField = schema.entriesField else { return [] }
     var entries: [Listing] = []
     for listing in listings {
@@ -109,5 +117,5 @@ func entryListings(of listings: [Listing], schema: KindSchema) -> [Listing] {
             entries.append(Listing(kind: schema.name, slug: "\(listing.slug)-\(index)", file: listing.file, fields: fields))
         }
     }
-    return schema.entrySort.isEmpty ? entries : sortListings(entries, keys: schema.entrySort)
+    return schema.entrySort.isEmpty ? entries : sortListings(entries, keys: schema.entrySort, collation: collation)
 }

@@ -9,7 +9,7 @@ import Support
 /// Within a kind, fields are computed in declaration order, so each may use the ones before it.
 /// A value that cannot be computed (a sum past `NumberLimit`) is an error at the listing that caused it.
 func deriveFields(
-    schemas: [KindSchema], listings: [String: [Listing]], buildDate: CalendarDate, formatter: DisplayFormatter
+    schemas: [KindSchema], listings: [String: [Listing]], buildDate: CalendarDate, formatter: DisplayFormatter, collation: Collation
 ) -> (listings: [String: [Listing]], problems: [Diagnostic]) {
     var result = listings
     var problems: [Diagnostic] = []
@@ -19,7 +19,7 @@ func deriveFields(
             !reads(schema).contains { kind in kind != schema.name && pending.contains { $0.name == kind } }
         } ?? 0
         let schema = pending.remove(at: ready)
-        let derived = derive(schema, in: result, schemas: schemas, buildDate: buildDate, formatter: formatter)
+        let derived = derive(schema, in: result, schemas: schemas, buildDate: buildDate, formatter: formatter, collation: collation)
         result[schema.name] = derived.map(\.listing)
         problems += derived.compactMap(\.problem)
     }
@@ -36,14 +36,16 @@ func reads(_ schema: KindSchema) -> [String] {
 }
 
 /// What derived fields read besides the listing itself: the listings of a kind that refer to a slug through
-/// a field (in that kind's order), and one listing of a kind by slug.
+/// a field (in that kind's order), one listing of a kind by slug, and the order of text for `list`'s `sort`.
 struct DerivationSources: Sendable {
     let referrers: @Sendable (_ from: String, _ via: String, _ slug: String) -> [Listing]
     let lookup: @Sendable (_ kind: String, _ slug: String) -> Listing?
+    let collation: Collation
 }
 
 private func derive(
-    _ schema: KindSchema, in listings: [String: [Listing]], schemas: [KindSchema], buildDate: CalendarDate, formatter: DisplayFormatter
+    _ schema: KindSchema, in listings: [String: [Listing]], schemas: [KindSchema], buildDate: CalendarDate, formatter: DisplayFormatter,
+    collation: Collation
 ) -> [(listing: Listing, problem: Diagnostic?)] {
     // Referring listings of each source kind, grouped by the slug their `via` field names, in that kind's order.
     var referrers: [String: [String: [Listing]]] = [:]
@@ -52,7 +54,7 @@ private func derive(
             let source = schemas.first(where: { $0.name == from })
         else { continue }
         var groups: [String: [Listing]] = [:]
-        for listing in sortListings(listings[from] ?? [], by: source) {
+        for listing in sortListings(listings[from] ?? [], by: source, collation: collation) {
             if let slug = referencedSlug(listing.fields[via]) { groups[slug, default: []].append(listing) }
         }
         referrers[from + "." + via] = groups
@@ -66,7 +68,8 @@ private func derive(
     // Fixed from here on, and read across all cores.
     let groups = referrers, lookups = targets
     let sources = DerivationSources(
-        referrers: { from, via, slug in groups[from + "." + via]?[slug] ?? [] }, lookup: { kind, slug in lookups[kind]?[slug] })
+        referrers: { from, via, slug in groups[from + "." + via]?[slug] ?? [] }, lookup: { kind, slug in lookups[kind]?[slug] },
+        collation: collation)
     return (listings[schema.name] ?? []).parallelMap { listing in
         do throws(Diagnostic) {
             return (try withDerivedFields(listing, schema: schema, sources: sources, buildDate: buildDate, formatter: formatter), nil)
@@ -86,7 +89,7 @@ func withDerivedFields(
         let value: Value?
         if derived.operation.gathers {
             let group = sources.referrers(derived.from ?? "", derived.via ?? "", listing.slug)
-            value = try gather(derived.operation, over: group, into: Target(listing: listing, field: derived.name))
+            value = try gather(derived.operation, over: group, into: Target(listing: listing, field: derived.name), collation: sources.collation)
         } else {
             value = try compute(derived, on: listing, schema: schema, sources: sources, buildDate: buildDate)
         }
@@ -121,7 +124,9 @@ struct Target {
 }
 
 /// Nil when there is nothing to compute from (an average of no reviews); the field is then left out.
-private func gather(_ operation: DerivedField.Operation, over group: [Listing], into target: Target) throws(Diagnostic) -> Value? {
+private func gather(
+    _ operation: DerivedField.Operation, over group: [Listing], into target: Target, collation: Collation
+) throws(Diagnostic) -> Value? {
     func numbers(_ field: String) -> [Listing] {
         group.filter { numericValue($0.fields[field]) != nil }
     }
@@ -129,7 +134,7 @@ private func gather(_ operation: DerivedField.Operation, over group: [Listing], 
     case .count:
         return .int(Int64(group.count))
     case .list(let sort):
-        let ordered = sort.isEmpty ? group : sortListings(group, keys: sort)
+        let ordered = sort.isEmpty ? group : sortListings(group, keys: sort, collation: collation)
         return .list(ordered.map { .object($0.fields) })
     case .average(let field, let scale):
         let members = numbers(field)
@@ -139,6 +144,16 @@ private func gather(_ operation: DerivedField.Operation, over group: [Listing], 
             // The mean is no larger than the largest value, so some value is past the limit at this scale too.
             let culprit = members.first { rounded(numericValue($0.fields[field])!, scale: scale) == nil } ?? target.listing
             throw target.overflow(at: culprit.location(of: field), "'\(field)' here, kept to \(scale) fraction digits, takes the average for", scale: scale)
+        }
+        return value
+    case .bayesianAverage(let field, let scale, let weight, let mean):
+        let members = numbers(field)
+        guard !members.isEmpty else { return nil }
+        let sum = members.compactMap { numericValue($0.fields[field]) }.reduce(0, +)
+        guard let value = rounded((weight * mean + sum) / (weight + Double(members.count)), scale: scale) else {
+            // Between the prior mean and the largest value, so one of them is past the limit at this scale.
+            let culprit = members.first { rounded(numericValue($0.fields[field])!, scale: scale) == nil } ?? target.listing
+            throw target.overflow(at: culprit.location(of: field), "'\(field)' here, kept to \(scale) fraction digits, takes the weighted average for", scale: scale)
         }
         return value
     case .sum(let field):

@@ -21,7 +21,9 @@ public struct FacetValue: Sendable {
 
 /// Each value's URL segment is its own slug, whatever other values there are, so adding a value never moves
 /// another. Two values with one slug (`Cork` and `cork`), and a value with none (`!!!`), are errors.
-func facets(of schema: KindSchema, listings: [Listing], entries: [Listing]) -> (facets: [Facet], problems: [Diagnostic]) {
+func facets(
+    of schema: KindSchema, listings: [Listing], entries: [Listing], collation: Collation
+) -> (facets: [Facet], problems: [Diagnostic]) {
     var problems: [Diagnostic] = []
     let facets = schema.facets.compactMap { name -> Facet? in
         guard let field = schema.facetField(named: name) else { return nil }
@@ -34,13 +36,16 @@ func facets(of schema: KindSchema, listings: [Listing], entries: [Listing]) -> (
                 members[text, default: []].append(listing)
             }
         }
-        // Enum values keep their declared order; others sort alphabetically.
+        // Enum values keep their declared order; others sort by the site language's collation.
         var declared: [String] = []
         if case .enumeration(let values) = field.type { declared = values }
         if case .list(let item) = field.type, case .enumeration(let values) = item.type { declared = values }
+        let keys = Dictionary(uniqueKeysWithValues: order.map { ($0, collation.key($0)) })
         let sorted = order.sorted { a, b in
             let (x, y) = (declared.firstIndex(of: a) ?? Int.max, declared.firstIndex(of: b) ?? Int.max)
-            return x != y ? x < y : a.lowercased() < b.lowercased()
+            if x != y { return x < y }
+            let byCollation = Collation.compare(keys[a]!, keys[b]!)
+            return byCollation == .orderedSame ? a < b : byCollation == .orderedAscending
         }
         let values = sorted.map { FacetValue(text: $0, slug: Slug.from(text: $0), listings: members[$0]!) }
         problems += slugProblems(of: values, field: name)
@@ -73,7 +78,7 @@ private func slugProblems(of values: [FacetValue], field: String) -> [Diagnostic
     return problems
 }
 
-/// The facet values a field's value stands for, as their pages name them.
+/// A facet field's value as the texts its facet pages are made from: a bool as Yes or No, a reference by its title.
 public func facetTexts(_ value: Value?) -> [String] {
     switch value {
     case .string(let text)?: return text.isEmpty ? [] : [text]

@@ -41,7 +41,7 @@ extension Catalogue {
         var updatedKinds = kinds
         updatedKinds[kindIndex] = KindCollection(schema: schema, listings: listings, entries: collection.entries, facets: facets)
         let newest = newest.map { $0.kind == listing.kind && $0.slug == listing.slug ? listing : $0 }
-        return Catalogue(site: site, buildDate: buildDate, kinds: updatedKinds, newest: newest, pages: pages)
+        return Catalogue(site: site, buildDate: buildDate, kinds: updatedKinds, newest: newest, pages: pages, collation: collation)
     }
 
     /// Derived fields read the catalogue's own listings: referrers in their kind's order, lookups by slug.
@@ -51,6 +51,7 @@ extension Catalogue {
             referrers: { from, via, slug in
                 kinds.first { $0.schema.name == from }?.listings.filter { referencedSlug($0.fields[via]) == slug } ?? []
             },
-            lookup: { kind, slug in kinds.first { $0.schema.name == kind }?.listings.first { $0.slug == slug } })
+            lookup: { kind, slug in kinds.first { $0.schema.name == kind }?.listings.first { $0.slug == slug } },
+            collation: collation)
     }
 }

@@ -3,14 +3,14 @@ import SiteModel
 
 /// Orders listings by the schema's sort keys (its title field when it declares none), then by slug,
 /// so the order never depends on the file system.
-func sortListings(_ listings: [Listing], by schema: KindSchema) -> [Listing] {
-    sortListings(listings, keys: schema.sort.isEmpty ? [SortKey(field: schema.titleField, descending: false)] : schema.sort)
+func sortListings(_ listings: [Listing], by schema: KindSchema, collation: Collation) -> [Listing] {
+    sortListings(listings, keys: schema.sort.isEmpty ? [SortKey(field: schema.titleField, descending: false)] : schema.sort, collation: collation)
 }
 
 /// Sorts positions rather than the listings themselves: a `Listing` is a large value, and moving it around
 /// in the sort cost more than the comparisons.
-func sortListings(_ listings: [Listing], keys: [SortKey]) -> [Listing] {
-    let values = listings.map { listing in keys.map { sortValue(listing.fields[$0.field]) } }
+func sortListings(_ listings: [Listing], keys: [SortKey], collation: Collation) -> [Listing] {
+    let values = listings.map { listing in keys.map { sortValue(listing.fields[$0.field], collation: collation) } }
     let order = listings.indices.sorted { a, b in
         for (index, key) in keys.enumerated() {
             switch (values[a][index], values[b][index]) {
@@ -27,21 +27,21 @@ func sortListings(_ listings: [Listing], keys: [SortKey]) -> [Listing] {
     return order.map { listings[$0] }
 }
 
-/// A value reduced to something with a total order; text folds case and accents so "Ó" sorts with "O".
+/// A value reduced to something with a total order; text to its collation key (`Collation`).
 private enum SortValue {
     case missing
     case number(Double)
-    case text(String)
+    case text([UInt8])
 }
 
-private func sortValue(_ value: Value?) -> SortValue {
+private func sortValue(_ value: Value?, collation: Collation) -> SortValue {
     switch value {
     case .int(let number)?: return .number(Double(number))
     case .decimal(let number)?: return .number(number.doubleValue)
     case .bool(let flag)?: return .number(flag ? 1 : 0)
     case .date(let date)?: return .number(Double(date.year * 10_000 + date.month * 100 + date.day))
-    case .string(let text)?: return .text(text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil))
-    case .object(let fields)?: return sortValue(fields["title"] ?? fields["slug"])
+    case .string(let text)?: return .text(collation.key(text))
+    case .object(let fields)?: return sortValue(fields["title"] ?? fields["slug"], collation: collation)
     default: return .missing
     }
 }
@@ -49,31 +49,18 @@ private func sortValue(_ value: Value?) -> SortValue {
 private func compare(_ a: SortValue, _ b: SortValue) -> ComparisonResult {
     switch (a, b) {
     case (.number(let x), .number(let y)): return x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame
-    // Numbers inside text compare as numbers: "Cleaner 6" before "Cleaner 10".
-    case (.text(let x), .text(let y)): return compareText(x, y)
+    case (.text(let x), .text(let y)): return Collation.compare(x, y)
     case (.number, _): return .orderedAscending
     case (_, .number): return .orderedDescending
     default: return .orderedSame
     }
 }
 
-/// Foundation's numeric comparison, which costs microseconds a call and runs O(n log n) times a sort.
-/// Two ASCII texts without digits compare as Foundation compares them, by code unit, so they skip it.
-func compareText(_ x: String, _ y: String) -> ComparisonResult {
-    func isPlain(_ text: String) -> Bool {
-        text.utf8.allSatisfy { $0 < 0x80 && !($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) }
-    }
-    guard isPlain(x), isPlain(y) else { return x.compare(y, options: .numeric) }
-    for (a, b) in zip(x.utf8, y.utf8) where a != b { return a < b ? .orderedAscending : .orderedDescending }
-    let (m, n) = (x.utf8.count, y.utf8.count)
-    return m < n ? .orderedAscending : m > n ? .orderedDescending : .orderedSame
-}
-
 extension KindCollection {
     /// Each listing's place (0 first) when the kind is ordered by `key`, then by its own sort keys.
-    public func ranks(by key: SortKey) -> [Int] {
+    public func ranks(by key: SortKey, collation: Collation) -> [Int] {
         var place: [String: Int] = [:]
-        for (index, listing) in sortListings(listings, keys: [key] + schema.sort).enumerated() { place[listing.slug] = index }
+        for (index, listing) in sortListings(listings, keys: [key] + schema.sort, collation: collation).enumerated() { place[listing.slug] = index }
         return listings.map { place[$0.slug]! }
     }
 }

@@ -131,7 +131,7 @@ public struct SwiftModels: Sendable {
     private func derivedType(_ derived: DerivedField) -> String {
         switch derived.operation {
         case .count, .daysSince: return "Int"
-        case .average, .sum, .minimum, .maximum, .ratio, .times: return "Decimal"
+        case .average, .bayesianAverage, .sum, .minimum, .maximum, .ratio, .times: return "Decimal"
         case .atLeast: return "Bool"
         case .list: return "[\(typeName(derived.from ?? ""))]"
         case .sumBy: return "[GroupTotal]"

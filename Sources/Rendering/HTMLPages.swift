@@ -1,4 +1,5 @@
 import CatalogueIndex
+import Foundation
 import OrderedCollections
 import SiteModel
 
@@ -15,6 +16,7 @@ extension SiteRenderer {
             "newest": .list(catalogue.newest.compactMap { listing in
                 catalogue.collection(listing.kind).map { contexts.card(listing, schema: $0.schema, firstScreen: false) }
             }),
+            "entries": collectionEntries(),
             "daily": .list(catalogue.kinds.compactMap { collection in
                 guard collection.schema.daily != nil, let pick = DailyPicks(collection: collection, from: catalogue.buildDate, days: 1).picks.first
                 else { return nil }
@@ -24,11 +26,24 @@ extension SiteRenderer {
         return page(at: "", template: "home", context: context, lastModified: catalogue.kinds.compactMap { $0.latestDate(of: $0.listings) }.max())
     }
 
+    /// For the home page, by kind, the first entries of each collection kind with pages (in its entry order) as
+    /// cards: `{{#entries.quotes}}…{{/entries.quotes}}`.
+    private func collectionEntries() -> Value {
+        var entries: OrderedDictionary<String, Value> = [:]
+        for collection in catalogue.kinds where collection.schema.entriesField != nil && collection.schema.hasPages {
+            entries[collection.schema.name] = .list(collection.entries.prefix(Catalogue.newestCount).map {
+                contexts.card($0, schema: collection.schema, firstScreen: false)
+            })
+        }
+        return .object(entries)
+    }
+
     /// With `showing`, only the pages that show one of those listings.
     func indexPages(_ collection: KindCollection, showing: Set<String>?, cardDigests: CardDigests) -> [Page] {
         listPages(
             collection.listings, in: collection, basePath: collection.outputPath, title: collection.schema.title,
-            description: collection.schema.description, facet: .null, showing: showing, cardDigests: cardDigests)
+            description: collection.schema.description, facet: .null,
+            breadcrumbs: contexts.breadcrumbs([(collection.schema.title, collection.outputPath)]), showing: showing, cardDigests: cardDigests)
     }
 
     /// The facet's own page, listing its values with their counts.
@@ -45,6 +60,7 @@ extension SiteRenderer {
             "label": .string(facet.field.label),
             "values": .list(facet.values.map { contexts.facetValue($0, of: facet, in: collection) }),
         ])
+        context["breadcrumbs"] = contexts.breadcrumbs([(schema.title, collection.outputPath), (facet.field.label, facetPath)])
         return page(
             at: facetPath, template: templates.name("facet", forKind: schema.name), context: context,
             lastModified: collection.latestDate(of: collection.listings))
@@ -58,16 +74,20 @@ extension SiteRenderer {
             let facetValue: Value = .object([
                 "label": .string(facet.field.label), "text": .string(value.text), "path": .string(site.path(facetPath)),
             ])
+            let trail = [(schema.title, collection.outputPath), (facet.field.label, facetPath), (value.text, facetPath + value.slug + "/")]
             return listPages(
                 value.listings, in: collection, basePath: facetPath + value.slug + "/", title: "\(schema.title): \(facet.field.label) \(value.text)",
-                description: "\(schema.title) with \(facet.field.label.lowercased()) \(value.text).", facet: facetValue, showing: showing,
-                cardDigests: cardDigests)
+                description: "\(schema.title) with \(facet.field.label.lowercased()) \(value.text).", facet: facetValue,
+                filter: (facet.field.name, value.text), breadcrumbs: contexts.breadcrumbs(trail),
+                combined: templates.names.contains("search") ? contexts.combinedFilters(value, of: facet, in: collection) : .list([]),
+                showing: showing, cardDigests: cardDigests)
         }
     }
 
     private func listPages(
         _ listings: [Listing], in collection: KindCollection, basePath: String, title: String, description: String, facet: Value,
-        showing: Set<String>?, cardDigests: CardDigests
+        filter: (name: String, value: String)? = nil, breadcrumbs: Value, combined: Value = .list([]), showing: Set<String>?,
+        cardDigests: CardDigests
     ) -> [Page] {
         let schema = collection.schema
         let paginations = Pagination.pages(of: listings, size: site.pageSize, basePath: basePath)
@@ -83,11 +103,38 @@ extension SiteRenderer {
             context["total"] = .int(Int64(listings.count))
             context.set("pagination", paginationValue)
             context.set("listings", CardList(pagination.items, schema: schema, contexts: contexts, digests: cardDigests))
+            context["sorts"] = sortChoices(schema, filter: filter)
+            context["breadcrumbs"] = breadcrumbs
+            context["combined"] = combined
             return page(
                 at: pagination.outputPath, template: templates.name("list", forKind: schema.name), context: context,
                 lastModified: collection.latestDate(of: pagination.items))
         }
     }
+
+    /// A list page's other orders: each of the kind's sort fields as the search page sorts them (it fetches
+    /// only that order's ranks and the cards it shows), with the facet value of a facet page as a filter.
+    /// The first is the list's own order (`current`). Empty when the site has no search page or no other order.
+    func sortChoices(_ schema: KindSchema, filter: (name: String, value: String)?) -> Value {
+        // A facet over a collection's entries lists entries, which search does not sort.
+        guard templates.names.contains("search"), schema.sort.count > 1, !schema.facetIsOverEntries(filter?.name ?? "") else { return .list([]) }
+        let query = [("kind", schema.name)] + (filter.map { [$0] } ?? [])
+        return .list(schema.sort.enumerated().compactMap { index, key in
+            guard let label = searchLabel(of: key.field, in: schema) else { return nil }
+            let parameters = (query + [("sort", key.field)]).map { "\($0)=\(Self.queryEncoded($1))" }.joined(separator: "&")
+            return .object([
+                "label": .string(label + sortDirection(key, in: schema)), "path": .string(site.path("search/") + "?" + parameters),
+                "current": .bool(index == 0),
+            ])
+        })
+    }
+
+    /// A query parameter's value: only URLs' unreserved ASCII characters stay as they are.
+    static func queryEncoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+    }
+
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     func listingPage(_ listing: Listing, in collection: KindCollection) -> Page {
         let schema = collection.schema
@@ -107,6 +154,9 @@ extension SiteRenderer {
         context["contact"] = contexts.contact(listing, schema: schema)
         context["json_ld"] = contexts.jsonLD(listing, schema: schema)
         context["sharing"] = contexts.sharing(listing, schema: schema)
+        context["cards"] = contexts.gatheredCards(listing, schema: schema)
+        context["facet_links"] = contexts.facetLinks(listing, schema: schema)
+        context["breadcrumbs"] = contexts.breadcrumbs([(schema.title, collection.outputPath), (title, listing.outputPath)])
         return page(
             at: listing.outputPath, template: templates.name("listing", forKind: schema.name), context: context,
             lastModified: collection.latestDate(of: [listing]))

@@ -9,6 +9,8 @@ struct PageContexts: Sendable {
     /// kind with its digest, which render keys take in its place).
     private var siteValues: [String?: Value] = [:]
     private var kindValues: [String: SharedValue] = [:]
+    /// By kind and slug, the listings that derived `list` fields gather (an owner's rentals), for their cards.
+    private var gathered: [String: [String: Listing]] = [:]
 
     /// The kinds that have a map page (`SiteRenderer.mapPage`): their list pages and navigation link it.
     let mapKinds: Set<String>
@@ -19,6 +21,14 @@ struct PageContexts: Sendable {
         self.catalogue = catalogue
         self.mapKinds = mapKinds
         dates = DateText(language: catalogue.site.language)
+        for collection in catalogue.kinds {
+            for derived in collection.schema.derived {
+                guard case .list = derived.operation, let from = derived.from, gathered[from] == nil,
+                    let source = catalogue.collection(from), source.schema.hasPages
+                else { continue }
+                gathered[from] = Dictionary(source.listings.map { ($0.slug, $0) }) { first, _ in first }
+            }
+        }
         let kindNames: [String?] = [nil] + catalogue.kinds.map(\.schema.name)
         siteValues = Dictionary(uniqueKeysWithValues: kindNames.map { ($0, makeSiteValue(currentKind: $0)) })
         kindValues = Dictionary(uniqueKeysWithValues: catalogue.kinds.map { ($0.schema.name, SharedValue(makeKindValue($0))) })
@@ -202,14 +212,15 @@ struct PageContexts: Sendable {
     /// pictures at once and the others' lazily.
     static let firstScreenCards = 4
 
-    /// A listing as lists show it: its title and link, its fields and their display text, and whether the
-    /// page shows it on its first screen.
+    /// A listing as lists show it: its title and link, the parts its kind's card shows (`card`), its fields
+    /// and their display text, and whether the page shows it on its first screen.
     func card(_ listing: Listing, schema: KindSchema, firstScreen: Bool) -> Value {
         .object([
             "title": .string(title(of: listing, schema: schema)),
             "path": listing.fields["path"] ?? .null,
             "kind_singular": .string(schema.singular),
             "first_screen": .bool(firstScreen),
+            "card": CardParts(listing, schema: schema, site: site).value,
             "listing": .object(listing.fields),
             "display": .object(listing.display.mapValues(Value.string)),
             "dates": datesValue(listing, schema: schema),
@@ -241,6 +252,21 @@ struct PageContexts: Sendable {
         return .object(dates)
     }
 
+    /// For each derived `list` field of a kind with pages (an owner's `items`), the cards of the listings it
+    /// holds, in its order: `cards.items` beside `listing.items`.
+    func gatheredCards(_ listing: Listing, schema: KindSchema) -> Value {
+        var cards: OrderedDictionary<String, Value> = [:]
+        for derived in schema.derived {
+            guard case .list = derived.operation, let from = derived.from, let listings = gathered[from],
+                let fromSchema = catalogue.collection(from)?.schema, let members = listing.fields[derived.name]?.listValue
+            else { continue }
+            cards[derived.name] = .list(members.compactMap { member in
+                member["slug"].flatMap { listings[$0.text] }.map { card($0, schema: fromSchema, firstScreen: false) }
+            })
+        }
+        return .object(cards)
+    }
+
     func cardDigest(_ listing: Listing, schema: KindSchema) -> String {
         RenderKey.digest(of: card(listing, schema: schema, firstScreen: false))
     }
@@ -255,8 +281,10 @@ struct PageContexts: Sendable {
         return firstText.flatMap { listing.fields[$0.name]?.text } ?? listing.slug
     }
 
-    /// Every public field as label and text, for generic templates that do not know the kind.
+    /// Every public field as label and text, for generic templates that do not know the kind; a facet's
+    /// values as `links` to their pages.
     func fieldRows(_ listing: Listing, schema: KindSchema) -> Value {
+        let facetLinks = facetLinks(listing, schema: schema)
         var rows: [Value] = []
         for derived in schema.derived {
             guard let value = listing.fields[derived.name], value.listValue == nil else { continue }
@@ -265,6 +293,11 @@ struct PageContexts: Sendable {
         for field in schema.fields where !field.isPrivate && field.name != schema.titleField {
             guard let value = listing.fields[field.name] else { continue }
             var row: OrderedDictionary<String, Value> = ["name": .string(field.name), "label": .string(field.label)]
+            if let links = facetLinks[field.name] {
+                row["links"] = links
+                rows.append(.object(row))
+                continue
+            }
             switch field.type {
             case .markdown:
                 row["html"] = listing.fields[field.name + "_html"] ?? .null

@@ -22,10 +22,11 @@ public struct SearchDocument: Sendable {
     public struct Card: Sendable {
         /// Root-relative without the site's base path (`cleaners/aoife-byrne/`), so the index works at any sub-path.
         public let path: String
+        /// The smallest variant of the card's photo.
         public let thumbnail: String?
-        /// "Hourly rate €22.50": the listing's formatted numbers (currency, rating), with their labels.
+        /// "Hourly rate €22.50": the card's figures and rating, with their labels.
         public let figures: [String]
-        /// The values of the kind's facets, such as its place.
+        /// The card's place and tags: "Cork · English, Polish".
         public let facetLine: String
         /// The start of its first Markdown (or else text) field, for the snippet.
         public let summary: String
@@ -105,14 +106,15 @@ extension SiteRenderer {
             default: range = nil
             }
         }
-        let facetLine = collection.facets.filter { !schema.facetIsOverEntries($0.field.name) }
-            .compactMap { facets[$0.field.name]?.joined(separator: ", ") }.joined(separator: " · ")
+        let parts = CardParts(listing, schema: schema, site: site)
+        let lines = [parts.place.map(\.text)] + parts.tags.map { $0.values.map(\.text) }
+        let facetLine = lines.filter { !$0.isEmpty }.map { $0.joined(separator: ", ") }.joined(separator: " · ")
         return SearchDocument(
             kind: schema.name, title: contexts.title(of: listing, schema: schema), text: searchText(listing, schema: schema),
             facets: facets, range: range,
             card: .init(
-                path: listing.outputPath, thumbnail: thumbnail(listing, schema), figures: figures(listing, schema), facetLine: facetLine,
-                summary: summary(listing, schema)),
+                path: listing.outputPath, thumbnail: thumbnail(parts.photo), figures: (parts.figures.map { ($0.label, $0.text) } + (parts.rating.map { [($0.label, $0.text)] } ?? [])).map { "\($0) \($1)" },
+                facetLine: facetLine, summary: summary(listing, schema)),
             cluster: cluster)
     }
 
@@ -139,31 +141,12 @@ extension SiteRenderer {
         return parts.joined(separator: " ")
     }
 
-    /// The smallest variant of the listing's first image, in the source's format.
-    private func thumbnail(_ listing: Listing, _ schema: KindSchema) -> String? {
-        for field in schema.fields where !field.isPrivate {
-            var image: Value?
-            switch field.type {
-            case .image: image = listing.fields[field.name]
-            case .list(let item):
-                guard case .image = item.type else { continue }
-                image = listing.fields[field.name]?.listValue?.first
-            default: continue
-            }
-            guard let image, let format = image["format"]?.text else { continue }
-            let smallest = image["variants"]?.listValue?.first { $0["format"]?.text == format }
-            guard let url = (smallest?["url"] ?? image["url"])?.text, url.hasPrefix(site.baseURL) else { continue }
-            return String(url.dropFirst(site.baseURL.count))
-        }
-        return nil
-    }
-
-    /// Formatted numbers (currency, rating) with their labels: at most three, the range field first.
-    private func figures(_ listing: Listing, _ schema: KindSchema) -> [String] {
-        let labels = Dictionary(schema.fields.map { ($0.name, $0.label) } + schema.derived.map { ($0.name, $0.label) }) { first, _ in first }
-        var names = Array(listing.display.keys)
-        if let range = schema.searchRange, let index = names.firstIndex(of: range) { names.insert(names.remove(at: index), at: 0) }
-        return names.prefix(3).compactMap { name in listing.display[name].map { "\(labels[name] ?? name) \($0)" } }
+    /// The smallest variant of the card's photo, in the source's format.
+    private func thumbnail(_ image: Value?) -> String? {
+        guard let image, let format = image["format"]?.text else { return nil }
+        let smallest = image["variants"]?.listValue?.first { $0["format"]?.text == format }
+        guard let url = (smallest?["url"] ?? image["url"])?.text, url.hasPrefix(site.baseURL) else { return nil }
+        return String(url.dropFirst(site.baseURL.count))
     }
 
     /// The start of the first Markdown field (else the first other text field), without Markdown's marks.

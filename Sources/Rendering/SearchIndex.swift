@@ -188,7 +188,7 @@ extension SiteRenderer {
             guard let label = searchLabel(of: key.field, in: schema) else { continue }
             let path = "sort/\(schema.name).\(key.field).json"
             // The kind's order is by its first sort field already.
-            let ranks = index == 0 ? Array(collection.listings.indices) : collection.ranks(by: key)
+            let ranks = index == 0 ? Array(collection.listings.indices) : collection.ranks(by: key, collation: catalogue.collation)
             files.append(searchFile(path, schema: "search.sort", ["ranks": .list(order.map { .int(Int64(ranks[$0])) })]))
             sorts.append(.object([
                 "field": .string(key.field), "label": .string(label + sortDirection(key, in: schema)), "file": .string(path),
@@ -216,12 +216,12 @@ extension SiteRenderer {
         return OutputFile(path: Self.searchFolder + path, contents: .bytes(JSONWriter.bytes(.object(document))))
     }
 
-    private func searchLabel(of field: String, in schema: KindSchema) -> String? {
+    func searchLabel(of field: String, in schema: KindSchema) -> String? {
         schema.field(named: field)?.label ?? schema.derived.first { $0.name == field }?.label
     }
 
     /// ", highest first" and the like, from the field's type.
-    private func sortDirection(_ key: SortKey, in schema: KindSchema) -> String {
+    func sortDirection(_ key: SortKey, in schema: KindSchema) -> String {
         switch schema.field(named: key.field)?.type.name {
         case "date"?: return key.descending ? ", newest first" : ", oldest first"
         case "string"?, "enum"?, "markdown"?: return key.descending ? ", Z to A" : ", A to Z"

@@ -15,20 +15,20 @@ public struct TemplateContextShape: Sendable {
 
     /// The pages a template renders, and which kinds' (for list, facet and listing pages and feed items).
     public enum Role: Sendable, Hashable {
-        case layout, home, list, facet, listing, freePage, search, notFound, feedItem
+        case layout, home, list, facet, listing, freePage, search, notFound, feedItem, map, dailyDay, dailyIndex
     }
 
     /// The context of `role` for `kinds` (a template shared by several kinds sees any one of theirs).
     public func shape(of role: Role, kinds: [KindSchema]) -> ContextShape {
         switch role {
         case .layout:
-            let pages: [Role] = [.home, .list, .facet, .listing, .freePage, .search, .notFound]
+            let pages: [Role] = [.home, .list, .facet, .listing, .freePage, .search, .notFound, .map, .dailyDay, .dailyIndex]
             return ContextShape.anyOf(pages.map { shape(of: $0, kinds: kinds) }).adding(["content": .value])
         case .home: return home
         case .freePage: return page(["body_html": .value])
         case .search: return page(["index_url": .value, "browse": .list(.object(["title": .value, "path": .value, "facets": .list(facet)]))])
         case .notFound: return page([:])
-        case .list, .facet, .listing, .feedItem: return .either(kinds.map { perKind(role, $0) })
+        case .list, .facet, .listing, .feedItem, .map, .dailyDay, .dailyIndex: return .either(kinds.map { perKind(role, $0) })
         }
     }
 
@@ -37,14 +37,30 @@ public struct TemplateContextShape: Sendable {
         case .list:
             return page([
                 "kind": kind, "facet": .object(["label": .value, "text": .value, "path": .value]), "total": .value,
-                "pagination": pagination, "listings": .list(card(schema)),
+                "pagination": pagination, "listings": .list(card(schema)), "breadcrumbs": breadcrumbs,
+                "sorts": .list(.object(["label": .value, "path": .value, "current": .value])),
+                "combined": .list(.object(["label": .value, "values": .list(.object(["text": .value, "count": .value, "path": .value]))])),
             ], listPage: true)
         case .facet:
-            return page(["kind": kind, "facet": .object(["label": .value, "values": .list(facetValue)])])
+            return page(["kind": kind, "facet": .object(["label": .value, "values": .list(facetValue)]), "breadcrumbs": breadcrumbs])
         case .listing:
-            return page(["kind": kind, "listing": listing(schema), "display": display(schema), "fields": .list(fieldRow)])
+            return page([
+                "kind": kind, "listing": listing(schema), "display": display(schema), "fields": .list(fieldRow), "dates": dates(schema),
+                "entries": .list(entry(schema)), "breadcrumbs": breadcrumbs, "facet_links": facetLinks(schema), "cards": gatheredCards(schema),
+                "contact": .object(["endpoint": .value, "kind": .value, "slug": .value, "title": .value, "url": .value]),
+                "json_ld": .value, "sharing": .object(["type": .value, "image": .object(["url": .value, "width": .value, "height": .value, "alt": .value])]),
+            ])
         case .feedItem:
             return .object(["site": site, "listing": listing(schema)])
+        case .map:
+            let place = card(schema).adding(["slug": .value, "lat": .value, "lon": .value, "summary": .value])
+            return page([
+                "kind": kind, "geojson": .value, "tiles": .object(["url": .value, "attribution": .value]), "places": .list(place),
+            ])
+        case .dailyDay:
+            return page(["kind": kind, "daily": daily(schema), "earlier": .value, "later": .value])
+        case .dailyIndex:
+            return page(["kind": kind, "days": .list(daily(schema).adding(["path": .value]))])
         default:
             return shape(of: role, kinds: [schema])
         }
@@ -66,16 +82,71 @@ public struct TemplateContextShape: Sendable {
             "is_home": .value,
             "kinds": .list(kind),
             "newest": .list(.either(schemas.filter { $0.dateField != nil }.map(card))),
-            "daily": .list(.either(daily.map { schema in
-                .object(["date": .value, "kind_title": .value, "entry": dailyEntry(schema), "listing": card(schema)])
+            "daily": .list(.either(daily.map(self.daily))),
+            "entries": .object(OrderedDictionary(uniqueKeysWithValues: schemas.filter { $0.entriesField != nil && $0.hasPages }.map { schema in
+                (schema.name, ContextShape.list(.object(["title": .value, "path": .value, "kind_singular": .value, "first_screen": .value,
+                    "listing": entryListing(schema), "display": display(schema), "card": cardShape, "dates": dates(schema)])))
             })),
+        ])
+    }
+
+    /// A day's pick of a kind with `daily`, on the home page and the archive's pages.
+    private func daily(_ schema: KindSchema) -> ContextShape {
+        .object([
+            "date": .value, "date_text": .value, "kind_title": .value, "entry": dailyEntry(schema), "tags": .list(facetTag),
+            "links": facetPaths(schema), "entry_path": .value, "listing": card(schema), "api_path": .value, "archive_path": .value,
+        ])
+    }
+
+    /// A collection's entry on its listing page: its fields, `anchor`, its facet `tags` and `links`.
+    private func entry(_ schema: KindSchema) -> ContextShape {
+        fields(schema.entryFields).adding(["anchor": .value, "tags": .list(facetTag), "links": facetPaths(schema)])
+    }
+
+    private let facetTag: ContextShape = .object(["label": .value, "text": .value, "path": .value])
+
+    /// The page of each facet field's value, by field name (`links.category`).
+    private func facetPaths(_ schema: KindSchema) -> ContextShape {
+        .object(OrderedDictionary(uniqueKeysWithValues: schema.facets.map { ($0, ContextShape.value) }))
+    }
+
+    /// `facet_links.county`: each facet's values on the listing with their pages.
+    private func facetLinks(_ schema: KindSchema) -> ContextShape {
+        .object(OrderedDictionary(uniqueKeysWithValues: schema.facets.map { ($0, ContextShape.list(.object(["text": .value, "path": .value]))) }))
+    }
+
+    /// `cards.items`: the cards of the listings each derived `list` field gathers.
+    private func gatheredCards(_ schema: KindSchema) -> ContextShape {
+        .object(OrderedDictionary(uniqueKeysWithValues: schema.derived.compactMap { derived -> (String, ContextShape)? in
+            guard case .list = derived.operation, let from = schemas.first(where: { $0.name == derived.from }) else { return nil }
+            return (derived.name, .list(card(from)))
+        }))
+    }
+
+    private let breadcrumbs: ContextShape = .list(.object(["title": .value, "path": .value]))
+
+    /// The date fields as pages write them (`dates.joined`).
+    private func dates(_ schema: KindSchema) -> ContextShape {
+        let names = schema.fields.filter { !$0.isPrivate && $0.type.name == "date" }.map(\.name)
+        return .object(OrderedDictionary(uniqueKeysWithValues: names.map { ($0, ContextShape.value) }))
+    }
+
+    /// What a card shows (`Cards.swift`): its photo, figures, place, tags and rating.
+    private var cardShape: ContextShape {
+        let place: ContextShape = .object(["text": .value, "linked": .value, "path": .value])
+        return .object([
+            "photo": Self.image, "figures": .list(.object(["name": .value, "label": .value, "text": .value])), "place": .list(place),
+            "tags": .list(.object(["label": .value, "values": .list(place)])),
+            "rating": .object(["label": .value, "text": .value, "counted": .value, "count": .value]),
         ])
     }
 
     private let site: ContextShape = .object([
         "title": .value, "description": .value, "language": .value, "base_url": .value, "base_path": .value,
-        "nav": .list(.object(["title": .value, "path": .value, "current": .value])),
+        "nav": .list(.object(["title": .value, "path": .value, "current": .value])), "feeds": .list(Self.feedLink),
     ])
+
+    private static let feedLink: ContextShape = .object(["title": .value, "url": .value, "type": .value])
 
     private let facetValue: ContextShape = .object(["text": .value, "path": .value, "count": .value])
 
@@ -86,7 +157,7 @@ public struct TemplateContextShape: Sendable {
     private var kind: ContextShape {
         .object([
             "name": .value, "title": .value, "singular": .value, "description": .value, "path": .value, "count": .value,
-            "facets": .list(facet),
+            "facets": .list(facet), "map_path": .value, "feeds": .list(Self.feedLink),
         ])
     }
 
@@ -109,7 +180,7 @@ public struct TemplateContextShape: Sendable {
         func card(listing: ContextShape) -> ContextShape {
             .object([
                 "title": .value, "path": .value, "kind_singular": .value, "first_screen": .value, "listing": listing,
-                "display": display(schema),
+                "display": display(schema), "card": cardShape, "dates": dates(schema),
             ])
         }
         guard schema.facets.contains(where: schema.facetIsOverEntries) else { return card(listing: listing(schema)) }
@@ -167,7 +238,7 @@ extension TemplateContextShape {
                 let targetSchema = schemas.first(where: { $0.name == target })
             else { return .open }
             return listing(targetSchema, visiting: visiting).child(field).first ?? .open
-        case .count, .average, .sum, .minimum, .maximum, .daysSince, .ratio, .atLeast, .times:
+        case .count, .average, .bayesianAverage, .sum, .minimum, .maximum, .daysSince, .ratio, .atLeast, .times:
             return .value
         }
     }
@@ -202,6 +273,6 @@ extension TemplateContextShape {
     /// A published image (see Images in the README).
     static let image: ContextShape = .object([
         "path": .value, "src": .value, "url": .value, "width": .value, "height": .value, "format": .value, "srcset": .value,
-        "webp_srcset": .value, "variants": .list(.object(["url": .value, "width": .value, "height": .value, "format": .value])),
+        "webp_srcset": .value, "number": .value, "count": .value, "variants": .list(.object(["url": .value, "width": .value, "height": .value, "format": .value])),
     ])
 }

@@ -43,11 +43,17 @@ public struct TemplateNameCheck {
             Use(template: "404", role: .notFound, kinds: [], pages: "the 404 page"),
         ]
         let withPages = schemas.filter(\.hasPages)
-        for (role, page) in [(TemplateContextShape.Role.list, "list"), (.facet, "facet"), (.listing, "listing")] {
-            let byTemplate = Dictionary(grouping: withPages) { names.contains("\($0.name)/\(page)") ? "\($0.name)/\(page)" : page }
+        // A kind's own `<kind>/<page>` template, or the site's `<page>`.
+        let kindTemplates: [(TemplateContextShape.Role, String, [KindSchema])] = [
+            (.list, "list", withPages), (.facet, "facet", withPages), (.listing, "listing", withPages),
+            (.map, "map", withPages.filter { $0.geo != nil }), (.dailyDay, "daily", withPages.filter { $0.daily != nil }),
+            (.dailyIndex, "daily_index", withPages.filter { $0.daily != nil }),
+        ]
+        for (role, page, kinds) in kindTemplates {
+            let byTemplate = Dictionary(grouping: kinds) { names.contains("\($0.name)/\(page)") ? "\($0.name)/\(page)" : page }
             for (template, kinds) in byTemplate.sorted(by: { $0.key < $1.key }) {
                 let kindNames = kinds.map(\.name).joined(separator: " or ")
-                uses.append(Use(template: template, role: role, kinds: kinds, pages: withArticle("\(kindNames) \(page) page")))
+                uses.append(Use(template: template, role: role, kinds: kinds, pages: withArticle("\(kindNames) \(page.replacingOccurrences(of: "_", with: " ")) page")))
             }
         }
         for schema in schemas where !schema.feeds.isEmpty {

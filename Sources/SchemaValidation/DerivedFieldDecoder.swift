@@ -19,8 +19,9 @@ extension DerivedField {
     }
 }
 
-private let operations = ["count", "average", "sum", "min", "max", "list", "sum_by", "days_since", "ratio", "times", "at_least", "lookup"]
-private let settingNames = ["op", "from", "via", "field", "scale", "sort", "label", "format", "maximum", "group", "numerator", "denominator", "threshold", "by"]
+private let operations = ["count", "average", "bayesian_average", "sum", "min", "max", "list", "sum_by", "days_since", "ratio", "times", "at_least", "lookup"]
+private let settingNames = ["op", "from", "via", "field", "scale", "sort", "label", "format", "maximum", "group", "numerator", "denominator", "threshold", "by",
+    "prior_weight", "prior_mean"]
 
 /// `derived:` in a kind schema: each name maps to `{op, …}`. A field may use the fields declared before it,
 /// derived ones included. What needs other kinds' schemas is checked later by `checkDerivedFields`.
@@ -56,7 +57,7 @@ func decodeDerivedFields(_ node: YAMLNode, fields: [FieldSchema], knownKinds: [S
 }
 
 /// Ops over the listings of another kind that refer to this one.
-private let gatheringOperations = ["count", "average", "sum", "min", "max", "list", "sum_by"]
+private let gatheringOperations = ["count", "average", "bayesian_average", "sum", "min", "max", "list", "sum_by"]
 
 /// A derived field's name must be an identifier that no field of the listing already has.
 private func isNewDerivedName(_ pair: YAMLPair, fields: [FieldSchema], derived: [DerivedField], problems: inout Problems) -> Bool {
@@ -88,6 +89,15 @@ private struct DerivedFieldReader {
     /// A setting the op needs.
     func required(_ key: String, problems: inout Problems) -> String? {
         guard let value = settings.string(key, problems: &problems) else {
+            if settings.value(key) == nil { problems.error(settings.node, "derived field '\(name)' with op '\(op)' needs '\(key)'") }
+            return nil
+        }
+        return value
+    }
+
+    /// A number setting the op needs.
+    func requiredNumber(_ key: String, problems: inout Problems) -> Double? {
+        guard let value = settings.number(key, problems: &problems) else {
             if settings.value(key) == nil { problems.error(settings.node, "derived field '\(name)' with op '\(op)' needs '\(key)'") }
             return nil
         }
@@ -141,6 +151,14 @@ private struct DerivedFieldReader {
             guard let field = required("field", problems: &problems) else { return nil }
             switch op {
             case "average": return (.average(field: field, scale: scale ?? 1), kind, via)
+            case "bayesian_average":
+                guard let weight = requiredNumber("prior_weight", problems: &problems), let mean = requiredNumber("prior_mean", problems: &problems)
+                else { return nil }
+                guard weight > 0 else {
+                    problems.error(settings.value("prior_weight")!, "'prior_weight' of derived field '\(name)' must be more than 0: it is how many values of 'prior_mean' each average starts with")
+                    return nil
+                }
+                return (.bayesianAverage(field: field, scale: scale ?? 3, priorWeight: weight, priorMean: mean), kind, via)
             case "sum": return (.sum(field: field), kind, via)
             case "min": return (.minimum(field: field), kind, via)
             default: return (.maximum(field: field), kind, via)
@@ -241,7 +259,7 @@ public func checkDerivedFields(_ schemas: [KindSchema]) -> [Diagnostic] {
                 continue
             }
             switch derived.operation {
-            case .average(let name, _), .sum(let name), .minimum(let name), .maximum(let name):
+            case .average(let name, _), .bayesianAverage(let name, _, _, _), .sum(let name), .minimum(let name), .maximum(let name):
                 if !isPrivate("field", name, of: source), !numbers(source).contains(name) {
                     fail("'field' must name a public number field of \(source.name), not '\(name)'")
                 }

@@ -16,12 +16,21 @@ public struct ListingValidator: Sendable {
         self.markdown = markdown
     }
 
-    /// The listing's public fields, or nil when it has errors; the diagnostics either way.
+    /// The listing's public fields, or nil when it has errors; the diagnostics either way. `slug` is the file
+    /// name's; a `slug:` line in the file takes its place (see `declaredSlug`).
     public func validate(_ root: YAMLNode?, file: String, slug: String) -> (Listing?, [Diagnostic]) {
-        guard let root else {
+        guard var root else {
             return (nil, [.error(at: SourceLocation(file: file), "file holds no listing; a \(schema.singular.lowercased()) is a mapping of fields such as \(schema.titleField): …")])
         }
         var problems = Problems(file: file)
+        var slug = slug
+        var slugLocation: SourceLocation?
+        if case .mapping(var pairs) = root.content, let index = pairs.firstIndex(where: { $0.name == "slug" }) {
+            let node = pairs.remove(at: index).value
+            root.content = .mapping(pairs)
+            slug = declaredSlug(node, problems: &problems) ?? slug
+            slugLocation = SourceLocation(file: file, line: node.line, column: node.column)
+        }
         var found = Findings()
         var checker = ValueChecker(mediaFiles: mediaFiles, references: .record, markdown: MarkdownCheck(limits: markdown))
         checker.facetFields = Set(schema.facets.filter { !schema.facetIsOverEntries($0) })
@@ -30,7 +39,28 @@ public struct ListingValidator: Sendable {
         let fields = checker
             .checkFields(root, fields: schema.fields, path: [], problems: &problems, found: &found)
         guard let fields, !problems.hasErrors else { return (nil, problems.list) }
+        var locations = found.locations
+        locations["slug"] = slugLocation
         return (Listing(kind: schema.name, slug: slug, file: file, fields: fields, references: found.references, media: found.media,
-            fieldLocations: found.locations), problems.list)
+            fieldLocations: locations), problems.list)
+    }
+
+    /// A `slug:` line, as exported catalogues (Hugo's) carry: the listing's URL segment in place of the file
+    /// name's, made by the same rules (`Łódź Flat` → `lodz-flat`), and held to the same length limit.
+    private func declaredSlug(_ node: YAMLNode, problems: inout Problems) -> String? {
+        guard case .scalar(let text, _) = node.content, !node.isNull else {
+            problems.error(node, "'slug' must be text, the listing's web address such as ana-murphy, not \(node.summary)")
+            return nil
+        }
+        let slug = Slug.from(text: text)
+        if slug.isEmpty {
+            problems.error(node, "'slug' \(node.summary) has no letters or digits to make the listing's web address from")
+            return nil
+        }
+        if let tooLong = Slug.tooLong("'slug'", slug: slug) {
+            problems.error(node, tooLong)
+            return nil
+        }
+        return slug
     }
 }

@@ -12,7 +12,7 @@ public func decodeKindSchema(_ root: YAMLNode?, kind: String, file: String, know
     settings.reportUnknownKeys(
         known: [
             "title", "singular", "description", "title_field", "date_field", "entries_field", "sort", "fields", "derived",
-            "facets", "pages", "daily", "feeds", "geo", "search_range", "entry_sort", "schema_org",
+            "facets", "pages", "daily", "feeds", "geo", "search_range", "entry_sort", "schema_org", "card",
         ],
         what: "a kind schema", problems: &problems)
     let reader = KindSchemaReader(settings, root: root, knownKinds: knownKinds, problems: &problems)
@@ -51,6 +51,8 @@ public func decodeKindSchema(_ root: YAMLNode?, kind: String, file: String, know
     }
     let schemaOrg = decodeSchemaOrg(settings.value("schema_org"), fields: fields, derived: derived.map(\.name), problems: &problems)
 
+    let card = settings.value("card").flatMap { decodeCard($0, fields: fields, derived: derived, failed: reader.failed, problems: &problems) }
+
     let title = settings.string("title", problems: &problems) ?? kind.prefix(1).uppercased() + kind.dropFirst()
     guard !problems.hasErrors, let titleField else { return (nil, problems.list) }
     let schema = KindSchema(
@@ -58,7 +60,7 @@ public func decodeKindSchema(_ root: YAMLNode?, kind: String, file: String, know
         description: settings.string("description", problems: &problems) ?? "", titleField: titleField,
         dateField: dateField, entriesField: entriesField, entrySort: entrySort, sort: sort, fields: fields, derived: derived, facets: facets,
         hasPages: settings.bool("pages", problems: &problems) ?? true, daily: daily, feeds: feeds, geo: geo,
-        searchRange: searchRange, schemaOrg: schemaOrg, file: file)
+        searchRange: searchRange, schemaOrg: schemaOrg, card: card, file: file)
     return (schema, problems.list)
 }
 

@@ -30,6 +30,8 @@ public struct KindSchema: Sendable {
     public var searchRange: String?
     /// The schema.org type and properties of the JSON-LD on the kind's listing pages (`schema_org`).
     public var schemaOrg: SchemaOrgMapping?
+    /// The fields its cards show, when the schema declares them (`card:`); see `cardFields`.
+    public var card: CardFields?
     /// The schema file, relative to the site root.
     public var file: String
 
@@ -37,7 +39,7 @@ public struct KindSchema: Sendable {
         name: String, title: String, singular: String, description: String, titleField: String,
         dateField: String? = nil, entriesField: String? = nil, entrySort: [SortKey] = [], sort: [SortKey] = [], fields: [FieldSchema],
         derived: [DerivedField] = [], facets: [String] = [], hasPages: Bool = true, daily: DailyPick? = nil,
-        feeds: [FeedFormat] = [], geo: GeoFields? = nil, searchRange: String? = nil, schemaOrg: SchemaOrgMapping? = nil, file: String
+        feeds: [FeedFormat] = [], geo: GeoFields? = nil, searchRange: String? = nil, schemaOrg: SchemaOrgMapping? = nil, card: CardFields? = nil, file: String
     ) {
         self.name = name
         self.title = title
@@ -57,6 +59,7 @@ public struct KindSchema: Sendable {
         self.geo = geo
         self.searchRange = searchRange
         self.schemaOrg = schemaOrg
+        self.card = card
         self.file = file
     }
 
@@ -89,6 +92,9 @@ public struct DerivedField: Sendable {
         // Over the listings of `from` whose reference field `via` points at this listing:
         case count
         case average(field: String, scale: Int)
+        /// `(priorWeight × priorMean + sum) / (priorWeight + count)`: an average pulled towards `priorMean` as if
+        /// `priorWeight` more values of it were there, so few values rank below many (left out with none).
+        case bayesianAverage(field: String, scale: Int, priorWeight: Double, priorMean: Double)
         case sum(field: String)
         case minimum(field: String)
         case maximum(field: String)
@@ -111,7 +117,7 @@ public struct DerivedField: Sendable {
         /// Gathering operations read another kind's listings through its reference field `via`.
         public var gathers: Bool {
             switch self {
-            case .count, .average, .sum, .minimum, .maximum, .list, .sumBy: return true
+            case .count, .average, .bayesianAverage, .sum, .minimum, .maximum, .list, .sumBy: return true
             case .daysSince, .ratio, .times, .atLeast, .lookup: return false
             }
         }

@@ -246,16 +246,18 @@ public struct LoadedSite: Sendable {
         return (pages, problems)
     }
 
-    /// Two files of one kind may not share a slug (e.g. `Ana Murphy.yaml` and `ana-murphy.yaml`).
+    /// Two files of one kind may not share a slug (e.g. `Ana Murphy.yaml` and `ana-murphy.yaml`, or a file
+    /// whose `slug:` line gives another's), reported at the later file's `slug:` line when it has one.
     private static func duplicateSlugs(in listings: [String: [Listing]]) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         for (_, kindListings) in listings {
             var firstFile: [String: String] = [:]
             for listing in kindListings.sorted(by: { $0.file < $1.file }) {
                 if let first = firstFile[listing.slug] {
+                    let fix = listing.fieldLocations["slug"] == nil ? "rename one of the two files" : "change one of the two slugs"
                     problems.append(.error(
-                        at: SourceLocation(file: listing.file),
-                        "\(first) already gives the slug '\(listing.slug)' (the listing's web address); rename one of the two files"))
+                        at: listing.location(of: "slug"),
+                        "\(first) already gives the slug '\(listing.slug)' (the listing's web address); \(fix)"))
                 } else {
                     firstFile[listing.slug] = listing.file
                 }
@@ -270,8 +272,8 @@ public struct LoadedSite: Sendable {
             let reserved = Outputs.kindFolders(facets: schema.facets)
             return (listings[schema.name] ?? []).filter { reserved.contains($0.slug) }.map { listing -> Diagnostic in
                 .error(
-                    at: SourceLocation(file: listing.file),
-                    "the slug '\(listing.slug)' is taken by the \(schema.name) kind's own pages (/\(schema.name)/\(listing.slug)/); rename the file")
+                    at: listing.location(of: "slug"),
+                    "the slug '\(listing.slug)' is taken by the \(schema.name) kind's own pages (/\(schema.name)/\(listing.slug)/); \(listing.fieldLocations["slug"] == nil ? "rename the file" : "choose another slug")")
             }
         }
     }

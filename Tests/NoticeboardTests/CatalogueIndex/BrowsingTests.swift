@@ -240,4 +240,32 @@ import Testing
         #expect(broken.status != 0)
         #expect(broken.stdout.contains("/catalogue/rentals/kayak/"))
     }
+
+    /// Ranked by a Bayesian average, 5.0 from one review no longer outranks 4.75 from four; pages still show
+    /// the plain average.
+    @Test func bayesianAverageRanksManyReviewsAboveOne() throws {
+        let site = TestSupport.makeSite(fixture: "paged")
+        defer { TestSupport.removeTree(site) }
+        let schema = site + "/content/schemas/cleaners.yaml"
+        TestSupport.write(
+            TestSupport.read(schema).replacingOccurrences(of: "sort: [-rating, name]", with: "sort: [-rating_rank, name]")
+                + "  rating_rank: {op: bayesian_average, from: reviews, via: cleaner, field: stars, prior_weight: 3, prior_mean: 4}\n",
+            to: schema)
+        for slug in ["solo", "steady", "unreviewed"] {
+            TestSupport.write("name: \(slug.capitalized)\ncounty: Cork\n", to: site + "/content/cleaners/\(slug).yaml")
+        }
+        for (cleaner, stars) in [("solo", [5]), ("steady", [5, 5, 5, 4])] {
+            for (index, count) in stars.enumerated() {
+                TestSupport.write("cleaner: \(cleaner)\nstars: \(count)\nby: R\(index)\n", to: site + "/content/reviews/\(cleaner)-\(index).yaml")
+            }
+        }
+        let files = try build(site)
+        let order = text(files, "cleaners/index.html").matches(of: /cleaners\/([a-z]+)\//).map { String($0.1) }
+        #expect(order.filter { ["steady", "solo", "unreviewed"].contains($0) } == ["steady", "solo", "unreviewed"])
+        // (3 × 4 + 5) / (3 + 1) and (3 × 4 + 19) / (3 + 4), to the default 3 fraction digits; the rating stays the plain mean.
+        let solo = try json(files, "api/cleaners/solo.json"), steady = try json(files, "api/cleaners/steady.json")
+        #expect((solo["rating_rank"] as? NSNumber)?.doubleValue == 4.25 && (solo["rating"] as? NSNumber)?.doubleValue == 5)
+        #expect((steady["rating_rank"] as? NSNumber)?.doubleValue == 4.429 && (steady["rating"] as? NSNumber)?.doubleValue == 4.75)
+        #expect(try json(files, "api/cleaners/unreviewed.json")["rating_rank"] == nil)
+    }
 }

@@ -1,19 +1,58 @@
 import Foundation
 @testable import CatalogueIndex
-import Support
+import SiteModel
 import Testing
 
-/// Text sorts without regard to case or accents, numbers inside it as numbers.
+/// Text sorts by the site language's collation: case and accents ignored, the language's own letters where
+/// it puts them, numbers inside text as numbers.
 @Suite struct SortingTests {
-    @Test func plainTextComparesAsFoundationDoes() {
-        var generator = SplitMix64(seed: 42)
-        let alphabet = Array("abcxyzABCXYZ -,.'&()_~!".utf8) + Array("é9".utf8)
-        func text() -> String {
-            String(decoding: (0..<Int(generator.next() % 6)).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }, as: UTF8.self)
+    func sorted(_ names: [String], language: String) -> [String] {
+        let listings = names.enumerated().map { index, name in
+            Listing(kind: "people", slug: "p\(index)", file: "content/people/p\(index).yaml", fields: ["name": .string(name)])
         }
-        for _ in 0..<5000 {
-            let (x, y) = (text(), text())
-            #expect(compareText(x, y) == x.compare(y, options: .numeric), "\(x) vs \(y)")
+        return sortListings(listings, keys: [SortKey(field: "name", descending: false)], collation: Collation(language: language))
+            .map { $0.fields["name"]!.text }
+    }
+
+    @Test func slashedLSortsWithLBeforeM() {
+        let names = ["Žydrūnė", "Mateusz", "Łukasz", "Zofia", "Luke", "lukas"]
+        #expect(sorted(names, language: "en-IE") == ["lukas", "Łukasz", "Luke", "Mateusz", "Zofia", "Žydrūnė"])
+        // Polish puts ł after every l, still before m.
+        #expect(sorted(names, language: "pl") == ["lukas", "Luke", "Łukasz", "Mateusz", "Zofia", "Žydrūnė"])
+    }
+
+    @Test func caseAndAccentsFoldAndNumbersCompareAsNumbers() {
+        let collation = Collation(language: "en-IE")
+        #expect(collation.compare("Ó Súilleabháin", "o suilleabhain") == .orderedSame)
+        #expect(collation.compare("Émile", "emile") == .orderedSame)
+        #expect(sorted(["Cleaner 10", "Cleaner 6", "cleaner 1"], language: "en-IE") == ["cleaner 1", "Cleaner 6", "Cleaner 10"])
+    }
+
+    /// A long text's key outgrows the first buffer and is asked for again.
+    @Test func longTextsHaveWholeKeys() {
+        let collation = Collation(language: "en-IE")
+        let long = String(repeating: "ŁĄŻ ", count: 500)
+        #expect(collation.compare(long + "a", long + "b") == .orderedAscending)
+        #expect(collation.compare(long + "b", long + "a") == .orderedDescending)
+    }
+
+    /// A language ICU does not know sorts by the Unicode default order rather than failing.
+    @Test func unknownLanguageFallsBackToTheDefaultOrder() {
+        // "Ä" and "a" are equal at this strength, so the slug decides (p1 before p2).
+        #expect(sorted(["b", "Ä", "a"], language: "xx-Unknown") == ["Ä", "a", "b"])
+    }
+
+    /// A text facet's values are listed in the same order.
+    @Test func facetValuesSortByCollation() {
+        let schema = KindSchema(
+            name: "people", title: "People", singular: "Person", description: "", titleField: "name",
+            fields: [FieldSchema(name: "name", type: .string, label: "Name"), FieldSchema(name: "town", type: .string, label: "Town")],
+            facets: ["town"], file: "content/schemas/people.yaml")
+        let listings = ["Zamość", "Łódź", "Mielec", "Lublin"].enumerated().map { index, town in
+            Listing(kind: "people", slug: "p\(index)", file: "content/people/p\(index).yaml", fields: ["name": .string("P"), "town": .string(town)])
         }
+        let (facets, problems) = facets(of: schema, listings: listings, entries: [], collation: Collation(language: "en-IE"))
+        #expect(problems.isEmpty)
+        #expect(facets.first?.values.map(\.text) == ["Łódź", "Lublin", "Mielec", "Zamość"])
     }
 }
