@@ -10,7 +10,8 @@ public enum Outputs {
         // A kind's documents for apps, the large ones first, so that they are made while the other cores
         // describe and render pages.
         .eachKind("kind and listing JSON", ["api/<kind>.json", "api/<kind>/<slug>.json"], shows: .itsListings) { pass, collection in
-            [.documents { pass.renderer.kindDocuments(collection, onlyListings: pass.changed(in: collection)) }]
+            [.documents { [pass.renderer.kindDocument(collection)] }]
+                + pass.positionGroups(collection) { positions in .documents { pass.renderer.listingDocuments(collection, at: positions) } }
         },
         .eachKind("paged and sliced documents", ["api/<kind>/page/<n>.json", "api/<kind>/<facet>.json", "api/<kind>/<facet>/<value>.json", "api/<kind>/<facet>/<value>/page/<n>.json"], shows: .itsListings) { pass, collection in
             [.documents { pass.renderer.kindPageDocuments(collection, showing: pass.changed(in: collection)) }]
@@ -222,6 +223,16 @@ struct RenderPass: Sendable {
     func listPageGroups(_ listings: [Listing], _ make: (Range<Int>) -> RenderWork) -> [RenderWork] {
         let count = Pagination<Listing>.count(of: listings.count, size: renderer.site.pageSize)
         return stride(from: 0, to: count, by: Self.listPagesPerGroup).map { start in make(start..<min(start + Self.listPagesPerGroup, count)) }
+    }
+
+    /// The positions in the kind's order of the collection's listings (only the edited ones in an in-place pass),
+    /// in groups: each group's files go to the writer, and are released, while the next groups are made.
+    func positionGroups(_ collection: KindCollection, _ make: @escaping @Sendable (ArraySlice<Int>) -> RenderWork) -> [RenderWork] {
+        let listings = collection.listings
+        let positions = changed(in: collection).map { slugs in listings.indices.filter { slugs.contains(listings[$0].slug) } } ?? Array(listings.indices)
+        return stride(from: 0, to: positions.count, by: Self.listingsPerGroup).map { start in
+            make(positions[start..<min(start + Self.listingsPerGroup, positions.count)])
+        }
     }
 
     /// The collection's listings (only the edited ones in an in-place pass), in groups.
