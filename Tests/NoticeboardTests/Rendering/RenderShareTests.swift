@@ -5,6 +5,7 @@ import SiteLoader
 import SiteModel
 import SiteValidation
 import SyntheticSite
+import Synchronization
 import Testing
 
 /// How a render is cut into shares: each is made on one core and its files handed on at once, so a share
@@ -33,4 +34,37 @@ import Testing
         #expect(indexPagesPerShare.reduce(0, +) == 150)
         #expect(indexPagesPerShare.allSatisfy { $0 <= RenderPass.listPagesPerGroup }, "\(indexPagesPerShare)")
     }
+}
+
+/// A build that keeps nothing for an in-place edit renders from listings without their source details.
+@Suite struct CompactCatalogueTests {
+    @Test func theCompactCatalogueRendersTheSameFiles() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let renderer = try RenderShareTests.renderer(in: folder)
+        let compact = renderer.catalogue.withoutSourceDetails()
+        let all = renderer.catalogue.kinds.flatMap { $0.listings + $0.entries + $0.facets.flatMap { $0.values.flatMap(\.listings) } }
+        #expect(all.contains { !$0.fieldLocations.isEmpty })
+        let compacted = compact.kinds.flatMap { $0.listings + $0.entries + $0.facets.flatMap { $0.values.flatMap(\.listings) } } + compact.newest
+        #expect(compacted.count == all.count + renderer.catalogue.newest.count)
+        #expect(compacted.allSatisfy { $0.fieldLocations.isEmpty && $0.references.isEmpty && $0.media.isEmpty })
+        let before = RenderedBytes(), after = RenderedBytes()
+        renderer.render(emit: before.add)
+        SiteRenderer(catalogue: compact, templates: renderer.templates).render(emit: after.add)
+        #expect(before.files.count > 1000)
+        #expect(before.files == after.files)
+    }
+}
+
+/// The bytes of each rendered file, by path.
+private final class RenderedBytes: Sendable {
+    private let collected = Mutex<[String: [UInt8]]>([:])
+
+    @Sendable func add(_ batch: [SiteRenderer.RenderedFile]) {
+        collected.withLock { files in
+            for item in batch { if case .bytes(let bytes) = item.file.contents { files[item.file.path] = bytes } }
+        }
+    }
+
+    var files: [String: [UInt8]] { collected.withLock { $0 } }
 }
