@@ -66,6 +66,22 @@ public struct Catalogue: Sendable {
         self.pages = pages
     }
 
+    /// The catalogue without what only reading and indexing needed: each listing's field locations, references
+    /// and media uses, which name problems that have all been found by now. A build that keeps nothing for an
+    /// in-place edit renders from this; an in-place edit still needs them (a derived sum over other listings may
+    /// overflow at one of theirs).
+    public func withoutSourceDetails() -> Catalogue {
+        func compact(_ listings: [Listing]) -> [Listing] { listings.map { $0.withoutSourceDetails() } }
+        let kinds = kinds.map { collection in
+            KindCollection(
+                schema: collection.schema, listings: compact(collection.listings), entries: compact(collection.entries),
+                facets: collection.facets.map { facet in
+                    Facet(field: facet.field, values: facet.values.map { FacetValue(text: $0.text, slug: $0.slug, listings: compact($0.listings)) })
+                })
+        }
+        return Catalogue(site: site, buildDate: buildDate, kinds: kinds, newest: compact(newest), pages: pages, collation: collation)
+    }
+
     public var listingCount: Int { kinds.reduce(0) { $0 + $1.listings.count } }
 
     public func collection(_ kind: String) -> KindCollection? {

@@ -8,11 +8,16 @@ public struct Pagination<Item: Sendable>: Sendable {
 
     /// Every page of `items`, at least one (an empty list still has its page).
     public static func pages(of items: [Item], size: Int, basePath: String) -> [Pagination] {
-        let count = max(1, (items.count + size - 1) / size)
+        let count = count(of: items.count, size: size)
         return (1...count).map { number in
             let start = (number - 1) * size
             return Pagination(number: number, count: count, items: items[start..<min(start + size, items.count)], basePath: basePath)
         }
+    }
+
+    /// How many pages a list of `items` items has: at least one.
+    public static func count(of items: Int, size: Int) -> Int {
+        max(1, (items + size - 1) / size)
     }
 
     public static func path(of number: Int, basePath: String) -> String {

@@ -27,6 +27,9 @@ struct BuildRun {
     let lastRecord: BuildState?
     /// In place: the edited listings and what the last build left in memory; nil for a build from scratch.
     let changes: ChangeSet?
+    /// What the build read and made is kept for an in-place edit after it (`serve`); otherwise each stage lets
+    /// go of the listings the one before made once it has made its own.
+    var keepsSite = true
     var stages = StageTimes()
     let start = DispatchTime.now()
     /// Set by the last stage.

@@ -51,6 +51,7 @@ public enum Noticeboard {
     /// still reads the site).
     static func build(_ options: BuildOptions, waiting: () -> Void, keeping: Bool) throws(BuildFailure) -> (report: BuildReport, built: BuiltSite?) {
         var run = try BuildRun(options, waiting: waiting)
+        run.keepsSite = keeping
         if let previous = run.previous, run.nothingChanged {
             let built = keeping ? try unchanged(previous, &run) : nil
             if options.processEndsAfter { LeftForExit.keep(previous, run.inputs) }

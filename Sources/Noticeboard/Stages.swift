@@ -16,9 +16,9 @@ extension Noticeboard {
     /// The whole build, after `BuildRun` found something to do: load → enrich → index → plan outputs → render
     /// → write. Nil when an in-place edit turns out to need a whole build.
     static func runStages(_ run: inout BuildRun) throws(BuildFailure) -> BuiltSite? {
-        guard let loaded = try load(&run) else { return nil }
+        guard var loaded = try load(&run) else { return nil }
         let book = try beginWriting(run, loaded)
-        let enriched = enrich(loaded, changes: run.changes, stages: &run.stages)
+        var enriched = enrich(loaded, changes: run.changes, stages: &run.stages)
         let indexed: Catalogue?
         do throws(BuildFailure) {
             indexed = try index(enriched, changes: run.changes, buildDate: run.buildDate, stages: &run.stages)
@@ -26,7 +26,14 @@ extension Noticeboard {
             book.abandon()
             throw error
         }
-        guard let catalogue = indexed else { return nil }
+        guard var catalogue = indexed else { return nil }
+        if !run.keepsSite {
+            // Each listing held once from here on, by the catalogue, without what only reading and indexing needed.
+            loaded.site.releaseListings()
+            enriched.site.releaseListings()
+            enriched.listings = [:]
+            catalogue = catalogue.withoutSourceDetails()
+        }
         let versions = track(catalogue, run, &run.stages)
         let renderer = planOutputs(catalogue, versions, loaded, run)
         render(renderer, run, into: book, &run.stages)

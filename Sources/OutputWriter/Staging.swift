@@ -20,6 +20,12 @@ public final class Staging: Sendable {
     let staged: [String: FileDigest]?
     let previousIsKnown: Bool
     private let writers = [DispatchQueue(label: "noticeboard.output-writer.pages"), DispatchQueue(label: "noticeboard.output-writer.api")]
+    /// Rendered bytes handed to the writers and not written yet. Rendering outruns writing on a large site,
+    /// and without a bound the site's bytes piled up in memory until the writers caught up at the end.
+    let queued = QueuedBytes(limit: Staging.maxQueuedBytes)
+
+    /// How many rendered bytes may wait for the writers before `add` waits for them instead.
+    public static let maxQueuedBytes = 64 << 20
     private let progress = Mutex(Progress())
 
     private struct Progress {
@@ -69,7 +75,10 @@ public final class Staging: Sendable {
         guard staged == nil, unsafe == nil else { return }
         let api = files.filter { $0.file.path.hasPrefix("api/") }, pages = files.filter { !$0.file.path.hasPrefix("api/") }
         for (writer, files) in zip(writers, [pages, api]) where !files.isEmpty {
+            let bytes = files.reduce(0) { $0 + $1.file.byteCount }
+            queued.wait(toAdd: bytes)
             writer.async { [self] in
+                defer { queued.written(bytes) }
                 guard progress.withLock({ $0.failure == nil }) else { return }
                 do throws(WriteError) {
                     var kept = 0
@@ -157,5 +166,40 @@ public final class Staging: Sendable {
                 progress.folders.insert(folder)
             }
         }
+    }
+}
+
+/// A count of bytes in flight with a bound: producers wait while it is over the bound, except that one batch
+/// may always go when nothing waits to be written (a batch larger than the bound is not held back forever).
+final class QueuedBytes: @unchecked Sendable {
+    let limit: Int
+    // Guarded by `condition`.
+    private var bytes = 0
+    private let condition = NSCondition()
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Waits until `count` more bytes fit, then counts them.
+    func wait(toAdd count: Int) {
+        condition.lock()
+        while bytes > 0 && bytes + count > limit { condition.wait() }
+        bytes += count
+        condition.unlock()
+    }
+
+    func written(_ count: Int) {
+        condition.lock()
+        bytes -= count
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Bytes counted and not yet written.
+    var inFlight: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return bytes
     }
 }

@@ -8,12 +8,10 @@ import Support
 extension SiteRenderer {
     func schemaURL(_ name: String) -> Value { .string(site.url("api/schema/\(name).json")) }
 
-    /// `api/<kind>.json` and `api/<kind>/<slug>.json`; with `onlyListings`, the per-listing documents of those
-    /// listings only. Each listing's fields and `updated` are encoded once (`ListingVersions`), for both its
-    /// own document and the kind's.
-    func kindDocuments(_ collection: KindCollection, onlyListings: Set<String>?) -> [OutputFile] {
+    /// `api/<kind>.json`. Each listing's fields and `updated` are encoded once (`ListingVersions`), for both
+    /// the kind's document and its own.
+    func kindDocument(_ collection: KindCollection) -> OutputFile {
         let schema = collection.schema
-        guard let items = versions.documents[schema.name] else { preconditionFailure("\(schema.name)'s listings were not encoded") }
         let list: OrderedDictionary<String, Value> = [
             "$schema": schemaURL(schema.name),
             "kind": .string(schema.name),
@@ -21,15 +19,23 @@ extension SiteRenderer {
             "url": schema.hasPages ? .string(site.url(collection.outputPath)) : .null,
             "count": .int(Int64(collection.listings.count)),
         ]
-        var files = [OutputFile(path: "api/\(schema.name).json", contents: .bytes(JSONWriter.bytes(list, thenList: "items", of: items)))]
+        return OutputFile(path: "api/\(schema.name).json", contents: .bytes(JSONWriter.bytes(list, thenList: "items", of: encoded(collection))))
+    }
+
+    /// `api/<kind>/<slug>.json` of the kind's listings at `positions` (in the kind's order).
+    func listingDocuments(_ collection: KindCollection, at positions: ArraySlice<Int>) -> [OutputFile] {
+        let schema = collection.schema, items = encoded(collection)
         let listingSchema = schemaURL("\(schema.name).listing")
-        let documents = zip(collection.listings, items).filter { listing, _ in onlyListings?.contains(listing.slug) ?? true }
-        files += documents.parallelMap { listing, fields in
+        return positions.map { position in
             OutputFile(
-                path: "api/\(schema.name)/\(listing.slug).json",
-                contents: .bytes(JSONWriter.bytes(["$schema": listingSchema], followedByFieldsOf: fields)))
+                path: "api/\(schema.name)/\(collection.listings[position].slug).json",
+                contents: .bytes(JSONWriter.bytes(["$schema": listingSchema], followedByFieldsOf: items[position])))
         }
-        return files
+    }
+
+    private func encoded(_ collection: KindCollection) -> [JSONWriter.Encoded] {
+        guard let items = versions.documents[collection.schema.name] else { preconditionFailure("\(collection.schema.name)'s listings were not encoded") }
+        return items
     }
 
     /// `api/<kind>/daily/YYYY-MM-DD.json`, for the kinds that ask for daily picks.

@@ -39,9 +39,9 @@ extension SiteRenderer {
     }
 
     /// With `showing`, only the pages that show one of those listings.
-    func indexPages(_ collection: KindCollection, showing: Set<String>?, cardDigests: CardDigests) -> [Page] {
+    func indexPages(_ collection: KindCollection, pages: Range<Int>, showing: Set<String>?, cardDigests: CardDigests) -> [Page] {
         listPages(
-            collection.listings, in: collection, basePath: collection.outputPath, title: collection.schema.title,
+            collection.listings, pages: pages, in: collection, basePath: collection.outputPath, title: collection.schema.title,
             description: collection.schema.description, facet: .null,
             breadcrumbs: contexts.breadcrumbs([(collection.schema.title, collection.outputPath)]), showing: showing, cardDigests: cardDigests)
     }
@@ -66,31 +66,33 @@ extension SiteRenderer {
             lastModified: collection.latestDate(of: collection.listings))
     }
 
-    /// One paginated list per value of the facet. With `showing`, only the pages that show one of those listings.
-    func facetValuePages(_ facet: Facet, in collection: KindCollection, showing: Set<String>?, cardDigests: CardDigests) -> [Page] {
+    /// The pages of one value of the facet (those in `pages`, counting from 0). With `showing`, only the pages
+    /// that show one of those listings.
+    func facetValuePages(
+        _ value: FacetValue, of facet: Facet, in collection: KindCollection, pages: Range<Int>, showing: Set<String>?, cardDigests: CardDigests
+    ) -> [Page] {
         let schema = collection.schema
         let facetPath = facet.outputPath(kind: schema.name)
-        return facet.values.flatMap { value in
-            let facetValue: Value = .object([
-                "label": .string(facet.field.label), "text": .string(value.text), "path": .string(site.path(facetPath)),
-            ])
-            let trail = [(schema.title, collection.outputPath), (facet.field.label, facetPath), (value.text, facetPath + value.slug + "/")]
-            return listPages(
-                value.listings, in: collection, basePath: facetPath + value.slug + "/", title: "\(schema.title): \(facet.field.label) \(value.text)",
-                description: "\(schema.title) with \(facet.field.label.lowercased()) \(value.text).", facet: facetValue,
-                filter: (facet.field.name, value.text), breadcrumbs: contexts.breadcrumbs(trail),
-                combined: templates.names.contains("search") ? contexts.combinedFilters(value, of: facet, in: collection) : .list([]),
-                showing: showing, cardDigests: cardDigests)
-        }
+        let facetValue: Value = .object([
+            "label": .string(facet.field.label), "text": .string(value.text), "path": .string(site.path(facetPath)),
+        ])
+        let trail = [(schema.title, collection.outputPath), (facet.field.label, facetPath), (value.text, facetPath + value.slug + "/")]
+        return listPages(
+            value.listings, pages: pages, in: collection, basePath: facetPath + value.slug + "/",
+            title: "\(schema.title): \(facet.field.label) \(value.text)", description: "\(schema.title) with \(facet.field.label.lowercased()) \(value.text).",
+            facet: facetValue, filter: (facet.field.name, value.text), breadcrumbs: contexts.breadcrumbs(trail),
+            combined: templates.names.contains("search") ? contexts.combinedFilters(value, of: facet, in: collection) : .list([]),
+            showing: showing, cardDigests: cardDigests)
     }
 
+    /// The list's pages in `pages` (counting from 0; see `RenderPass.listPageGroups`).
     private func listPages(
-        _ listings: [Listing], in collection: KindCollection, basePath: String, title: String, description: String, facet: Value,
-        filter: (name: String, value: String)? = nil, breadcrumbs: Value, combined: Value = .list([]), showing: Set<String>?,
+        _ listings: [Listing], pages: Range<Int>, in collection: KindCollection, basePath: String, title: String, description: String,
+        facet: Value, filter: (name: String, value: String)? = nil, breadcrumbs: Value, combined: Value = .list([]), showing: Set<String>?,
         cardDigests: CardDigests
     ) -> [Page] {
         let schema = collection.schema
-        let paginations = Pagination.pages(of: listings, size: site.pageSize, basePath: basePath)
+        let paginations = Array(Pagination.pages(of: listings, size: site.pageSize, basePath: basePath)[pages])
         return zip(paginations, contexts.paginationValues(paginations)).filter { pagination, _ in
             showing.map { slugs in pagination.items.contains { slugs.contains($0.slug) } } ?? true
         }.map { pagination, paginationValue in

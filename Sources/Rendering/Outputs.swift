@@ -10,7 +10,8 @@ public enum Outputs {
         // A kind's documents for apps, the large ones first, so that they are made while the other cores
         // describe and render pages.
         .eachKind("kind and listing JSON", ["api/<kind>.json", "api/<kind>/<slug>.json"], shows: .itsListings) { pass, collection in
-            [.documents { pass.renderer.kindDocuments(collection, onlyListings: pass.changed(in: collection)) }]
+            [.documents { [pass.renderer.kindDocument(collection)] }]
+                + pass.positionGroups(collection) { positions in .documents { pass.renderer.listingDocuments(collection, at: positions) } }
         },
         .eachKind("paged and sliced documents", ["api/<kind>/page/<n>.json", "api/<kind>/<facet>.json", "api/<kind>/<facet>/<value>.json", "api/<kind>/<facet>/<value>/page/<n>.json"], shows: .itsListings) { pass, collection in
             [.documents { pass.renderer.kindPageDocuments(collection, showing: pass.changed(in: collection)) }]
@@ -43,7 +44,9 @@ public enum Outputs {
         // HTML pages. A path ending in `/` is a page's folder, written as its `index.html`.
         .site("home page", [""], shows: .everyListing) { pass in [.pages { [pass.renderer.homePage()] }] },
         .eachKindWithPages("index pages", ["<kind>/", "<kind>/page/<n>/"], shows: .itsListings) { pass, collection in
-            [.pages { pass.renderer.indexPages(collection, showing: pass.changed(in: collection), cardDigests: pass.cardDigests(collection)) }]
+            pass.listPageGroups(collection.listings) { pages in
+                .pages { pass.renderer.indexPages(collection, pages: pages, showing: pass.changed(in: collection), cardDigests: pass.cardDigests(collection)) }
+            }
         },
         // The facet's page shows its values and their counts, which an in-place edit does not change.
         .eachKindWithPages("facet pages", ["<kind>/<facet>/"], shows: .noListing) { pass, collection in
@@ -51,10 +54,15 @@ public enum Outputs {
         },
         .eachKindWithPages("facet value pages", ["<kind>/<facet>/<value>/", "<kind>/<facet>/<value>/page/<n>/"], shows: .itsListings) {
             pass, collection in
-            collection.facets.map { facet in
-                .pages {
-                    pass.renderer.facetValuePages(
-                        facet, in: collection, showing: pass.changed(in: collection), cardDigests: pass.cardDigests(collection, facet: facet))
+            collection.facets.flatMap { facet in
+                facet.values.flatMap { value in
+                    pass.listPageGroups(value.listings) { pages in
+                        .pages {
+                            pass.renderer.facetValuePages(
+                                value, of: facet, in: collection, pages: pages, showing: pass.changed(in: collection),
+                                cardDigests: pass.cardDigests(collection, facet: facet))
+                        }
+                    }
                 }
             }
         },
@@ -213,6 +221,27 @@ struct RenderPass: Sendable {
 
     /// Listing pages are described and rendered in groups of this many, so the cores share them evenly.
     static let listingsPerGroup = 256
+
+    /// A list's pages are described and rendered in groups of this many: each page's context links every page
+    /// of its list, so a long list's pages described all at once held memory that grew with the square of its
+    /// length (4,167 pages of 100,000 cleaners took over 500 MB).
+    static let listPagesPerGroup = 64
+
+    /// The pages of a list of `listings` (counting from 0), in groups.
+    func listPageGroups(_ listings: [Listing], _ make: (Range<Int>) -> RenderWork) -> [RenderWork] {
+        let count = Pagination<Listing>.count(of: listings.count, size: renderer.site.pageSize)
+        return stride(from: 0, to: count, by: Self.listPagesPerGroup).map { start in make(start..<min(start + Self.listPagesPerGroup, count)) }
+    }
+
+    /// The positions in the kind's order of the collection's listings (only the edited ones in an in-place pass),
+    /// in groups: each group's files go to the writer, and are released, while the next groups are made.
+    func positionGroups(_ collection: KindCollection, _ make: @escaping @Sendable (ArraySlice<Int>) -> RenderWork) -> [RenderWork] {
+        let listings = collection.listings
+        let positions = changed(in: collection).map { slugs in listings.indices.filter { slugs.contains(listings[$0].slug) } } ?? Array(listings.indices)
+        return stride(from: 0, to: positions.count, by: Self.listingsPerGroup).map { start in
+            make(positions[start..<min(start + Self.listingsPerGroup, positions.count)])
+        }
+    }
 
     /// The collection's listings (only the edited ones in an in-place pass), in groups.
     func inGroups(_ collection: KindCollection, _ make: @escaping @Sendable (ArraySlice<Listing>) -> RenderWork) -> [RenderWork] {

@@ -68,7 +68,13 @@ public struct SiteRenderer: Sendable {
         changes: [String: Set<String>]? = nil, previousKey: @Sendable (String) -> String? = { _ in nil },
         emit: @Sendable ([RenderedFile]) -> Void
     ) {
-        let pass = RenderPass(renderer: self, changes: changes)
+        let (work, fromPages) = plan(RenderPass(renderer: self, changes: changes))
+        let pages = run(work, previousKey: previousKey, emit: emit)
+        for make in fromPages { emit(make(self, pages).map { RenderedFile(file: $0, renderKey: nil) }) }
+    }
+
+    /// The pass's shares of the work, in the order of `Outputs.all`, and what is made from the pages after them.
+    func plan(_ pass: RenderPass) -> (work: [RenderWork], fromPages: [@Sendable (SiteRenderer, [SitemapEntry]) -> [OutputFile]]) {
         var work: [RenderWork] = []
         var fromPages: [@Sendable (SiteRenderer, [SitemapEntry]) -> [OutputFile]] = []
         for declaration in Outputs.all {
@@ -85,8 +91,7 @@ public struct SiteRenderer: Sendable {
                 break
             }
         }
-        let pages = run(work, previousKey: previousKey, emit: emit)
-        for make in fromPages { emit(make(self, pages).map { RenderedFile(file: $0, renderKey: nil) }) }
+        return (work, fromPages)
     }
 
     /// `api/manifest.json`, from the digests of every other file.

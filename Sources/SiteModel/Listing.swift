@@ -37,6 +37,11 @@ public struct Listing: Sendable {
         fieldLocations[field] ?? SourceLocation(file: file)
     }
 
+    /// The listing without where its values sit, what it references and the media it names.
+    public func withoutSourceDetails() -> Listing {
+        Listing(kind: kind, slug: slug, file: file, fields: fields, display: display)
+    }
+
     /// The listing's page, relative to the output root: `cleaners/ana/`.
     public var outputPath: String { "\(kind)/\(slug)/" }
 }

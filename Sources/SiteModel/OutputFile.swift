@@ -19,6 +19,12 @@ public struct OutputFile: Sendable {
     public init(path: String, text: String) {
         self.init(path: path, contents: .bytes(Array(text.utf8)))
     }
+
+    /// The bytes the file holds in memory: none for a copy or a previous build's file.
+    public var byteCount: Int {
+        if case .bytes(let bytes) = contents { return bytes.count }
+        return 0
+    }
 }
 
 /// What an output file holds, as the manifest and the build cache record it.

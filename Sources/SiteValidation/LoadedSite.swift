@@ -193,6 +193,12 @@ public struct LoadedSite: Sendable {
         return listings[String(parts[1])]?.first { $0.file == file }
     }
 
+    /// Lets go of the listings, for a build that has made its own from them and keeps nothing for the next one
+    /// (`listing(inFile:)`, `titles` and `reread` find none after this).
+    public mutating func releaseListings() {
+        listings = [:]
+    }
+
     /// The title of every listing, by kind then slug, which references show.
     public var titles: [String: [String: String]] {
         var titles: [String: [String: String]] = [:]

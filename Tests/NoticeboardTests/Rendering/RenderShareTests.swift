@@ -1,0 +1,70 @@
+import Foundation
+@testable import Noticeboard
+@testable import Rendering
+import SiteLoader
+import SiteModel
+import SiteValidation
+import SyntheticSite
+import Synchronization
+import Testing
+
+/// How a render is cut into shares: each is made on one core and its files handed on at once, so a share
+/// that grows with the catalogue holds memory that grows with it.
+@Suite struct RenderShareTests {
+    /// A made-up catalogue of 150 cleaners, one listing a page, indexed.
+    static func renderer(in folder: String) throws -> SiteRenderer {
+        try SiteWriter.write(SyntheticCatalogue(size: .init(cleaners: 150, rentals: 10, quotes: 20), seed: 1), to: folder, example: TestSupport.repository)
+        let config = folder + "/content/site.yaml"
+        TestSupport.write(TestSupport.read(config).replacingOccurrences(of: "page_size: 24", with: "page_size: 1"), to: config)
+        let site = try LoadedSite(files: SiteFiles(root: folder))
+        var stages = StageTimes()
+        let catalogue = try Noticeboard.enrichAndIndex(site, buildDate: OutputPlanTests.now, stages: &stages)
+        return SiteRenderer(catalogue: catalogue, templates: site.templates)
+    }
+
+    @Test func aLongListsPagesAreDescribedInGroups() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let renderer = try Self.renderer(in: folder)
+        var indexPagesPerShare: [Int] = []
+        for case .pages(let make) in renderer.plan(RenderPass(renderer: renderer, changes: nil)).work {
+            let indexPages = make().filter { $0.path == "cleaners/index.html" || $0.path.hasPrefix("cleaners/page/") }.count
+            if indexPages > 0 { indexPagesPerShare.append(indexPages) }
+        }
+        #expect(indexPagesPerShare.reduce(0, +) == 150)
+        #expect(indexPagesPerShare.allSatisfy { $0 <= RenderPass.listPagesPerGroup }, "\(indexPagesPerShare)")
+    }
+}
+
+/// A build that keeps nothing for an in-place edit renders from listings without their source details.
+@Suite struct CompactCatalogueTests {
+    @Test func theCompactCatalogueRendersTheSameFiles() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let renderer = try RenderShareTests.renderer(in: folder)
+        let compact = renderer.catalogue.withoutSourceDetails()
+        let all = renderer.catalogue.kinds.flatMap { $0.listings + $0.entries + $0.facets.flatMap { $0.values.flatMap(\.listings) } }
+        #expect(all.contains { !$0.fieldLocations.isEmpty })
+        let compacted = compact.kinds.flatMap { $0.listings + $0.entries + $0.facets.flatMap { $0.values.flatMap(\.listings) } } + compact.newest
+        #expect(compacted.count == all.count + renderer.catalogue.newest.count)
+        #expect(compacted.allSatisfy { $0.fieldLocations.isEmpty && $0.references.isEmpty && $0.media.isEmpty })
+        let before = RenderedBytes(), after = RenderedBytes()
+        renderer.render(emit: before.add)
+        SiteRenderer(catalogue: compact, templates: renderer.templates).render(emit: after.add)
+        #expect(before.files.count > 1000)
+        #expect(before.files == after.files)
+    }
+}
+
+/// The bytes of each rendered file, by path.
+private final class RenderedBytes: Sendable {
+    private let collected = Mutex<[String: [UInt8]]>([:])
+
+    @Sendable func add(_ batch: [SiteRenderer.RenderedFile]) {
+        collected.withLock { files in
+            for item in batch { if case .bytes(let bytes) = item.file.contents { files[item.file.path] = bytes } }
+        }
+    }
+
+    var files: [String: [UInt8]] { collected.withLock { $0 } }
+}
