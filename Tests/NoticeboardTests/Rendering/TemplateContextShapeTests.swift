@@ -1,3 +1,4 @@
+import CatalogueIndex
 import Foundation
 @testable import Noticeboard
 @testable import Rendering
@@ -37,14 +38,20 @@ import Testing
                 Made(what: "\(name) feed item", role: .feedItem, kinds: kinds, context: renderer.feedItemContext(listing))
             }
             guard collection.schema.hasPages else { continue }
-            made += renderer.indexPages(collection, showing: nil, cardDigests: .none).map { Made(what: $0.path, role: .list, kinds: kinds, context: $0.context.value) }
+            let allPages = { (listings: [Listing]) in 0..<Pagination<Listing>.count(of: listings.count, size: catalogue.site.pageSize) }
+            made += renderer.indexPages(collection, pages: allPages(collection.listings), showing: nil, cardDigests: .none).map { Made(what: $0.path, role: .list, kinds: kinds, context: $0.context.value) }
             made += collection.listings.map { Made(what: $0.outputPath, role: .listing, kinds: kinds, context: renderer.listingPage($0, in: collection).context.value) }
             for facet in collection.facets {
                 made.append(Made(what: "\(name) \(facet.field.name)", role: .facet, kinds: kinds, context: renderer.facetPage(facet, in: collection).context.value))
-                made += renderer.facetValuePages(facet, in: collection, showing: nil, cardDigests: .none).map {
-                    Made(what: $0.path, role: .list, kinds: kinds, context: $0.context.value)
+                for value in facet.values {
+                    made += renderer.facetValuePages(value, of: facet, in: collection, pages: allPages(value.listings), showing: nil, cardDigests: .none).map {
+                        Made(what: $0.path, role: .list, kinds: kinds, context: $0.context.value)
+                    }
                 }
             }
+            made += (renderer.mapPage(collection).map { [$0] } ?? []).map { Made(what: $0.path, role: .map, kinds: kinds, context: $0.context.value) }
+            made += renderer.dailyPages(collection).map { Made(what: $0.path, role: .dailyDay, kinds: kinds, context: $0.context.value) }
+            made += (renderer.dailyIndexPage(collection).map { [$0] } ?? []).map { Made(what: $0.path, role: .dailyIndex, kinds: kinds, context: $0.context.value) }
         }
         #expect(made.count > 100)
         for page in made {
