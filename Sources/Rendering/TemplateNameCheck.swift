@@ -187,7 +187,7 @@ extension TemplateNameCheck {
     }
 
     private func unknownTransform(_ transform: String, in name: MustacheName, known: Set<String>) -> String {
-        let message = "'\(transform)' in '\(name.written)' is not one of swift-mustache's transforms (\(known.sorted().joined(separator: ", ")))"
+        let message = "'\(transform)' in '\(name.written)' is not one of the transforms a template may use (\(known.sorted().joined(separator: ", ")))"
         return nearest(transform, in: Array(known)).map { message + "; did you mean '\($0)'?" } ?? message
     }
 

@@ -20,7 +20,7 @@ import Testing
             "<nav aria-label=\"Breadcrumb\"><ol class=\"breadcrumb\"><li><a href=\"/catalogue/\">Home</a></li><li><a href=\"/catalogue/cleaners/\">Cleaners</a></li><li><a href=\"/catalogue/cleaners/aoife-byrne/\" aria-current=\"page\">Aoife Byrne</a></li></ol></nav>"))
         #expect((pages["rentals/kayak/index.html"] ?? "").contains("<dt>City</dt><dd><a href=\"/catalogue/rentals/city/galway/\">Galway</a></dd>"))
         // A collection's entries link their facet values too.
-        #expect((pages["quotes/on-work/index.html"] ?? "").contains("<a class=\"tag\" href=\"/catalogue/quotes/category/work/\">work</a>"))
+        #expect((pages["quotes/on-work/index.html"] ?? "").contains("<a class=\"tag\" href=\"/catalogue/quotes/category/work/\">Work</a>"))
         #expect((pages["cleaners/county/cork/index.html"] ?? "").contains(
             "<li><a href=\"/catalogue/cleaners/county/\">County</a></li><li><a href=\"/catalogue/cleaners/county/cork/\" aria-current=\"page\">Cork</a></li></ol></nav>"))
         #expect((pages["rentals/condition/index.html"] ?? "").contains("<li><a href=\"/catalogue/rentals/condition/\" aria-current=\"page\">Condition</a></li></ol></nav>"))
