@@ -10,18 +10,16 @@
 """
 import contextlib
 import datetime
-import http.server
 import json
 import os
 import re
 import shutil
 import struct
-import threading
 import zlib
 
 from selenium.common.exceptions import TimeoutException
 
-from site_check import browser
+from site_check import browser, loopback
 
 MAP_PAGE = "rentals/map/"
 GEOJSON = "api/rentals.geojson"
@@ -44,29 +42,16 @@ def tile_server():
     """(tile URL template, list of the tile paths asked for) while a tile server answers on loopback."""
     png, asked = tile_png(), []
 
-    class Tiles(http.server.BaseHTTPRequestHandler):
+    class Tiles(loopback.Handler):
         def do_GET(self):
             if not re.fullmatch(r"/tiles/\d+/\d+/\d+\.png", self.path):
                 self.send_error(404)
                 return
             asked.append(self.path)
-            self.send_response(200)
-            self.send_header("Content-Type", "image/png")
-            self.send_header("Content-Length", str(len(png)))
-            self.end_headers()
-            self.wfile.write(png)
+            self.reply("image/png", png)
 
-        def log_message(self, *_):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Tiles)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/tiles/{{z}}/{{x}}/{{y}}.png", asked
-    finally:
-        server.shutdown()
-        server.server_close()
+    with loopback.serving(Tiles) as address:
+        yield f"{address}/tiles/{{z}}/{{x}}/{{y}}.png", asked
 
 
 def site_with_tiles(root, destination, tiles):

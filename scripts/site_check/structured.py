@@ -3,19 +3,17 @@ every listing page read with extruct (it parses and names a schema.org @type); t
 every listing page of the kinds the example's site.yaml gives one (cleaners and rentals); and, in Chromium,
 one form filled in and sent to a recorder on loopback, which must receive the listing's slug."""
 import contextlib
-import http.server
 import json
 import os
 import re
 import shutil
-import threading
 from urllib.parse import parse_qs
 
 import extruct
 import lxml.html
 from selenium.common.exceptions import TimeoutException
 
-from site_check import browser
+from site_check import browser, loopback
 
 CONTACT_KINDS = ("cleaners", "rentals")
 SCHEMA_ORG = ("https://schema.org", "http://schema.org", "https://schema.org/", "http://schema.org/")
@@ -96,28 +94,14 @@ def recorder():
     """(address, requests) while a tiny HTTP server on loopback records each form posted to it, as a dict."""
     received = []
 
-    class Record(http.server.BaseHTTPRequestHandler):
+    class Record(loopback.Handler):
         def do_POST(self):
             body = self.rfile.read(int(self.headers.get("Content-Length", 0))).decode("utf-8")
             received.append({name: values[0] for name, values in parse_qs(body).items()})
-            page = b"<!DOCTYPE html><html lang=en><title>Request sent</title><p>Thank you.</p>"
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(page)))
-            self.end_headers()
-            self.wfile.write(page)
+            self.reply("text/html; charset=utf-8", b"<!DOCTYPE html><html lang=en><title>Request sent</title><p>Thank you.</p>")
 
-        def log_message(self, *_):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Record)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/contact", received
-    finally:
-        server.shutdown()
-        server.server_close()
+    with loopback.serving(Record) as address:
+        yield f"{address}/contact", received
 
 
 def contact_post(build, served, chromium, root, out, sub_path, report):
