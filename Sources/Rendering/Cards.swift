@@ -14,7 +14,7 @@ struct CardParts {
     let place: [(text: String, path: String?)]
     /// Each tag field's label and values, as `place`.
     let tags: [(label: String, values: [(text: String, path: String?)])]
-    let rating: (label: String, text: String, count: Int64?)?
+    let rating: (label: String, text: String, value: Value, count: Int64?)?
 
     init(_ listing: Listing, schema: KindSchema, site: SiteConfig) {
         let card = schema.cardFields
@@ -35,8 +35,8 @@ struct CardParts {
         rating = card.rating.flatMap { name in
             guard let value = listing.fields[name] else { return nil }
             let text = listing.display[name] ?? value.text, label = labels[name] ?? name
-            if case .int(let count)? = card.ratingCount.flatMap({ listing.fields[$0] }) { return (label, text, count) }
-            return (label, text, nil)
+            if case .int(let count)? = card.ratingCount.flatMap({ listing.fields[$0] }) { return (label, text, value, count) }
+            return (label, text, value, nil)
         }
     }
 
@@ -60,15 +60,17 @@ struct CardParts {
 
     /// As templates see it: `photo`, `figures` (`name`, `label`, `text`), `place` (`text`, `linked`, `path`),
     /// `tags` (`label`, `values` as `place`),
-    /// `rating` (`label`, `text`, `counted`, `count`). `linked` and `counted` say whether `path` and `count` are there:
+    /// `rating` (`label`, `text`, `value` for `{{stars(value)}}`, `counted`, `count`). `linked` and `counted` say whether `path` and `count` are there:
     /// Mustache would take a missing one from the card around it (its own `path`).
     var value: Value {
         var fields: OrderedDictionary<String, Value> = ["photo": photo ?? .null]
         fields["figures"] = .list(figures.map { .object(["name": .string($0.name), "label": .string($0.label), "text": .string($0.text)]) })
         fields["place"] = Self.valueList(place)
         fields["tags"] = .list(tags.map { label, values in .object(["label": .string(label), "values": Self.valueList(values)]) })
-        fields["rating"] = rating.map { label, text, count in
-            .object(["label": .string(label), "text": .string(text), "counted": .bool(count != nil), "count": count.map(Value.int) ?? .null])
+        fields["rating"] = rating.map { label, text, value, count in
+            .object([
+                "label": .string(label), "text": .string(text), "value": value, "counted": .bool(count != nil), "count": count.map(Value.int) ?? .null,
+            ])
         } ?? .null
         return .object(fields)
     }

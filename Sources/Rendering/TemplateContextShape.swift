@@ -137,7 +137,7 @@ public struct TemplateContextShape: Sendable {
         return .object([
             "photo": Self.image, "figures": .list(.object(["name": .value, "label": .value, "text": .value])), "place": .list(place),
             "tags": .list(.object(["label": .value, "values": .list(place)])),
-            "rating": .object(["label": .value, "text": .value, "counted": .value, "count": .value]),
+            "rating": .object(["label": .value, "text": .value, "value": .value, "counted": .value, "count": .value]),
         ])
     }
 
