@@ -8,8 +8,8 @@ import Support
 extension SiteRenderer {
     func schemaURL(_ name: String) -> Value { .string(site.url("api/schema/\(name).json")) }
 
-    /// `api/<kind>.json`. Each listing's fields and `updated` are encoded once (`ListingVersions`), for both
-    /// the kind's document and its own.
+    /// `api/<kind>.json`. Each listing's fields and `updated` are encoded as the document is written, and
+    /// again for its own document: holding them encoded between the two cost more memory than encoding twice.
     func kindDocument(_ collection: KindCollection) -> OutputFile {
         let schema = collection.schema
         let list: OrderedDictionary<String, Value> = [
@@ -19,23 +19,24 @@ extension SiteRenderer {
             "url": schema.hasPages ? .string(site.url(collection.outputPath)) : .null,
             "count": .int(Int64(collection.listings.count)),
         ]
-        return OutputFile(path: "api/\(schema.name).json", contents: .bytes(JSONWriter.bytes(list, thenList: "items", of: encoded(collection))))
+        let items = collection.listings.lazy.map(encoded)
+        return OutputFile(path: "api/\(schema.name).json", contents: .bytes(JSONWriter.bytes(list, thenList: "items", of: items)))
     }
 
     /// `api/<kind>/<slug>.json` of the kind's listings at `positions` (in the kind's order).
     func listingDocuments(_ collection: KindCollection, at positions: ArraySlice<Int>) -> [OutputFile] {
-        let schema = collection.schema, items = encoded(collection)
+        let schema = collection.schema
         let listingSchema = schemaURL("\(schema.name).listing")
         return positions.map { position in
             OutputFile(
                 path: "api/\(schema.name)/\(collection.listings[position].slug).json",
-                contents: .bytes(JSONWriter.bytes(["$schema": listingSchema], followedByFieldsOf: items[position])))
+                contents: .bytes(JSONWriter.bytes(["$schema": listingSchema], followedByFieldsOf: encoded(collection.listings[position]))))
         }
     }
 
-    private func encoded(_ collection: KindCollection) -> [JSONWriter.Encoded] {
-        guard let items = versions.documents[collection.schema.name] else { preconditionFailure("\(collection.schema.name)'s listings were not encoded") }
-        return items
+    /// The listing's published fields followed by `updated`.
+    private func encoded(_ listing: Listing) -> JSONWriter.Encoded {
+        JSONWriter.encoded(listing.fields, adding: ["updated": .date(versions.updated(listing))])
     }
 
     /// `api/<kind>/daily/YYYY-MM-DD.json`, for the kinds that ask for daily picks.

@@ -21,12 +21,13 @@ public enum JSONWriter {
         public var sha256: String { SHA256.hex(bytes) }
     }
 
-    /// `encoded(.object(fields + more))` from the fields already encoded; `more`'s keys are not in `fields`.
-    public static func encoded(_ fields: Encoded, adding more: OrderedDictionary<String, Value>) -> Encoded {
-        guard !more.isEmpty else { return fields }
-        var output = Array(fields.bytes.dropLast())
-        output.reserveCapacity(fields.bytes.count + 64)
-        if fields.bytes.count > 2 { output.append(UInt8(ascii: ",")) }
+    /// `encoded(.object(fields + more))`, without copying `fields`; `more`'s keys are not in `fields`.
+    public static func encoded(_ fields: OrderedDictionary<String, Value>, adding more: OrderedDictionary<String, Value>) -> Encoded {
+        guard !more.isEmpty else { return encoded(.object(fields)) }
+        var output: [UInt8] = []
+        write(.object(fields), to: &output)
+        output.removeLast()
+        if !fields.isEmpty { output.append(UInt8(ascii: ",")) }
         var tail: [UInt8] = []
         write(.object(more), to: &tail)
         output.append(contentsOf: tail.dropFirst())
@@ -40,9 +41,9 @@ public enum JSONWriter {
     }
 
     /// `bytes(.object(fields + [name: .list(items)]))`, from the items already encoded.
-    public static func bytes(_ fields: OrderedDictionary<String, Value>, thenList name: String, of items: [Encoded]) -> [UInt8] {
+    /// `items` may be lazy: each is encoded as it is appended, and not kept.
+    public static func bytes(_ fields: OrderedDictionary<String, Value>, thenList name: String, of items: some Sequence<Encoded>) -> [UInt8] {
         var output: [UInt8] = []
-        output.reserveCapacity(items.reduce(256) { $0 + $1.bytes.count + 1 })
         writeOpenObject(fields, to: &output)
         writeString(name, to: &output)
         output.append(contentsOf: ":[".utf8)

@@ -2,10 +2,9 @@ import CatalogueIndex
 import SiteModel
 import Support
 
-/// Each listing's published fields, encoded once for every document that carries them, and its `updated`
-/// date: the build date on which those fields last changed. The last build's record gives each listing's
-/// digest and date; a listing whose fields encode to the same digest keeps its date, any other (a new one
-/// too) gets this build's date. Made after indexing, before rendering, so the record flows one way: last
+/// Each listing's `updated` date: the build date on which its published fields last changed. The last
+/// build's record gives each listing's digest and date; a listing whose fields encode to the same digest
+/// keeps its date, any other (a new one too) gets this build's date. Made after indexing, before rendering, so the record flows one way: last
 /// record → versions → documents → this build's record.
 public struct ListingVersions: Sendable {
     public struct Version: Equatable, Sendable {
@@ -21,8 +20,6 @@ public struct ListingVersions: Sendable {
 
     /// Every listing's, by `<kind>/<slug>`.
     public let versions: [String: Version]
-    /// For the kinds encoded in this pass: each listing's fields followed by `updated`, in the kind's order.
-    let documents: [String: [JSONWriter.Encoded]]
     let buildDate: CalendarDate
 
     /// With `kinds`, only those kinds' listings are encoded and dated again (an in-place edit); the other
@@ -30,21 +27,18 @@ public struct ListingVersions: Sendable {
     public init(catalogue: Catalogue, previous: [String: Version], kinds: Set<String>? = nil) {
         let buildDate = catalogue.buildDate
         var versions = kinds == nil ? [:] : previous
-        var documents: [String: [JSONWriter.Encoded]] = [:]
         for collection in catalogue.kinds where kinds?.contains(collection.schema.name) ?? true {
             let kind = collection.schema.name
-            let made = collection.listings.parallelMap { listing -> (Version, JSONWriter.Encoded) in
-                let fields = JSONWriter.encoded(.object(listing.fields))
-                let digest = fields.sha256
+            // The encoded fields are not kept: the documents encode them again as they are written (at XL they
+            // held 1.1 GB through rendering).
+            let made = collection.listings.parallelMap { listing -> Version in
+                let digest = JSONWriter.encoded(.object(listing.fields)).sha256
                 let last = previous["\(kind)/\(listing.slug)"]
-                let version = Version(updated: last?.sha256 == digest ? last!.updated : buildDate, sha256: digest)
-                return (version, JSONWriter.encoded(fields, adding: ["updated": .date(version.updated)]))
+                return Version(updated: last?.sha256 == digest ? last!.updated : buildDate, sha256: digest)
             }
-            for (listing, (version, _)) in zip(collection.listings, made) { versions["\(kind)/\(listing.slug)"] = version }
-            documents[kind] = made.map(\.1)
+            for (listing, version) in zip(collection.listings, made) { versions["\(kind)/\(listing.slug)"] = version }
         }
         self.versions = versions
-        self.documents = documents
         self.buildDate = buildDate
     }
 

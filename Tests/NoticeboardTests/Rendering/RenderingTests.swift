@@ -63,12 +63,14 @@ import Testing
                 var whole = first
                 whole.merge(rest) { a, _ in a }
                 #expect(JSONWriter.bytes(first, followedByFieldsOf: JSONWriter.encoded(.object(rest))) == JSONWriter.bytes(.object(whole)))
+                #expect(JSONWriter.bytes([:], followedByFieldsOf: JSONWriter.encoded(first, adding: rest)) == JSONWriter.bytes(.object(whole)))
             }
             for count in [0, 1, 3] {
                 let items = Array(objects.prefix(count)).map { Value.object($0) }
                 var whole = first
                 whole["items"] = .list(items)
                 #expect(JSONWriter.bytes(first, thenList: "items", of: items.map(JSONWriter.encoded)) == JSONWriter.bytes(.object(whole)))
+                #expect(JSONWriter.bytes(first, thenList: "items", of: items.lazy.map(JSONWriter.encoded)) == JSONWriter.bytes(.object(whole)))
             }
         }
     }
