@@ -10,7 +10,7 @@ struct SiteEnrichment {
     let images: [String: PublishedImage]
     let markdown: MarkdownRenderer
     let formatter: DisplayFormatter
-    let titles: [String: [String: String]]
+    private(set) var titles: [String: [String: String]]
     /// The kinds with pages; a listing of another kind has no URL to link to.
     let kindsWithPages: Set<String>
 
@@ -21,6 +21,11 @@ struct SiteEnrichment {
         formatter = DisplayFormatter(language: site.config.language, currency: site.config.currency)
         titles = site.titles
         kindsWithPages = Set(site.schemas.filter(\.hasPages).map(\.name))
+    }
+
+    /// Lets go of the titles, for a build that has enriched every listing and keeps nothing for the next one.
+    mutating func releaseTitles() {
+        titles = [:]
     }
 
     func enricher(for schema: KindSchema) -> ListingEnricher {

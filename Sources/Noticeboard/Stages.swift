@@ -32,6 +32,7 @@ extension Noticeboard {
             loaded.site.releaseListings()
             enriched.site.releaseListings()
             enriched.listings = [:]
+            enriched.enrichment.releaseTitles()
             catalogue = catalogue.withoutSourceDetails()
         }
         let versions = track(catalogue, run, &run.stages)

@@ -16,7 +16,7 @@ public struct LoadedSite: Sendable {
     /// By kind name, in file order.
     public private(set) var listings: [String: [Listing]]
     /// Every listing's slug, by kind (also those of listing files with errors).
-    public let slugs: [String: Set<String>]
+    public private(set) var slugs: [String: Set<String>]
     /// Each kind's listing checker.
     private let validators: [String: ListingValidator]
     /// Free Markdown pages from `content/pages/`, in file order.
@@ -193,10 +193,11 @@ public struct LoadedSite: Sendable {
         return listings[String(parts[1])]?.first { $0.file == file }
     }
 
-    /// Lets go of the listings, for a build that has made its own from them and keeps nothing for the next one
-    /// (`listing(inFile:)`, `titles` and `reread` find none after this).
+    /// Lets go of the listings and their slugs, for a build that has made its own from them and keeps nothing
+    /// for the next one (`listing(inFile:)`, `titles` and `reread` find none after this).
     public mutating func releaseListings() {
         listings = [:]
+        slugs = [:]
     }
 
     /// The title of every listing, by kind then slug, which references show.

@@ -56,6 +56,23 @@ import Testing
     }
 }
 
+/// A build that keeps nothing for an in-place edit lets go of what only reading and enriching needed before
+/// it renders: the read listings, their slugs and their titles.
+@Suite struct ReleasedInputsTests {
+    @Test func aBuildThatKeepsNothingHoldsNoListingTwice() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        try SiteWriter.write(SyntheticCatalogue(size: .init(cleaners: 20, rentals: 5, quotes: 10), seed: 1), to: folder, example: TestSupport.repository)
+        for keeping in [true, false] {
+            var run = try BuildRun(BuildOptions(root: folder, output: folder + "/public-\(keeping)", now: OutputPlanTests.now), waiting: {})
+            run.keepsSite = keeping
+            let built = try #require(try Noticeboard.runStages(&run))
+            let held = [built.site.listings.isEmpty, built.site.slugs.isEmpty, built.enrichment.titles.isEmpty]
+            #expect(held == (keeping ? [false, false, false] : [true, true, true]), "keeping: \(keeping)")
+        }
+    }
+}
+
 /// The bytes of each rendered file, by path.
 private final class RenderedBytes: Sendable {
     private let collected = Mutex<[String: [UInt8]]>([:])
