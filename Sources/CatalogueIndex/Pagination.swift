@@ -8,10 +8,17 @@ public struct Pagination<Item: Sendable>: Sendable {
 
     /// Every page of `items`, at least one (an empty list still has its page).
     public static func pages(of items: [Item], size: Int, basePath: String) -> [Pagination] {
+        pages(of: items, size: size, basePath: basePath, in: 0..<count(of: items.count, size: size))
+    }
+
+    /// The pages of `items` at `positions` (counting from 0), without making the others: a long list's pages
+    /// are rendered in groups, and making every page for each group grew with the square of its length.
+    public static func pages(of items: [Item], size: Int, basePath: String, in positions: Range<Int>) -> [Pagination] {
         let count = count(of: items.count, size: size)
-        return (1...count).map { number in
-            let start = (number - 1) * size
-            return Pagination(number: number, count: count, items: items[start..<min(start + size, items.count)], basePath: basePath)
+        precondition(positions.clamped(to: 0..<count) == positions, "pages \(positions) of a list of \(count) pages")
+        return positions.map { position in
+            let start = position * size
+            return Pagination(number: position + 1, count: count, items: items[start..<min(start + size, items.count)], basePath: basePath)
         }
     }
 

@@ -92,7 +92,7 @@ extension SiteRenderer {
         cardDigests: CardDigests
     ) -> [Page] {
         let schema = collection.schema
-        let paginations = Array(Pagination.pages(of: listings, size: site.pageSize, basePath: basePath)[pages])
+        let paginations = Pagination.pages(of: listings, size: site.pageSize, basePath: basePath, in: pages)
         return zip(paginations, contexts.paginationValues(paginations)).filter { pagination, _ in
             showing.map { slugs in pagination.items.contains { slugs.contains($0.slug) } } ?? true
         }.map { pagination, paginationValue in

@@ -56,6 +56,23 @@ import Testing
         #expect(Array(order.prefix(6)) == ["cleaner-03", "cleaner-01", "cleaner-05", "cleaner-02", "cleaner-04", "cleaner-06"])
     }
 
+    /// A group of a list's pages is made without the others, and is those pages of the whole list.
+    @Test func someOfAListsPagesAreThoseOfTheWholeList() {
+        for itemCount in [0, 1, 24, 25, 100] {
+            let items = Array(0..<itemCount)
+            let whole = Pagination.pages(of: items, size: 24, basePath: "cleaners/")
+            for start in 0...whole.count {
+                for end in start...whole.count {
+                    let some = Pagination.pages(of: items, size: 24, basePath: "cleaners/", in: start..<end)
+                    #expect(some.map(\.number) == whole[start..<end].map(\.number))
+                    #expect(some.map(\.count) == whole[start..<end].map(\.count))
+                    #expect(some.map { Array($0.items) } == whole[start..<end].map { Array($0.items) })
+                    #expect(some.map(\.outputPath) == whole[start..<end].map(\.outputPath))
+                }
+            }
+        }
+    }
+
     /// A paginator links the first and last pages and two either side of the current one, with a gap for
     /// skipped pages, so a long list's pages do not each carry a link to every other.
     @Test func paginatorsShowAWindowOfPages() throws {
