@@ -109,22 +109,38 @@ private struct StructuredObject {
 /// starts or ends a block separates words, an inline one (a link, emphasis) does not; whitespace runs, line
 /// breaks included, become one space.
 func plainText(ofHTML html: String) -> String {
-    var text = ""
-    var tag: String?
-    for character in html {
-        switch character {
-        case "<": tag = ""
-        case ">" where tag != nil:
-            let name = tag!.drop { $0 == "/" }.prefix { $0.isLetter || $0.isNumber }
-            if !inlineTags.contains(name.lowercased()) { text += " " }
+    var text = String.UnicodeScalarView()
+    var tag: String.UnicodeScalarView?
+    var pendingSpace = false
+    func append(_ scalar: Unicode.Scalar) {
+        if scalar.properties.isWhitespace {
+            pendingSpace = !text.isEmpty
+            return
+        }
+        if pendingSpace { text.append(" ") }
+        pendingSpace = false
+        text.append(scalar)
+    }
+    var scalars = html.unicodeScalars[...]
+    while let scalar = scalars.popFirst() {
+        if tag != nil {
+            guard scalar == ">" else { tag!.append(scalar); continue }
+            let name = String(String(tag!).drop { $0 == "/" }.prefix { $0.isLetter || $0.isNumber })
+            if !inlineTags.contains(name.lowercased()) { append(" ") }
             tag = nil
-        default: if tag != nil { tag!.append(character) } else { text.append(character) }
+        } else if scalar == "<" {
+            tag = String.UnicodeScalarView()
+        } else if scalar == "&", let (entity, character) = entities.first(where: { scalars.starts(with: $0.name.unicodeScalars) }) {
+            scalars.removeFirst(entity.unicodeScalars.count)
+            append(character)
+        } else {
+            append(scalar)
         }
     }
-    for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&")] {
-        text = text.replacingOccurrences(of: entity, with: character)
-    }
-    return text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    return String(text)
 }
+
+/// The entities cmark-gfm writes in text, after their `&`.
+private let entities: [(name: String, character: Unicode.Scalar)] = [("lt;", "<"), ("gt;", ">"), ("quot;", "\""), ("#39;", "'"), ("amp;", "&")]
 
 private let inlineTags: Set<String> = ["a", "em", "strong", "code", "del", "s", "span", "sup", "sub", "b", "i", "img"]
