@@ -49,7 +49,7 @@ struct MustacheTagScanner {
     /// The nodes up to the end of the text or of the section being read.
     private mutating func readNodes() -> [MustacheNode] {
         var nodes: [MustacheNode] = []
-        while skipToOpen() {
+        while skip(past: open) {
             guard position < scalars.count else { break }
             let sigil = scalars[position]
             switch sigil {
@@ -102,18 +102,6 @@ struct MustacheTagScanner {
         return nodes
     }
 
-    /// Moves past the next opening delimiter, counting lines; false at the end of the text.
-    private mutating func skipToOpen() -> Bool {
-        while position < scalars.count {
-            if matches(open) {
-                position += open.count
-                return true
-            }
-            advance()
-        }
-        return false
-    }
-
     private mutating func advance() {
         if scalars[position] == "\n" {
             line += 1
@@ -126,6 +114,7 @@ struct MustacheTagScanner {
         position + delimiter.count <= scalars.count && Array(scalars[position..<position + delimiter.count]) == delimiter
     }
 
+    /// Moves past the next `delimiter`, counting lines; false at the end of the text.
     private mutating func skip(past delimiter: [Unicode.Scalar]) -> Bool {
         while position < scalars.count {
             if matches(delimiter) {
