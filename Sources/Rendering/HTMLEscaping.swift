@@ -19,22 +19,32 @@ struct HTMLEscaping: MustacheContentType {
     }
 
     func escapeText(_ text: String) -> String {
+        var escaped: [UInt8] = []
+        escape(text, into: &escaped)
+        return String(decoding: escaped, as: UTF8.self)
+    }
+
+    /// Appends the escaped text to `output`: ASCII text byte by byte, other text by the library's algorithm.
+    func escape(_ text: String, into output: inout [UInt8]) {
         var needsEscape = false
         for byte in text.utf8 {
-            if byte >= 0x80 { return Self.escapeCharacters(text) }
+            if byte >= 0x80 {
+                output += Self.escapeCharacters(text).utf8
+                return
+            }
             if Self.asciiReplacements[Int(byte)] != nil { needsEscape = true }
         }
-        guard needsEscape else { return text }
-        var escaped: [UInt8] = []
-        escaped.reserveCapacity(text.utf8.count + 16)
+        guard needsEscape else {
+            output += text.utf8
+            return
+        }
         for byte in text.utf8 {
             if let replacement = Self.asciiReplacements[Int(byte)] {
-                escaped += replacement
+                output += replacement
             } else {
-                escaped.append(byte)
+                output.append(byte)
             }
         }
-        return String(decoding: escaped, as: UTF8.self)
     }
 
     /// The library's algorithm: a `Character` such as `"` followed by a combining mark is left as it is.

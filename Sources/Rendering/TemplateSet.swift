@@ -3,10 +3,11 @@ import Mustache
 import SiteModel
 import Support
 
-/// The site's Mustache templates, each compiled once. Names are paths below `templates/` without
-/// `.mustache`: `layout`, `listing`, `cleaners/listing`, `partials/card`.
+/// The site's Mustache templates, each parsed once by swift-mustache (which reports syntax errors) and
+/// compiled for `TemplateRenderer`. Names are paths below `templates/` without `.mustache`: `layout`,
+/// `listing`, `cleaners/listing`, `partials/card`.
 public struct TemplateSet: Sendable {
-    public let library: MustacheLibrary
+    let compiled: [String: CompiledTemplate]
     public let names: Set<String>
     /// Each template's file (relative to the site root) and text, by name.
     public let sources: [String: (file: String, text: String)]
@@ -20,12 +21,12 @@ public struct TemplateSet: Sendable {
     /// Compiles every template, reporting syntax errors and missing partials at their line and column.
     /// `sources` maps names to (file relative to the site root, text).
     public init(sources: [String: (file: String, text: String)]) throws(BuildFailure) {
-        var library = MustacheLibrary()
+        var compiled: [String: CompiledTemplate] = [:]
         var problems: [Diagnostic] = []
         HTMLEscaping.registered
         for (name, source) in sources.sorted(by: { $0.key < $1.key }) {
             do {
-                library.register(try MustacheTemplate(string: HTMLEscaping.pragma + source.text), named: name)
+                compiled[name] = try CompiledTemplate(MustacheTemplate(string: HTMLEscaping.pragma + source.text))
             } catch let error as MustacheTemplate.ParserError {
                 // The pragma line is not the user's: lines count from the one after it.
                 problems.append(.error(
@@ -46,7 +47,7 @@ public struct TemplateSet: Sendable {
             problems.append(.error(at: SourceLocation(file: "templates/\(name).mustache"), "missing template: every site needs templates/\(name).mustache"))
         }
         guard problems.isEmpty else { throw BuildFailure(problems) }
-        self.library = library
+        self.compiled = compiled
         self.names = Set(sources.keys)
         self.sources = sources
         var all: [UInt8] = []
@@ -55,7 +56,9 @@ public struct TemplateSet: Sendable {
     }
 
     public func render(_ context: Value, with name: String) -> String {
-        library.render(context, withTemplate: name) ?? ""
+        var renderer = TemplateRenderer(templates: compiled, context: context)
+        renderer.render(name)
+        return String(decoding: renderer.output, as: UTF8.self)
     }
 
     /// The kind's own template if it has one (`cleaners/listing`), else the site-wide one (`listing`).

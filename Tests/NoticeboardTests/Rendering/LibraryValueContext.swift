@@ -1,7 +1,9 @@
 import Mustache
+@testable import Rendering
 import SiteModel
 
-/// Lets templates read the value tree directly (no Mirror): `{{listing.name}}`, `{{#languages}}{{.}}{{/languages}}`.
+/// The reference renderer's view of values: swift-mustache reading `Value` through its protocols, as
+/// Noticeboard rendered before `TemplateRenderer`. `TemplateRendererTests` renders templates both ways.
 extension Value: MustacheParent, MustacheCustomRenderable, MustacheTransformable {
     public func child(named name: String) -> Any? {
         guard case .object(let fields) = self, let child = fields[name] else { return nil }
@@ -18,25 +20,16 @@ extension Value: MustacheParent, MustacheCustomRenderable, MustacheTransformable
         }
     }
 
-    /// `{{#plural(days)}}s{{/plural(days)}}`: true for a whole number other than 1, so that templates write "1 day"
-    /// and "3 days". `{{stars(rating)}}`: a rating out of 5 as five stars, rounded to the nearest whole star
-    /// ("★★★★☆" for 4.4), for the eye only: templates give the number as text beside it. Otherwise swift-mustache's
-    /// transforms on text and whole numbers (`{{uppercased(listing.name)}}`) apply as they do to Swift's strings and
-    /// integers; without this they would render nothing.
+    /// `plural` and `stars` as `TemplateValue` defines them; the library's own transforms on text and integers.
     public func transform(_ name: String) -> Any? {
         switch (name, self) {
         case ("plural", .int(let number)): return number != 1
-        case ("stars", .int(let number)): return Self.stars(Double(number))
-        case ("stars", .decimal(let number)): return Self.stars(Double(number.units) / Double(Int64(10).power(number.scale)))
+        case ("stars", .int(let number)): return TemplateValue.stars(Double(number))
+        case ("stars", .decimal(let number)): return TemplateValue.stars(Double(number.units) / Double(Int64(10).power(number.scale)))
         case (_, .string(let text)): return text.transform(name)
         case (_, .int(let number)): return number.transform(name)
         default: return nil
         }
-    }
-
-    private static func stars(_ rating: Double) -> String {
-        let filled = Int(min(5, max(0, rating)).rounded(.toNearestOrAwayFromZero))
-        return String(repeating: "★", count: filled) + String(repeating: "☆", count: 5 - filled)
     }
 
     public var renderText: String { text }

@@ -1,0 +1,176 @@
+import Mustache
+import SiteModel
+
+/// Renders compiled templates into bytes with swift-mustache's semantics (`MustacheTemplate.render` and
+/// `getChild`): the same lookups up the stack of section values, the same truthiness, transforms, partial
+/// indentation and block overrides, so the bytes are the library's. Values are `TemplateValue`s, matched by
+/// case rather than cast from `Any`.
+struct TemplateRenderer {
+    private let templates: [String: CompiledTemplate]
+    private var stack: [TemplateValue]
+    private(set) var output: [UInt8] = []
+
+    /// What a template's tags render within, beside the stack of values.
+    private struct Scope {
+        var position: SequencePosition?
+        var indentation: String?
+        var overrides: [String: CompiledTemplate]?
+        var escaping: any MustacheContentType
+    }
+
+    init(templates: [String: CompiledTemplate], context: Value) {
+        self.templates = templates
+        stack = [.value(context)]
+        output.reserveCapacity(32 * 1024)
+    }
+
+    mutating func render(_ name: String) {
+        guard let template = templates[name] else { return }
+        render(template, Scope(escaping: HTMLEscaping()))
+    }
+
+    private mutating func render(_ template: CompiledTemplate, _ scope: Scope) {
+        var scope = scope
+        let start = output.count
+        guard let indentation = scope.indentation, !indentation.isEmpty else {
+            for node in template.nodes { render(node, &scope) }
+            return
+        }
+        // A partial's indentation goes before each node's output that starts a line of this template's own.
+        for node in template.nodes {
+            let before = output.count
+            render(node, &scope)
+            if output.count > before, endsLine(at: before, since: start) {
+                output.insert(contentsOf: indentation.utf8, at: before)
+            }
+        }
+    }
+
+    /// Whether the text from `start` to `end` ends with a newline Character ("\r\n" is one Character, not "\n").
+    private func endsLine(at end: Int, since start: Int) -> Bool {
+        end > start && output[end - 1] == UInt8(ascii: "\n") && !(end - 2 >= start && output[end - 2] == UInt8(ascii: "\r"))
+    }
+
+    private mutating func render(_ node: TemplateNode, _ scope: inout Scope) {
+        switch node {
+        case .text(let bytes):
+            output += bytes
+        case .variable(let name, let escaped):
+            guard let value = lookUp(name, scope) else { return }
+            if escaped { escape(value, scope.escaping) } else { output += value.renderText.utf8 }
+        case .section(let name, let body, let inverted):
+            let value = lookUp(name, scope)
+            if inverted { renderInverted(value, body, scope) } else { renderSection(value, body, scope) }
+        case .partial(let name, let indentation, let overrides):
+            guard let template = partial(name, scope) else { return }
+            let inherited = scope.overrides.map { outer in outer.merging(overrides ?? [:]) { outerBlock, _ in outerBlock } } ?? overrides
+            render(template, Scope(indentation: indented(scope, by: indentation), overrides: inherited, escaping: HTMLEscaping()))
+        case .block(let name, let defaultBody, let indentation):
+            render(scope.overrides?[name] ?? defaultBody,
+                   Scope(indentation: indented(scope, by: indentation), overrides: scope.overrides, escaping: scope.escaping))
+        case .escaping(let contentType):
+            scope.escaping = contentType
+        }
+    }
+
+    private func indented(_ scope: Scope, by indentation: String?) -> String? {
+        indentation.map { (scope.indentation ?? "") + $0 } ?? scope.indentation
+    }
+
+    private func partial(_ name: PartialName, _ scope: Scope) -> CompiledTemplate? {
+        switch name {
+        case .fixed(let name): return templates[name]
+        // The library takes a Swift String only: a field's text is a value, not one.
+        case .dynamic(let tag):
+            guard case .text(let name)? = lookUp(tag, scope) else { return nil }
+            return templates[name]
+        }
+    }
+
+    private mutating func renderSection(_ value: TemplateValue?, _ body: CompiledTemplate, _ scope: Scope) {
+        switch value {
+        case .list(let items): renderItems(items, body, scope)
+        case .reversedList(let items): renderItems(items, body, scope)
+        case .flag(let flag): if flag { render(body, scope) }
+        case .value(.null), nil: break
+        case let value?: renderPushing(value, body, scope)
+        }
+    }
+
+    private mutating func renderInverted(_ value: TemplateValue?, _ body: CompiledTemplate, _ scope: Scope) {
+        switch value {
+        case .list(let items): if items.isEmpty { renderPushing(.list(items), body, scope) }
+        case .reversedList(let items): if items.isEmpty { renderPushing(.reversedList(items), body, scope) }
+        case .flag(let flag): if !flag { render(body, scope) }
+        case .value(.null), nil: render(body, scope)
+        case .some: break
+        }
+    }
+
+    private mutating func renderItems(_ items: some Collection<Value>, _ body: CompiledTemplate, _ scope: Scope) {
+        var inner = scope
+        var position = SequencePosition(first: true, last: false, index: 0)
+        for (offset, item) in items.enumerated() {
+            position.first = offset == 0
+            position.last = offset == items.count - 1
+            position.index = offset
+            inner.position = position
+            stack.append(.value(item))
+            render(body, inner)
+            stack.removeLast()
+        }
+    }
+
+    private mutating func renderPushing(_ value: TemplateValue, _ body: CompiledTemplate, _ scope: Scope) {
+        var inner = scope
+        inner.position = nil
+        stack.append(value)
+        render(body, inner)
+        stack.removeLast()
+    }
+
+    private mutating func escape(_ value: TemplateValue, _ escaping: any MustacheContentType) {
+        guard let html = escaping as? HTMLEscaping else {
+            output += escaping.escapeText(value.renderText).utf8
+            return
+        }
+        if case .value(.string(let text)) = value { html.escape(text, into: &output) } else { html.escape(value.renderText, into: &output) }
+    }
+
+    /// The value a tag's name gives, its transforms applied; nil where the library finds nothing.
+    private func lookUp(_ name: TagName, _ scope: Scope) -> TemplateValue? {
+        var transforms = name.transforms[...]
+        var found: TemplateValue?
+        switch name.start {
+        case .current:
+            found = stack.last
+        case .position:
+            guard let position = scope.position, let first = transforms.popFirst() else { return nil }
+            found = position.transformed(by: first)
+        case .innermost:
+            found = stack.last.flatMap { descend(from: $0, name.path[...]) }
+        case .anyLevel:
+            guard let first = name.path.first else { return stack.last }
+            // The innermost value that has the first name is where the rest of the path is read, even if it fails there.
+            for frame in stack.reversed() {
+                if let child = frame.child(named: first) {
+                    found = descend(from: child, name.path.dropFirst())
+                    break
+                }
+            }
+        }
+        for transform in transforms {
+            found = found?.transformed(by: transform)
+        }
+        return found
+    }
+
+    private func descend(from value: TemplateValue, _ path: ArraySlice<String>) -> TemplateValue? {
+        var value = value
+        for name in path {
+            guard let child = value.child(named: name) else { return nil }
+            value = child
+        }
+        return value
+    }
+}
