@@ -1,0 +1,97 @@
+/// The text of HTML the build made from Markdown (cmark-gfm escapes only `&`, `<`, `>` and `"`): a tag that
+/// starts or ends a block separates words, an inline one (a link, emphasis) does not; whitespace runs, line
+/// breaks included, become one space. Read byte by byte: listing pages take it twice (description and JSON-LD).
+func plainText(ofHTML html: String) -> String {
+    var html = html
+    return html.withUTF8 { bytes in
+        var text = PlainTextWriter(capacity: bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "<") {
+                // A tag never closed holds the rest of the text.
+                guard let end = bytes[index...].firstIndex(of: UInt8(ascii: ">")) else { break }
+                if !HTMLTag(bytes[(index + 1)..<end]).isInline { text.append(whitespace: true, bytes[index..<index]) }
+                index = end + 1
+            } else if byte == UInt8(ascii: "&"), let (length, character) = entity(at: index, in: bytes) {
+                text.append(whitespace: false, CollectionOfOne(character)[...])
+                index += length
+            } else {
+                let length = scalarLength(byte)
+                let scalar = bytes[index..<min(index + length, bytes.count)]
+                text.append(whitespace: isWhitespace(scalar), scalar)
+                index += length
+            }
+        }
+        return text.string
+    }
+}
+
+/// Appends text, folding each whitespace run into one space and dropping it at the start and end.
+private struct PlainTextWriter {
+    private var bytes: [UInt8] = []
+    private var pendingSpace = false
+
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+    mutating func append(whitespace: Bool, _ scalar: some Collection<UInt8>) {
+        if whitespace {
+            pendingSpace = !bytes.isEmpty
+            return
+        }
+        if pendingSpace { bytes.append(UInt8(ascii: " ")) }
+        pendingSpace = false
+        bytes += scalar
+    }
+
+    var string: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// A tag's name read from what is between `<` and `>`: after any `/`, the run of letters and digits.
+private struct HTMLTag {
+    let isInline: Bool
+
+    init(_ inside: Slice<UnsafeBufferPointer<UInt8>>) {
+        guard inside.allSatisfy({ $0 < 0x80 }) else {
+            // Names with other letters are read by Character, as any text is.
+            let name = String(decoding: inside, as: UTF8.self).drop { $0 == "/" }.prefix { $0.isLetter || $0.isNumber }
+            isInline = inlineTags.contains(name.lowercased())
+            return
+        }
+        let name = inside.drop { $0 == UInt8(ascii: "/") }.prefix { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
+        isInline = inlineTags.contains(String(decoding: name, as: UTF8.self).lowercased())
+    }
+}
+
+/// The entities cmark-gfm writes in text, after their `&`: (bytes read, byte meant).
+private func entity(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (Int, UInt8)? {
+    let rest = bytes[(index + 1)...]
+    for (name, character) in entities where rest.starts(with: name.utf8) { return (name.utf8.count + 1, character) }
+    return nil
+}
+
+private let entities: [(name: String, character: UInt8)] = [
+    ("lt;", UInt8(ascii: "<")), ("gt;", UInt8(ascii: ">")), ("quot;", UInt8(ascii: "\"")), ("#39;", UInt8(ascii: "'")), ("amp;", UInt8(ascii: "&")),
+]
+
+private let inlineTags: Set<String> = ["a", "em", "strong", "code", "del", "s", "span", "sup", "sub", "b", "i", "img"]
+
+/// The bytes of the UTF-8 sequence a lead byte starts.
+private func scalarLength(_ lead: UInt8) -> Int {
+    switch lead {
+    case ..<0xC0: return 1
+    case ..<0xE0: return 2
+    case ..<0xF0: return 3
+    default: return 4
+    }
+}
+
+/// Unicode's White_Space, the ASCII ones without decoding.
+private func isWhitespace(_ scalar: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+    let lead = scalar[scalar.startIndex]
+    if lead < 0x80 { return lead == 0x20 || (0x09...0x0D).contains(lead) }
+    guard let decoded = String(decoding: scalar, as: UTF8.self).unicodeScalars.first else { return false }
+    return decoded.properties.isWhitespace
+}
