@@ -69,7 +69,8 @@ extension SiteRenderer {
     /// The pages of one value of the facet (those in `pages`, counting from 0). With `showing`, only the pages
     /// that show one of those listings.
     func facetValuePages(
-        _ value: FacetValue, of facet: Facet, in collection: KindCollection, pages: Range<Int>, showing: Set<String>?, cardDigests: CardDigests
+        _ value: FacetValue, of facet: Facet, in collection: KindCollection, pages: Range<Int>, showing: Set<String>?, combined: Value,
+        cardDigests: CardDigests
     ) -> [Page] {
         let schema = collection.schema
         let facetPath = facet.outputPath(kind: schema.name)
@@ -81,8 +82,13 @@ extension SiteRenderer {
             value.listings, pages: pages, in: collection, basePath: facetPath + value.slug + "/",
             title: "\(schema.title): \(facet.field.label) \(value.text)", description: "\(schema.title) with \(facet.field.label.lowercased()) \(value.text).",
             facet: facetValue, filter: (facet.field.name, value.text), breadcrumbs: contexts.breadcrumbs(trail),
-            combined: templates.names.contains("search") ? contexts.combinedFilters(value, of: facet, in: collection) : .list([]),
+            combined: combined,
             showing: showing, cardDigests: cardDigests)
+    }
+
+    /// A facet value's other facets for search links (`PageContexts.combinedFilters`); none without a search page.
+    func combinedFilters(_ value: FacetValue, of facet: Facet, in collection: KindCollection) -> Value {
+        templates.names.contains("search") ? contexts.combinedFilters(value, of: facet, in: collection) : .list([])
     }
 
     /// The list's pages in `pages` (counting from 0; see `RenderPass.listPageGroups`).

@@ -1,5 +1,6 @@
 import CatalogueIndex
 import SiteModel
+import Support
 
 /// Every file a build writes, declared once: where it goes, how it is made, and which listings it shows.
 /// `SiteRenderer.render` makes them all, or, after an in-place edit, only those that show the edited
@@ -56,11 +57,13 @@ public enum Outputs {
             pass, collection in
             collection.facets.flatMap { facet in
                 facet.values.flatMap { value in
-                    pass.listPageGroups(value.listings) { pages in
+                    // Every page of the value shows the same combined filters, made from all its listings.
+                    let combined = Once { pass.renderer.combinedFilters(value, of: facet, in: collection) }
+                    return pass.listPageGroups(value.listings) { pages in
                         .pages {
                             pass.renderer.facetValuePages(
                                 value, of: facet, in: collection, pages: pages, showing: pass.changed(in: collection),
-                                cardDigests: pass.cardDigests(collection, facet: facet))
+                                combined: combined.value, cardDigests: pass.cardDigests(collection, facet: facet))
                         }
                     }
                 }

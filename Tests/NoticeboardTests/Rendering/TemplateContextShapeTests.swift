@@ -44,7 +44,9 @@ import Testing
             for facet in collection.facets {
                 made.append(Made(what: "\(name) \(facet.field.name)", role: .facet, kinds: kinds, context: renderer.facetPage(facet, in: collection).context.value))
                 for value in facet.values {
-                    made += renderer.facetValuePages(value, of: facet, in: collection, pages: allPages(value.listings), showing: nil, cardDigests: .none).map {
+                    made += renderer.facetValuePages(
+                        value, of: facet, in: collection, pages: allPages(value.listings), showing: nil,
+                        combined: renderer.combinedFilters(value, of: facet, in: collection), cardDigests: .none).map {
                         Made(what: $0.path, role: .list, kinds: kinds, context: $0.context.value)
                     }
                 }

@@ -1,0 +1,28 @@
+import Synchronization
+
+/// A value made the first time it is read, by whichever thread reads it first; later reads, from any thread,
+/// get the same value. For what several pieces of parallel work share but none should make alone.
+public final class Once<Value: Sendable>: Sendable {
+    private enum State {
+        case pending(@Sendable () -> Value)
+        case made(Value)
+    }
+
+    private let state: Mutex<State>
+
+    public init(_ make: @escaping @Sendable () -> Value) {
+        state = Mutex(.pending(make))
+    }
+
+    public var value: Value {
+        state.withLock { state in
+            switch state {
+            case .made(let value): return value
+            case .pending(let make):
+                let value = make()
+                state = .made(value)
+                return value
+            }
+        }
+    }
+}
