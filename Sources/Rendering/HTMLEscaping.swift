@@ -1,9 +1,8 @@
 import Mustache
 
-/// swift-mustache's HTML escaping, made fast for the common case. The library walks every `Character`
-/// through a dictionary (about a tenth of a build's instructions); for ASCII text, where each byte is a
-/// character, a byte scan gives the same result. Other text takes the library's own per-character path
-/// unchanged, so output is byte-identical.
+/// swift-mustache's HTML escaping, made fast. The library walks every `Character` through a dictionary (about
+/// a tenth of a build's instructions); where each special character is a Character of its own, a byte scan
+/// gives the same result. Other text takes the library's own per-character path, so output is byte-identical.
 struct HTMLEscaping: MustacheContentType {
     /// Registered under this name and switched on by a `{{% CONTENT_TYPE: … }}` line `TemplateSet` puts first
     /// in every template: swift-mustache has no other way to replace its default escaping.
@@ -24,22 +23,28 @@ struct HTMLEscaping: MustacheContentType {
         return String(decoding: escaped, as: UTF8.self)
     }
 
-    /// Appends the escaped text to `output`: ASCII text byte by byte, other text by the library's algorithm.
+    /// Appends the escaped text to `output`, byte by byte. The library replaces whole Characters, so a special
+    /// character next to a non-ASCII scalar may be part of a larger Character (`"` and a combining accent, or a
+    /// prepended sign before `<`) and stay as it is: such text takes the library's algorithm.
     func escape(_ text: String, into output: inout [UInt8]) {
         var needsEscape = false
+        var previous: UInt8 = 0
         for byte in text.utf8 {
-            if byte >= 0x80 {
+            let special = byte < 0x80 && Self.asciiReplacements[Int(byte)] != nil
+            let previousSpecial = previous < 0x80 && Self.asciiReplacements[Int(previous)] != nil
+            if (special && previous >= 0x80) || (byte >= 0x80 && previousSpecial) {
                 output += Self.escapeCharacters(text).utf8
                 return
             }
-            if Self.asciiReplacements[Int(byte)] != nil { needsEscape = true }
+            needsEscape = needsEscape || special
+            previous = byte
         }
         guard needsEscape else {
             output += text.utf8
             return
         }
         for byte in text.utf8 {
-            if let replacement = Self.asciiReplacements[Int(byte)] {
+            if byte < 0x80, let replacement = Self.asciiReplacements[Int(byte)] {
                 output += replacement
             } else {
                 output.append(byte)

@@ -46,7 +46,9 @@ import Testing
 
     @Test func htmlEscapingMatchesSwiftMustache() {
         let library: [Character: String] = ["<": "&lt;", ">": "&gt;", "&": "&amp;", "\"": "&quot;", "'": "&#39;"]
-        for text in TestSupport.awkwardTexts {
+        // Special characters beside non-ASCII text: some are Characters of their own, some are not.
+        let beside = ["Łódź & <i>Kraków</i>", "é<b>", "\"\u{301}x", "\u{600}<", "<\u{200D}>", "&\u{FE0F}", "日本<語>", "'\u{1F600}'"]
+        for text in TestSupport.awkwardTexts + beside {
             let expected = text.map { library[$0] ?? String($0) }.joined()
             #expect(HTMLEscaping().escapeText(text) == expected, "\(text)")
         }
