@@ -18,7 +18,17 @@ indirect enum TemplateNode: Sendable {
     /// `{{$name}}default{{/name}}`: a block a template that includes this one may override.
     case block(name: String, default: CompiledTemplate, indentation: String?)
     /// `{{% CONTENT_TYPE: … }}`: the escaping of the variables after it.
-    case escaping(any MustacheContentType)
+    case escaping(Escaping)
+}
+
+/// How `{{name}}` escapes: ours for HTML (the pragma every template starts with), or another content type's.
+enum Escaping: Sendable {
+    case html
+    case other(any MustacheContentType)
+
+    init(_ contentType: any MustacheContentType) {
+        self = contentType is HTMLEscaping ? .html : .other(contentType)
+    }
 }
 
 enum PartialName: Sendable {
@@ -96,7 +106,7 @@ extension CompiledTemplate {
                 return .block(name: name, default: try CompiledTemplate(body), indentation: fields["indentation"] as? String)
             }
         case "contentType":
-            if let contentType = payload as? any MustacheContentType { return .escaping(contentType) }
+            if let contentType = payload as? any MustacheContentType { return .escaping(Escaping(contentType)) }
         default:
             break
         }

@@ -15,7 +15,7 @@ struct TemplateRenderer {
         var position: SequencePosition?
         var indentation: String?
         var overrides: [String: CompiledTemplate]?
-        var escaping: any MustacheContentType
+        var escaping: Escaping
     }
 
     init(templates: [String: CompiledTemplate], context: Value) {
@@ -26,7 +26,7 @@ struct TemplateRenderer {
 
     mutating func render(_ name: String) {
         guard let template = templates[name] else { return }
-        render(template, Scope(escaping: HTMLEscaping()))
+        render(template, Scope(escaping: .html))
     }
 
     private mutating func render(_ template: CompiledTemplate, _ scope: Scope) {
@@ -64,12 +64,12 @@ struct TemplateRenderer {
         case .partial(let name, let indentation, let overrides):
             guard let template = partial(name, scope) else { return }
             let inherited = scope.overrides.map { outer in outer.merging(overrides ?? [:]) { outerBlock, _ in outerBlock } } ?? overrides
-            render(template, Scope(indentation: indented(scope, by: indentation), overrides: inherited, escaping: HTMLEscaping()))
+            render(template, Scope(indentation: indented(scope, by: indentation), overrides: inherited, escaping: .html))
         case .block(let name, let defaultBody, let indentation):
             render(scope.overrides?[name] ?? defaultBody,
                    Scope(indentation: indented(scope, by: indentation), overrides: scope.overrides, escaping: scope.escaping))
-        case .escaping(let contentType):
-            scope.escaping = contentType
+        case .escaping(let escaping):
+            scope.escaping = escaping
         }
     }
 
@@ -129,12 +129,12 @@ struct TemplateRenderer {
         stack.removeLast()
     }
 
-    private mutating func escape(_ value: TemplateValue, _ escaping: any MustacheContentType) {
-        guard let html = escaping as? HTMLEscaping else {
-            output += escaping.escapeText(value.renderText).utf8
-            return
+    private mutating func escape(_ value: TemplateValue, _ escaping: Escaping) {
+        switch (escaping, value) {
+        case (.html, .value(.string(let text))): HTMLEscaping().escape(text, into: &output)
+        case (.html, _): HTMLEscaping().escape(value.renderText, into: &output)
+        case (.other(let contentType), _): output += contentType.escapeText(value.renderText).utf8
         }
-        if case .value(.string(let text)) = value { html.escape(text, into: &output) } else { html.escape(value.renderText, into: &output) }
     }
 
     /// The value a tag's name gives, its transforms applied; nil where the library finds nothing.
