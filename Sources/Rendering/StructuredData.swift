@@ -96,11 +96,6 @@ private struct StructuredObject {
     }
 
     private func objectFields(of name: String) -> [FieldSchema] {
-        switch fields.first(where: { $0.name == name })?.type {
-        case .object(let subfields)?: return subfields
-        case .list(let item)?: if case .object(let subfields) = item.type { return subfields }
-        default: break
-        }
-        return []
+        fields.first { $0.name == name }?.type.objectFields ?? []
     }
 }

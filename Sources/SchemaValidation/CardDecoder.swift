@@ -66,11 +66,7 @@ private struct CardSlots {
     }
 
     static func isImage(_ type: FieldType?, _ derived: DerivedField?) -> Bool {
-        switch type {
-        case .image?: return true
-        case .list(let item)?: if case .image = item.type { return true } else { return false }
-        default: return false
-        }
+        type?.holdsImages ?? false
     }
 
     static func isNumber(_ type: FieldType?, _ derived: DerivedField?) -> Bool {

@@ -80,11 +80,7 @@ private struct SchemaOrgReader {
             problems.error(fromNode, "'from' names the private field '\(from)'; structured data is published")
             itemFields = nil
         case let field?:
-            switch field.type {
-            case .object(let subfields): itemFields = subfields
-            case .list(let item): if case .object(let subfields) = item.type { itemFields = subfields } else { itemFields = nil }
-            default: itemFields = nil
-            }
+            itemFields = field.type.objectFields
             if itemFields == nil { problems.error(fromNode, "'from' must name an object field or a list of objects; '\(from)' is a \(field.type.name) field") }
         case nil:
             problems.error(fromNode, "'from' names '\(shortened(from))', which is not a field \(scope)\(suggestion(for: from, among: fields.map(\.name)))")

@@ -41,11 +41,7 @@ extension KindSchema {
     /// rating-formatted derived field with the `count` over the same listings as its count.
     public var defaultCard: CardFields {
         let visible = fields.filter { !$0.isPrivate }
-        let photo = visible.first { field in
-            if case .image = field.type { return true }
-            if case .list(let item) = field.type, case .image = item.type { return true }
-            return false
-        }
+        let photo = visible.first { $0.type.holdsImages }
         let currency = visible.first { $0.format == .currency }?.name ?? derived.first { $0.format == .currency }?.name
         let place = facets.first { field(named: $0) != nil }
         let rating = derived.first { $0.format == .rating }

@@ -268,4 +268,22 @@ public indirect enum FieldType: Sendable {
         case .reference: return "reference"
         }
     }
+
+    /// An image, or a list of images.
+    public var holdsImages: Bool {
+        switch self {
+        case .image: return true
+        case .list(let item): if case .image = item.type { return true } else { return false }
+        default: return false
+        }
+    }
+
+    /// The fields of an object, or of each object of a list of objects; nil for any other type.
+    public var objectFields: [FieldSchema]? {
+        switch self {
+        case .object(let subfields): return subfields
+        case .list(let item): if case .object(let subfields) = item.type { return subfields } else { return nil }
+        default: return nil
+        }
+    }
 }
