@@ -18,23 +18,22 @@ struct CardParts {
 
     init(_ listing: Listing, schema: KindSchema, site: SiteConfig) {
         let card = schema.cardFields
-        let labels = Dictionary(schema.fields.map { ($0.name, $0.label) } + schema.derived.map { ($0.name, $0.label) }) { first, _ in first }
         photo = card.photo.flatMap { name in
             let value = listing.fields[name]
             return value?.listValue.map { $0.first } ?? value
         }
         figures = card.figures.compactMap { name in
             guard let value = listing.fields[name] else { return nil }
-            return (name, labels[name] ?? name, listing.display[name] ?? value.text)
+            return (name, schema.label(of: name) ?? name, listing.display[name] ?? value.text)
         }
         place = card.place.map { Self.linkedValues(of: $0, listing, schema: schema, site: site) } ?? []
         tags = card.tags.compactMap { name in
             let values = Self.linkedValues(of: name, listing, schema: schema, site: site)
-            return values.isEmpty ? nil : (labels[name] ?? name, values)
+            return values.isEmpty ? nil : (schema.label(of: name) ?? name, values)
         }
         rating = card.rating.flatMap { name in
             guard let value = listing.fields[name] else { return nil }
-            let text = listing.display[name] ?? value.text, label = labels[name] ?? name
+            let text = listing.display[name] ?? value.text, label = schema.label(of: name) ?? name
             if case .int(let count)? = card.ratingCount.flatMap({ listing.fields[$0] }) { return (label, text, value, count) }
             return (label, text, value, nil)
         }

@@ -128,7 +128,7 @@ extension SiteRenderer {
         guard templates.names.contains("search"), schema.sort.count > 1, !schema.facetIsOverEntries(filter?.name ?? "") else { return .list([]) }
         let query = [("kind", schema.name)] + (filter.map { [$0] } ?? [])
         return .list(schema.sort.enumerated().compactMap { index, key in
-            guard let label = searchLabel(of: key.field, in: schema) else { return nil }
+            guard let label = schema.label(of: key.field) else { return nil }
             let parameters = (query + [("sort", key.field)]).map { "\($0)=\(Self.queryEncoded($1))" }.joined(separator: "&")
             return .object([
                 "label": .string(label + sortDirection(key, in: schema)), "path": .string(site.path("search/") + "?" + parameters),

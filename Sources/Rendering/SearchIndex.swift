@@ -170,7 +170,7 @@ extension SiteRenderer {
         let schema = collection.schema
         var files: [OutputFile] = []
         var range: Value = .null
-        if let field = schema.searchRange, let label = searchLabel(of: field, in: schema) {
+        if let field = schema.searchRange, let label = schema.label(of: field) {
             let path = "range/\(schema.name).json"
             let values: [Value] = searchOrder(collection).map { index in
                 switch collection.listings[index].fields[field] {
@@ -185,7 +185,7 @@ extension SiteRenderer {
         var sorts: [Value] = []
         let order = searchOrder(collection)
         for (index, key) in schema.sort.enumerated() {
-            guard let label = searchLabel(of: key.field, in: schema) else { continue }
+            guard let label = schema.label(of: key.field) else { continue }
             let path = "sort/\(schema.name).\(key.field).json"
             // The kind's order is by its first sort field already.
             let ranks = index == 0 ? Array(collection.listings.indices) : collection.ranks(by: key, collation: catalogue.collation)
@@ -214,10 +214,6 @@ extension SiteRenderer {
         var document: OrderedDictionary<String, Value> = ["$schema": schemaURL(schema)]
         document.merge(fields) { first, _ in first }
         return OutputFile(path: Self.searchFolder + path, contents: .bytes(JSONWriter.bytes(.object(document))))
-    }
-
-    func searchLabel(of field: String, in schema: KindSchema) -> String? {
-        schema.field(named: field)?.label ?? schema.derived.first { $0.name == field }?.label
     }
 
     /// ", highest first" and the like, from the field's type.

@@ -67,6 +67,11 @@ public struct KindSchema: Sendable {
         fields.first { $0.name == name }
     }
 
+    /// The label of the declared field `name`, else of the derived one; nil when the kind has neither.
+    public func label(of name: String) -> String? {
+        field(named: name)?.label ?? derived.first { $0.name == name }?.label
+    }
+
     /// The fields of each entry of a collection kind; empty for other kinds.
     public var entryFields: [FieldSchema] {
         guard let entriesField, case .list(let item)? = field(named: entriesField)?.type, case .object(let fields) = item.type else { return [] }
