@@ -8,6 +8,11 @@ public struct Facet: Sendable {
 
     /// The facet's own page, listing its values: `cleaners/county/`.
     public func outputPath(kind: String) -> String { "\(kind)/\(field.name)/" }
+
+    /// The page of the value `text` of the facet over the field named `field`: `cleaners/county/cork/`.
+    public static func valueOutputPath(kind: String, field: String, text: String) -> String {
+        "\(kind)/\(field)/\(Slug.from(text: text))/"
+    }
 }
 
 public struct FacetValue: Sendable {

@@ -41,9 +41,9 @@ struct CardParts {
 
     /// A field's values, each linking to its facet page when the field is a facet, else (a reference) to its listing.
     private static func linkedValues(of name: String, _ listing: Listing, schema: KindSchema, site: SiteConfig) -> [(text: String, path: String?)] {
-        let facetPath = schema.facets.contains(name) ? "\(schema.name)/\(name)/" : nil
+        let isFacet = schema.facets.contains(name)
         return placeValues(listing.fields[name]).map { text, referencePath in
-            (text, facetPath.map { site.path($0 + Slug.from(text: text) + "/") } ?? referencePath)
+            (text, isFacet ? site.path(Facet.valueOutputPath(kind: schema.name, field: name, text: text)) : referencePath)
         }
     }
 

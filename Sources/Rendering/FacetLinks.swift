@@ -10,17 +10,12 @@ extension PageContexts {
         .list(([("Home", "")] + trail).map { title, outputPath in .object(["title": .string(title), "path": .string(site.path(outputPath))]) })
     }
 
-    /// The page of one value of a facet: `cleaners/county/cork/`.
-    func facetValuePath(_ text: String, facet: String, kind: String) -> String {
-        site.path("\(kind)/\(facet)/\(Slug.from(text: text))/")
-    }
-
     /// For each facet of the listing itself, its values here with their pages: `facet_links.county`.
     func facetLinks(_ listing: Listing, schema: KindSchema) -> Value {
         var links: OrderedDictionary<String, Value> = [:]
         for facet in schema.facets where !schema.facetIsOverEntries(facet) {
             links[facet] = .list(facetTexts(listing.fields[facet]).map { text in
-                .object(["text": .string(text), "path": .string(facetValuePath(text, facet: facet, kind: schema.name))])
+                .object(["text": .string(text), "path": .string(site.path(Facet.valueOutputPath(kind: schema.name, field: facet, text: text)))])
             })
         }
         return .object(links)

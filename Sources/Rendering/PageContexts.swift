@@ -159,7 +159,7 @@ struct PageContexts: Sendable {
             facetTexts(fields[facet.field.name]).map { text -> Value in
                 .object([
                     "label": .string(facet.field.label), "text": .string(text),
-                    "path": .string(site.path(facet.outputPath(kind: collection.schema.name) + Slug.from(text: text) + "/")),
+                    "path": .string(site.path(Facet.valueOutputPath(kind: collection.schema.name, field: facet.field.name, text: text))),
                 ])
             }
         })
@@ -171,7 +171,7 @@ struct PageContexts: Sendable {
         for facet in collection.facets {
             let texts = facetTexts(fields[facet.field.name])
             guard texts.count == 1, fields[facet.field.name]?.listValue == nil else { continue }
-            paths[facet.field.name] = .string(site.path(facet.outputPath(kind: collection.schema.name) + Slug.from(text: texts[0]) + "/"))
+            paths[facet.field.name] = .string(site.path(Facet.valueOutputPath(kind: collection.schema.name, field: facet.field.name, text: texts[0])))
         }
         return .object(paths)
     }
