@@ -157,13 +157,14 @@ extension SiteRenderer {
         context["listing"] = contexts.pageFields(listing, schema: schema)
         context["display"] = .object(listing.display.mapValues(Value.string))
         context["dates"] = contexts.datesValue(listing, schema: schema)
-        context["fields"] = contexts.fieldRows(listing, schema: schema)
+        let facetLinks = contexts.facetLinks(listing, schema: schema)
+        context["fields"] = contexts.fieldRows(listing, schema: schema, facetLinks: facetLinks)
         context["entries"] = contexts.entriesValue(listing, in: collection)
         context["contact"] = contexts.contact(listing, schema: schema)
         context["json_ld"] = contexts.jsonLD(listing, schema: schema)
         context["sharing"] = contexts.sharing(listing, schema: schema)
         context["cards"] = contexts.gatheredCards(listing, schema: schema)
-        context["facet_links"] = contexts.facetLinks(listing, schema: schema)
+        context["facet_links"] = facetLinks
         context["breadcrumbs"] = contexts.breadcrumbs([(schema.title, collection.outputPath), (title, listing.outputPath)])
         return page(
             at: listing.outputPath, template: templates.name("listing", forKind: schema.name), context: context,

@@ -282,9 +282,8 @@ struct PageContexts: Sendable {
     }
 
     /// Every public field as label and text, for generic templates that do not know the kind; a facet's
-    /// values as `links` to their pages.
-    func fieldRows(_ listing: Listing, schema: KindSchema) -> Value {
-        let facetLinks = facetLinks(listing, schema: schema)
+    /// values as `links` to their pages, from the listing's `facetLinks`.
+    func fieldRows(_ listing: Listing, schema: KindSchema, facetLinks: Value) -> Value {
         var rows: [Value] = []
         for derived in schema.derived {
             guard let value = listing.fields[derived.name], value.listValue == nil else { continue }
