@@ -70,7 +70,9 @@ public enum Outputs {
             }
         },
         .eachKindWithPages("listing pages", ["<kind>/<slug>/"], shows: .itsListings) { pass, collection in
-            pass.inGroups(collection) { listings in .pages { listings.map { pass.renderer.listingPage($0, in: collection) } } }
+            pass.positionGroups(collection) { positions in
+                .pages { positions.map { pass.renderer.listingPage(collection.listings[$0], in: collection) } }
+            }
         },
         // Kinds with `geo`: their places on a map, and as a list (MapPages.swift).
         .eachKindWithPages("map pages", ["<kind>/map/"], shows: .itsListings) { pass, collection in
@@ -243,14 +245,6 @@ struct RenderPass: Sendable {
         let positions = changed(in: collection).map { slugs in listings.indices.filter { slugs.contains(listings[$0].slug) } } ?? Array(listings.indices)
         return stride(from: 0, to: positions.count, by: Self.listingsPerGroup).map { start in
             make(positions[start..<min(start + Self.listingsPerGroup, positions.count)])
-        }
-    }
-
-    /// The collection's listings (only the edited ones in an in-place pass), in groups.
-    func inGroups(_ collection: KindCollection, _ make: @escaping @Sendable (ArraySlice<Listing>) -> RenderWork) -> [RenderWork] {
-        let listings = changed(in: collection).map { slugs in collection.listings.filter { slugs.contains($0.slug) } } ?? collection.listings
-        return stride(from: 0, to: listings.count, by: Self.listingsPerGroup).map { start in
-            make(listings[start..<min(start + Self.listingsPerGroup, listings.count)])
         }
     }
 }
