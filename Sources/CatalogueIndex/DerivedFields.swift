@@ -137,25 +137,9 @@ private func gather(
         let ordered = sort.isEmpty ? group : sortListings(group, keys: sort, collation: collation)
         return .list(ordered.map { .object($0.fields) })
     case .average(let field, let scale):
-        let members = numbers(field)
-        guard !members.isEmpty else { return nil }
-        let mean = members.compactMap { numericValue($0.fields[field]) }.reduce(0, +) / Double(members.count)
-        guard let value = rounded(mean, scale: scale) else {
-            // The mean is no larger than the largest value, so some value is past the limit at this scale too.
-            let culprit = members.first { rounded(numericValue($0.fields[field])!, scale: scale) == nil } ?? target.listing
-            throw target.overflow(at: culprit.location(of: field), "'\(field)' here, kept to \(scale) fraction digits, takes the average for", scale: scale)
-        }
-        return value
+        return try average(of: field, in: numbers(field), scale: scale, prior: nil, into: target)
     case .bayesianAverage(let field, let scale, let weight, let mean):
-        let members = numbers(field)
-        guard !members.isEmpty else { return nil }
-        let sum = members.compactMap { numericValue($0.fields[field]) }.reduce(0, +)
-        guard let value = rounded((weight * mean + sum) / (weight + Double(members.count)), scale: scale) else {
-            // Between the prior mean and the largest value, so one of them is past the limit at this scale.
-            let culprit = members.first { rounded(numericValue($0.fields[field])!, scale: scale) == nil } ?? target.listing
-            throw target.overflow(at: culprit.location(of: field), "'\(field)' here, kept to \(scale) fraction digits, takes the weighted average for", scale: scale)
-        }
-        return value
+        return try average(of: field, in: numbers(field), scale: scale, prior: (weight, mean), into: target)
     case .sum(let field):
         return try total(of: field, in: numbers(field), into: target)
     case .minimum(let field):
@@ -215,6 +199,24 @@ private func compute(
     default:
         return nil
     }
+}
+
+/// The mean of `field` over `members`, or with a `prior` the Bayesian average `(weight × mean + sum) /
+/// (weight + count)`; nil over no members.
+private func average(
+    of field: String, in members: [Listing], scale: Int, prior: (weight: Double, mean: Double)?, into target: Target
+) throws(Diagnostic) -> Value? {
+    guard !members.isEmpty else { return nil }
+    let sum = members.compactMap { numericValue($0.fields[field]) }.reduce(0, +)
+    let average = prior.map { ($0.weight * $0.mean + sum) / ($0.weight + Double(members.count)) } ?? sum / Double(members.count)
+    guard let value = rounded(average, scale: scale) else {
+        // The average lies between the smallest and largest values (and the prior mean), so one of them is past the
+        // limit at this scale too.
+        let culprit = members.first { rounded(numericValue($0.fields[field])!, scale: scale) == nil } ?? target.listing
+        let what = prior == nil ? "average" : "weighted average"
+        throw target.overflow(at: culprit.location(of: field), "'\(field)' here, kept to \(scale) fraction digits, takes the \(what) for", scale: scale)
+    }
+    return value
 }
 
 /// Sums ints as an int, decimals at their scale (one field's values share it); nil for nothing to sum. Throws
