@@ -84,8 +84,7 @@ public struct TemplateContextShape: Sendable {
             "newest": .list(.either(schemas.filter { $0.dateField != nil }.map(card))),
             "daily": .list(.either(daily.map(self.daily))),
             "entries": .object(OrderedDictionary(uniqueKeysWithValues: schemas.filter { $0.entriesField != nil && $0.hasPages }.map { schema in
-                (schema.name, ContextShape.list(.object(["title": .value, "path": .value, "kind_singular": .value, "first_screen": .value,
-                    "listing": entryListing(schema), "display": display(schema), "card": cardShape, "dates": dates(schema)])))
+                (schema.name, ContextShape.list(card(schema, listing: entryListing(schema))))
             })),
         ])
     }
@@ -178,14 +177,16 @@ public struct TemplateContextShape: Sendable {
 
     /// A listing as lists show it; in a collection kind with facets over its entries, an entry too.
     private func card(_ schema: KindSchema) -> ContextShape {
-        func card(listing: ContextShape) -> ContextShape {
-            .object([
-                "title": .value, "path": .value, "kind_singular": .value, "first_screen": .value, "listing": listing,
-                "display": display(schema), "card": cardShape, "dates": dates(schema),
-            ])
-        }
-        guard schema.facets.contains(where: schema.facetIsOverEntries) else { return card(listing: listing(schema)) }
-        return .anyOf([card(listing: listing(schema)), card(listing: entryListing(schema))])
+        guard schema.facets.contains(where: schema.facetIsOverEntries) else { return card(schema, listing: listing(schema)) }
+        return .anyOf([card(schema, listing: listing(schema)), card(schema, listing: entryListing(schema))])
+    }
+
+    /// A card of the kind (`PageContexts.card`) whose `listing` has the shape given.
+    private func card(_ schema: KindSchema, listing: ContextShape) -> ContextShape {
+        .object([
+            "title": .value, "path": .value, "kind_singular": .value, "first_screen": .value, "listing": listing,
+            "display": display(schema), "card": cardShape, "dates": dates(schema),
+        ])
     }
 
     /// The text of formatted fields, by name.
