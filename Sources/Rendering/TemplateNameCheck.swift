@@ -119,26 +119,18 @@ public struct TemplateNameCheck {
 
 /// Resolving one name, and the error when it cannot be.
 extension TemplateNameCheck {
-    /// swift-mustache's transforms: on a list, text or a whole number (`Value.transform`), and (with no name:
-    /// `{{index()}}`) on the place in the list a section is at.
-    static let valueTransforms: Set<String> = [
-        "first", "last", "reversed", "count", "empty", "capitalized", "lowercased", "uppercased", "equalzero", "plusone",
-        "minusone", "even", "odd", "plural", "stars",
-    ]
-    static let sequenceTransforms: Set<String> = ["first", "last", "index", "even", "odd"]
-
     /// The shapes the name can have; nil, with an error recorded, when it cannot be resolved.
     private mutating func resolve(_ name: MustacheName, stack: [Scope], place: Place) -> [ContextShape]? {
         let location = SourceLocation(file: place.file, line: name.line, column: name.column)
         if name.path.isEmpty {
-            for transform in name.transforms where !Self.sequenceTransforms.contains(transform) {
-                problems.append(.error(at: location, unknownTransform(transform, in: name, known: Self.sequenceTransforms)))
+            for transform in name.transforms where !SequencePosition.transformNames.contains(transform) {
+                problems.append(.error(at: location, unknownTransform(transform, in: name, known: SequencePosition.transformNames)))
                 return nil
             }
             return [.value]
         }
-        for transform in name.transforms where !Self.valueTransforms.contains(transform) {
-            problems.append(.error(at: location, unknownTransform(transform, in: name, known: Self.valueTransforms)))
+        for transform in name.transforms where !TemplateValue.transformNames.contains(transform) {
+            problems.append(.error(at: location, unknownTransform(transform, in: name, known: TemplateValue.transformNames)))
             return nil
         }
         guard let shapes = lookUp(name.path, stack: stack, place: place, at: location) else { return nil }

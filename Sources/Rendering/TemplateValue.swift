@@ -32,6 +32,12 @@ enum TemplateValue {
         return TemplateValue(field: field)
     }
 
+    /// Every transform `transformed(by:)` knows, on one type of value or another.
+    static let transformNames: Set<String> = [
+        "first", "last", "reversed", "count", "empty", "capitalized", "lowercased", "uppercased", "equalzero", "plusone",
+        "minusone", "even", "odd", "plural", "stars",
+    ]
+
     /// The value a transform (`uppercased(name)`, `plural(days)`, `first()`…) makes, or nil where the
     /// library's transform of the same Swift value gives nil.
     func transformed(by name: String) -> TemplateValue? {
@@ -117,6 +123,9 @@ struct SequencePosition {
     var first: Bool
     var last: Bool
     var index: Int
+
+    /// Every transform `transformed(by:)` knows.
+    static let transformNames: Set<String> = ["first", "last", "index", "even", "odd"]
 
     func transformed(by name: String) -> TemplateValue? {
         switch name {
