@@ -12,13 +12,12 @@ extension Noticeboard {
         let site = try LoadedSite(files: SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes))
         return site.schemas.map { schema in
             var document = objectSchema(schema.fields)
-            // A listing may set its web address with `slug:` (ListingValidator.declaredSlug).
-            if case .object(var fields) = document, case .object(var properties)? = fields["properties"] {
-                properties["slug"] = .object(["description": .string("The listing's web address, in place of its file name's"), "type": .string("string")])
-                fields["properties"] = .object(properties)
-                document = .object(fields)
-            }
             if case .object(var fields) = document {
+                // A listing may set its web address with `slug:` (ListingValidator.declaredSlug).
+                if case .object(var properties)? = fields["properties"] {
+                    properties["slug"] = .object(["description": .string("The listing's web address, in place of its file name's"), "type": .string("string")])
+                    fields["properties"] = .object(properties)
+                }
                 fields.updateValue(.string("https://json-schema.org/draft/2020-12/schema"), forKey: "$schema", insertingAt: 0)
                 fields.updateValue(.string("\(schema.title): one \(schema.singular.lowercased()) (content/\(schema.name)/*.yaml)"), forKey: "title", insertingAt: 1)
                 document = .object(fields)
