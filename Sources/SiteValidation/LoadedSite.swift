@@ -107,7 +107,8 @@ public struct LoadedSite: Sendable {
         let kindsAt = kindsSettingLocation(files)
         let setting = "site.yaml's kinds: (\(kindsAt.file):\(kindsAt.line):\(kindsAt.column))"
         var problems: [Diagnostic] = []
-        for file in content.files(under: "content/schemas", extensions: ["yaml", "yml"]) {
+        let schemaFiles = content.files(under: "content/schemas", extensions: ["yaml", "yml"])
+        for file in schemaFiles {
             let parts = file.split(separator: "/")
             guard parts.count == 3, let kind = parts[2].split(separator: ".").first.map(String.init), !config.kinds.contains(kind) else { continue }
             problems.append(.error(
@@ -119,7 +120,7 @@ public struct LoadedSite: Sendable {
             let parts = file.split(separator: "/").map(String.init)
             // A folder whose kind has a schema is named by the schema's error.
             guard parts.count == 3, !notKinds.contains(parts[1]), !config.kinds.contains(parts[1]), folders[parts[1]] == nil,
-                content.files(under: "content/schemas", extensions: ["yaml", "yml"]).allSatisfy({ !$0.hasPrefix("content/schemas/\(parts[1]).") })
+                !schemaFiles.contains(where: { $0.hasPrefix("content/schemas/\(parts[1]).") })
             else { continue }
             folders[parts[1]] = file
         }
