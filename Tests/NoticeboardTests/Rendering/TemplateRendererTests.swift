@@ -2,6 +2,7 @@ import Mustache
 import OrderedCollections
 @testable import Rendering
 import SiteModel
+import Support
 import Testing
 
 /// `TemplateRenderer` against swift-mustache itself, the reference it replaces: the same templates and values
@@ -108,13 +109,12 @@ import Testing
 
 /// Random templates over the test context's names (seeded: the same templates every run).
 private struct TemplateGenerator {
-    private var state: UInt64
+    private var random: SplitMix64
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
     private mutating func next(_ bound: Int) -> Int {
-        state = state &* 6364136223846793005 &+ 1442695040888963407
-        return Int((state >> 33) % UInt64(bound))
+        Int(random.next() % UInt64(bound))
     }
 
     private mutating func pick<T>(_ items: [T]) -> T { items[next(items.count)] }
