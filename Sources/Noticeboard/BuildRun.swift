@@ -20,16 +20,19 @@ struct BuildRun {
     /// Everything besides the input files that decides the output (`BuildRun.settings(for:buildDate:)`).
     let settings: String
     let inputs: InputStamps
-    /// The last build's record, when it describes the output folder.
+    /// The last build's record, when it describes the output folder. Not read whole when nothing changed
+    /// and the site is not kept.
     let recorded: BuildState?
     /// The last build's record even when the output folder has changed since: its listings' `updated` dates
     /// and sync history are the site's, whatever became of the folder.
     let lastRecord: BuildState?
+    /// What the last build into the same folder reported, when no input changed since and the folder is intact.
+    let unchangedSince: BuildState.Summary?
     /// In place: the edited listings and what the last build left in memory; nil for a build from scratch.
     let changes: ChangeSet?
     /// What the build read and made is kept for an in-place edit after it (`serve`); otherwise each stage lets
     /// go of the listings the one before made once it has made its own.
-    var keepsSite = true
+    let keepsSite: Bool
     var stages = StageTimes()
     let start = DispatchTime.now()
     /// Set by the last stage.
@@ -41,11 +44,11 @@ struct BuildRun {
     var previous: BuildState? { recorded.flatMap { $0.settings == settings ? $0 : nil } }
 
     /// No input changed since the last build into the same folder, which is intact.
-    var nothingChanged: Bool { previous.map { $0.inputs == inputs } ?? false }
+    var nothingChanged: Bool { unchangedSince != nil }
 
-    /// A build from scratch. Builds into the same place run one at a time: `waiting` is called when this
-    /// one has to wait.
-    init(_ options: BuildOptions, waiting: () -> Void) throws(BuildFailure) {
+    /// A build from scratch, which keeps what it read and made when `keepingSite`. Builds into the same
+    /// place run one at a time: `waiting` is called when this one has to wait.
+    init(_ options: BuildOptions, keepingSite: Bool, waiting: () -> Void) throws(BuildFailure) {
         try OwnedFolders.checkPlace(output: options.outputPath, root: options.root, inputFolders: Noticeboard.inputFolders)
         self.options = options
         // Taken before the last build's record is read, so a build that waited sees what the other one wrote.
@@ -56,15 +59,19 @@ struct BuildRun {
         let statePath = BuildState.file(root: options.root, outputPath: options.outputPath)
         self.statePath = statePath
         settings = Self.settings(for: options, buildDate: buildDate)
+        keepsSite = keepingSite
         // The last build's record describes the output folder (and the staging folder) while the folder is
-        // intact. It is read while the inputs are scanned: parsing it keeps one core busy, where the scan
-        // would use both.
+        // intact. That is checked while the inputs are scanned.
         let outputPath = options.outputPath
-        let recording = InBackground { BuildState.load(statePath).map { state in (state, state.outputsAreIntact(in: outputPath)) } }
+        let reading = InBackground { SavedBuildState(path: statePath).map { saved in (saved, saved.outputsAreIntact(in: outputPath)) } }
         inputs = InputStamps.scan(files, folders: Noticeboard.inputFolders)
         stages.finish("scan inputs")
-        lastRecord = recording.value?.0
-        recorded = recording.value.flatMap { state, intact in intact ? state : nil }
+        let (saved, intact) = (reading.value?.0, reading.value?.1 ?? false)
+        let unchanged = intact && saved?.settings == settings && saved?.records(inputs) == true
+        unchangedSince = unchanged ? saved?.summary : nil
+        // A build that writes, or keeps the site, needs the whole record.
+        lastRecord = unchanged && !keepingSite ? nil : saved?.state()
+        recorded = intact ? lastRecord : nil
         stages.finish("read last build's state")
         changes = nil
     }
@@ -97,14 +104,16 @@ struct BuildRun {
         self.inputs = inputs
         recorded = last.state
         lastRecord = last.state
+        unchangedSince = last.state.inputs == inputs ? last.state.summary : nil
+        keepsSite = true
     }
 
-    /// The report of this build, from the record it left.
-    func report(_ state: BuildState, imagesProcessed: Int) -> BuildReport {
+    /// The report of this build, from the summary of the record it left.
+    func report(_ summary: BuildState.Summary, imagesProcessed: Int) -> BuildReport {
         BuildReport(
-            listings: state.listings, pages: state.outputs.keys.filter { $0.hasSuffix(".html") }.count, files: state.outputs.count,
-            written: written, bytes: state.outputs.values.reduce(0) { $0 + $1.digest.size }, imagesProcessed: imagesProcessed,
-            warnings: state.warnings, seconds: Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9, stages: stages)
+            listings: summary.listings, pages: summary.pages, files: summary.files, written: written, bytes: summary.bytes,
+            imagesProcessed: imagesProcessed, warnings: summary.warnings,
+            seconds: Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9, stages: stages)
     }
 
     /// The build's version, the running executable's own stamp, and the options that shape output.

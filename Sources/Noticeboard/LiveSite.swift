@@ -42,7 +42,7 @@ public final class LiveSite: @unchecked Sendable {
         saving.sync {}
         let inputs = inputs ?? InputStamps.scan(SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes), folders: Noticeboard.inputFolders)
         if let built, var run = try BuildRun(options, after: built, inputs: inputs, manifestStamp: manifestStamp, waiting: waiting) {
-            if run.nothingChanged { return run.report(built.state, imagesProcessed: 0) }
+            if let summary = run.unchangedSince { return run.report(summary, imagesProcessed: 0) }
             if let rebuilt = try Noticeboard.runStages(&run) {
                 self.built = rebuilt
                 if run.written > 0 { manifestStamp = FileStamp(of: options.outputPath + "/" + Manifest.path) }
@@ -53,7 +53,7 @@ public final class LiveSite: @unchecked Sendable {
                     save?()
                     withExtendedLifetime(lock) {}
                 }
-                return run.report(rebuilt.state, imagesProcessed: 0)
+                return run.report(rebuilt.state.summary, imagesProcessed: 0)
             }
         }
         built = nil

@@ -50,17 +50,16 @@ public enum Noticeboard {
     /// A build from scratch, and with `keeping` what it read and made (also when nothing changed, so it
     /// still reads the site).
     static func build(_ options: BuildOptions, waiting: () -> Void, keeping: Bool) throws(BuildFailure) -> (report: BuildReport, built: BuiltSite?) {
-        var run = try BuildRun(options, waiting: waiting)
-        run.keepsSite = keeping
-        if let previous = run.previous, run.nothingChanged {
-            let built = keeping ? try unchanged(previous, &run) : nil
-            if options.processEndsAfter { LeftForExit.keep(previous, run.inputs) }
-            return (run.report(previous, imagesProcessed: 0), built)
+        var run = try BuildRun(options, keepingSite: keeping, waiting: waiting)
+        if let summary = run.unchangedSince {
+            let built = keeping ? try unchanged(run.previous!, &run) : nil
+            if options.processEndsAfter { LeftForExit.keep(run.inputs) }
+            return (run.report(summary, imagesProcessed: 0), built)
         }
         // Only an in-place edit stops short of its output.
         guard let built = try runStages(&run) else { preconditionFailure("a build from scratch always writes its output") }
         if options.processEndsAfter { LeftForExit.keep(built, run.recorded, run.inputs) }
-        return (run.report(built.state, imagesProcessed: built.site.images.processed), keeping ? built : nil)
+        return (run.report(built.state.summary, imagesProcessed: built.site.images.processed), keeping ? built : nil)
     }
 
     /// What a build that found nothing changed keeps in memory: the site read and indexed again.

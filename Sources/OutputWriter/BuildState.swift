@@ -38,7 +38,7 @@ public struct BuildState: Equatable, Sendable {
         public var renderKey: String?
     }
 
-    private static let header = "noticeboard-build-state 3"
+    static let header = "noticeboard-build-state 4"
 
     public init(
         settings: String, inputs: InputStamps, outputs: [String: Output], listings: Int, warnings: [Diagnostic], staged: Staged?,
@@ -88,19 +88,14 @@ public struct BuildState: Equatable, Sendable {
         Self.replaceFile(at: Self.stagingMarker(for: statePath), with: Array(staged.id.utf8))
     }
 
-    /// Nil when there is no usable state: never built, written by another version, or damaged.
+    /// Nil when the bytes are not a record this version wrote, or are damaged.
     /// Parsed as bytes: a large site's state has a line for each of its tens of thousands of files, and
     /// splitting it as Swift strings took half of a no-change rebuild.
-    public static func load(_ path: String) -> BuildState? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return data.withUnsafeBytes { raw in parse(raw.bindMemory(to: UInt8.self)) }
-    }
-
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> BuildState? {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> BuildState? {
         guard String(validating: bytes, as: UTF8.self) != nil else { return nil }
-        var lines = LineReader(bytes: bytes)
-        guard let first = lines.next(), string(first) == header, let settingsLine = lines.next() else { return nil }
-        let settings = string(settingsLine)
+        var lines = RecordText.Lines(bytes[...])
+        guard let first = lines.next(), first.text == header, let settingsLine = lines.next() else { return nil }
+        let settings = settingsLine.text
         // Most lines are inputs or outputs: room for every line in each saves growing them line by line.
         let lineCount = bytes.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
         var inputs: [String: String] = Dictionary(minimumCapacity: lineCount)
@@ -115,26 +110,28 @@ public struct BuildState: Equatable, Sendable {
         var sync = SyncHistory.none
         while let line = lines.next() {
             if line.isEmpty { continue }
-            let fields = split(line, maxFields: 5)
-            switch (string(fields[0]), fields.count) {
+            let fields = line.fields(max: 5)
+            switch (fields[0].text, fields.count) {
             case ("listings", 2):
-                listings = Int(string(fields[1])) ?? 0
+                listings = Int(fields[1].text) ?? 0
+            case ("outputs", 4), ("inputs", 3):
+                continue  // summaries of the input and output lines, for `SavedBuildState`
             case ("warning", 5):
-                guard let line = Int(string(fields[2])), let column = Int(string(fields[3])) else { return nil }
-                warnings.append(.warning(at: SourceLocation(file: string(fields[1]), line: line, column: column), string(fields[4])))
+                guard let line = Int(fields[2].text), let column = Int(fields[3].text) else { return nil }
+                warnings.append(.warning(at: SourceLocation(file: fields[1].text, line: line, column: column), fields[4].text))
             case ("input", 3):
-                inputs[string(fields[2])] = string(fields[1])
+                inputs[fields[2].text] = fields[1].text
             case ("staging", 2):
-                stagingID = string(fields[1])
+                stagingID = fields[1].text
             case ("staged", 4):
-                guard let size = Int(string(fields[1])) else { return nil }
-                stagedDifferent[string(fields[3])] = FileDigest(size: size, sha256: string(fields[2]))
+                guard let size = Int(fields[1].text) else { return nil }
+                stagedDifferent[fields[3].text] = FileDigest(size: size, sha256: fields[2].text)
             case ("unstaged", 2):
-                unstaged.insert(string(fields[1]))
+                unstaged.insert(fields[1].text)
             case ("output", 5):
-                guard let size = Int(string(fields[1])) else { return nil }
-                let renderKey = string(fields[3])
-                outputs[string(fields[4])] = Output(digest: FileDigest(size: size, sha256: string(fields[2])), renderKey: renderKey == "-" ? nil : renderKey)
+                guard let size = Int(fields[1].text) else { return nil }
+                let renderKey = fields[3].text
+                outputs[fields[4].text] = Output(digest: FileDigest(size: size, sha256: fields[2].text), renderKey: renderKey == "-" ? nil : renderKey)
             default:
                 guard readTracking(fields, versions: &versions, sync: &sync) else { return nil }
             }
@@ -147,58 +144,30 @@ public struct BuildState: Equatable, Sendable {
 
     /// A line of the listings' versions or the sync history; false when it is neither, or damaged.
     private static func readTracking(
-        _ fields: [UnsafeBufferPointer<UInt8>.SubSequence], versions: inout [String: ListingVersions.Version], sync: inout SyncHistory
+        _ fields: [RecordText.Line], versions: inout [String: ListingVersions.Version], sync: inout SyncHistory
     ) -> Bool {
-        switch (string(fields[0]), fields.count) {
+        switch (fields[0].text, fields.count) {
         case ("listing", 4):
-            guard let date = CalendarDate(parsing: Substring(string(fields[1]))) else { return false }
-            versions[string(fields[3])] = ListingVersions.Version(updated: date, sha256: string(fields[2]))
+            guard let date = CalendarDate(parsing: Substring(fields[1].text)) else { return false }
+            versions[fields[3].text] = ListingVersions.Version(updated: date, sha256: fields[2].text)
         case ("build", 4):
-            guard let build = Int(string(fields[1])) else { return false }
+            guard let build = Int(fields[1].text) else { return false }
             sync.build = build
-            sync.date = CalendarDate(parsing: Substring(string(fields[2])))
-            sync.root = string(fields[3])
+            sync.date = CalendarDate(parsing: Substring(fields[2].text))
+            sync.root = fields[3].text
         case ("change", 5):
-            guard let build = Int(string(fields[1])), let date = CalendarDate(parsing: Substring(string(fields[2]))) else { return false }
-            sync.changes.append(ChangeList(build: build, date: date, from: string(fields[3]), to: string(fields[4]), files: [:]))
+            guard let build = Int(fields[1].text), let date = CalendarDate(parsing: Substring(fields[2].text)) else { return false }
+            sync.changes.append(ChangeList(build: build, date: date, from: fields[3].text, to: fields[4].text, files: [:]))
         case ("changed", 4):
-            guard let size = Int(string(fields[1])), !sync.changes.isEmpty else { return false }
-            sync.changes[sync.changes.count - 1].files[string(fields[3])] = FileDigest(size: size, sha256: string(fields[2]))
+            guard let size = Int(fields[1].text), !sync.changes.isEmpty else { return false }
+            sync.changes[sync.changes.count - 1].files[fields[3].text] = FileDigest(size: size, sha256: fields[2].text)
         case ("removed", 2):
             guard !sync.changes.isEmpty else { return false }
-            sync.changes[sync.changes.count - 1].files[string(fields[1])] = .some(nil)
+            sync.changes[sync.changes.count - 1].files[fields[1].text] = .some(nil)
         default:
             return false
         }
         return true
-    }
-
-    private static func string(_ bytes: UnsafeBufferPointer<UInt8>.SubSequence) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: bytes), as: UTF8.self)
-    }
-
-    /// A line's tab-separated fields; the last takes the rest of the line, tabs and all.
-    private static func split(_ line: UnsafeBufferPointer<UInt8>.SubSequence, maxFields: Int) -> [UnsafeBufferPointer<UInt8>.SubSequence] {
-        var fields: [UnsafeBufferPointer<UInt8>.SubSequence] = []
-        var rest = line
-        while fields.count < maxFields - 1, let tab = rest.firstIndex(of: UInt8(ascii: "\t")) {
-            fields.append(rest[..<tab])
-            rest = rest[(tab + 1)...]
-        }
-        fields.append(rest)
-        return fields
-    }
-
-    private struct LineReader {
-        let bytes: UnsafeBufferPointer<UInt8>
-        var position = 0
-
-        mutating func next() -> UnsafeBufferPointer<UInt8>.SubSequence? {
-            guard position < bytes.count else { return nil }
-            let end = bytes[position...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
-            defer { position = end + 1 }
-            return bytes[position..<end]
-        }
     }
 
     /// The state file's bytes; nil when a path or message cannot be written in its tab-separated lines.
@@ -209,16 +178,13 @@ public struct BuildState: Equatable, Sendable {
         else { return nil }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(160 * (inputs.stamps.count + outputs.count))
-        func line(_ fields: String...) {
-            for (index, field) in fields.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: "\t")) }
-                bytes.append(contentsOf: field.utf8)
-            }
-            bytes.append(UInt8(ascii: "\n"))
-        }
+        func line(_ fields: String...) { RecordText.append(fields, to: &bytes) }
         line(Self.header)
         line(settings)
         line("listings", String(listings))
+        let summary = self.summary
+        line("outputs", String(summary.files), String(summary.pages), String(summary.bytes))
+        line("inputs", String(inputs.stamps.count), inputs.digest.description)
         for warning in warnings {
             line("warning", warning.location!.file, String(warning.location!.line), String(warning.location!.column), warning.message)
         }
@@ -244,6 +210,21 @@ public struct BuildState: Equatable, Sendable {
         return bytes
     }
 
+    /// What a build reports of its output: counts and sizes, and the warnings it gave.
+    public struct Summary: Equatable, Sendable {
+        public var listings: Int
+        public var pages: Int
+        public var files: Int
+        public var bytes: Int
+        public var warnings: [Diagnostic]
+    }
+
+    public var summary: Summary {
+        Summary(
+            listings: listings, pages: outputs.keys.filter { $0.hasSuffix(".html") }.count, files: outputs.count,
+            bytes: outputs.values.reduce(0) { $0 + $1.digest.size }, warnings: warnings)
+    }
+
     /// Writes encoded state beside the site; a site that cannot be written to simply builds in full next time.
     public static func save(_ bytes: [UInt8]?, to path: String) {
         guard let bytes else { return }
@@ -258,25 +239,6 @@ public struct BuildState: Equatable, Sendable {
         let temporary = path + ".tmp-\(getpid())"
         guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else { return }
         if rename(temporary, path) != 0 { unlink(temporary) }
-    }
-
-    /// True when the output folder is the one this state describes: its manifest, which holds the digest of
-    /// every other file, has the bytes the state recorded, and every file the state lists is there with its
-    /// size. (A build killed after swapping its output in but before saving its state leaves the previous
-    /// state beside a newer output; files of the same sizes would pass for the ones the state describes.)
-    public func outputsAreIntact(in outputPath: String) -> Bool {
-        guard let manifest = outputs[Manifest.path], let bytes = FileManager.default.contents(atPath: outputPath + "/" + Manifest.path),
-            Manifest.digest([UInt8](bytes)) == manifest.digest
-        else { return false }
-        // One stat per file, tens of thousands on a large site: across all cores, each path looked up from
-        // the output folder rather than from the root.
-        let folder = open(outputPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard folder >= 0 else { return false }
-        defer { close(folder) }
-        return Array(outputs).parallelMap { path, output in
-            var info = stat()
-            return fstatat(folder, path, &info, 0) == 0 && Int(info.st_size) == output.digest.size
-        }.allSatisfy { $0 }
     }
 }
 

@@ -24,6 +24,16 @@ public enum SHA256 {
     public static func hex(_ text: String) -> String {
         hex(Array(text.utf8))
     }
+
+    /// The digest's first 128 bits, as two words.
+    public static func prefix128(_ bytes: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: Int(EVP_MAX_MD_SIZE) / 8) { words in
+            var length: UInt32 = 0
+            let ok = EVP_Digest(bytes.baseAddress, bytes.count, UnsafeMutableRawPointer(words.baseAddress!).assumingMemoryBound(to: UInt8.self), &length, EVP_sha256(), nil)
+            precondition(ok == 1, "OpenSSL could not compute SHA-256")
+            return (words[0], words[1])
+        }
+    }
 }
 
 /// ASCII `0`–`9`, `a`–`f`, indexed by value: for SHA-256 digests in hex and `\u00XX` escapes in JSON.

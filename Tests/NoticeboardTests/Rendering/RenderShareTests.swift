@@ -64,8 +64,8 @@ import Testing
         defer { TestSupport.removeTree(folder) }
         try SiteWriter.write(SyntheticCatalogue(size: .init(cleaners: 20, rentals: 5, quotes: 10), seed: 1), to: folder, example: TestSupport.repository)
         for keeping in [true, false] {
-            var run = try BuildRun(BuildOptions(root: folder, output: folder + "/public-\(keeping)", now: OutputPlanTests.now), waiting: {})
-            run.keepsSite = keeping
+            var run = try BuildRun(
+                BuildOptions(root: folder, output: folder + "/public-\(keeping)", now: OutputPlanTests.now), keepingSite: keeping, waiting: {})
             let built = try #require(try Noticeboard.runStages(&run))
             let held = [built.site.listings.isEmpty, built.site.slugs.isEmpty, built.enrichment.titles.isEmpty]
             #expect(held == (keeping ? [false, false, false] : [true, true, true]), "keeping: \(keeping)")

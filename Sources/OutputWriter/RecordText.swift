@@ -1,0 +1,71 @@
+/// The build record's text: lines of tab-separated fields, read as bytes without a string per line.
+enum RecordText {
+    typealias Line = Slice<UnsafeBufferPointer<UInt8>>
+
+    /// The lines of a run of bytes, without their line ends.
+    struct Lines: IteratorProtocol, Sequence {
+        private var rest: Line
+
+        init(_ bytes: Line) {
+            rest = bytes
+        }
+
+        mutating func next() -> Line? {
+            guard !rest.isEmpty else { return nil }
+            let end = rest.firstIndex(of: UInt8(ascii: "\n")) ?? rest.endIndex
+            defer { rest = rest[(end == rest.endIndex ? end : end + 1)...] }
+            return rest[..<end]
+        }
+    }
+
+    /// Appends a line of `fields` (which hold no tab or line end).
+    static func append(_ fields: [String], to bytes: inout [UInt8]) {
+        for (index, field) in fields.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: "\t")) }
+            bytes.append(contentsOf: field.utf8)
+        }
+        bytes.append(UInt8(ascii: "\n"))
+    }
+
+    /// Where to cut `bytes` into about `count` runs of whole lines, for reading on several cores.
+    static func runs(of bytes: Line, count: Int) -> [Range<Int>] {
+        var runs: [Range<Int>] = []
+        var start = bytes.startIndex
+        let step = max(1, bytes.count / max(1, count))
+        while start < bytes.endIndex {
+            let cut = min(start + step, bytes.endIndex)
+            let end = cut == bytes.endIndex ? cut : (bytes[cut...].firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? bytes.endIndex)
+            runs.append(start..<end)
+            start = end
+        }
+        return runs
+    }
+}
+
+extension Slice where Base == UnsafeBufferPointer<UInt8> {
+    /// The bytes as a string (a record is checked to be UTF-8 before its lines are read).
+    var text: String { String(decoding: UnsafeBufferPointer(rebasing: self), as: UTF8.self) }
+
+    /// The non-negative decimal number the bytes spell; nil when they spell none.
+    var decimal: Int? {
+        guard !isEmpty, count <= 18 else { return nil }
+        var value = 0
+        for byte in self {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+
+    /// A line's tab-separated fields; the last takes the rest of the line, tabs and all.
+    func fields(max: Int) -> [Self] {
+        var fields: [Self] = []
+        var rest = self
+        while fields.count < max - 1, let tab = rest.firstIndex(of: UInt8(ascii: "\t")) {
+            fields.append(rest[..<tab])
+            rest = rest[(tab + 1)...]
+        }
+        fields.append(rest)
+        return fields
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Rendering
+import SiteLoader
+import SiteModel
+
+/// A build record as saved, read whole but parsed only as far as a question needs. Whether anything changed
+/// since (its settings, its inputs' digest, its outputs still on disk) takes one pass over the bytes, without
+/// a string per file; only a build that goes on to render parses the whole `BuildState`. At 430,000 listings
+/// the record is about 200 MB, and parsing it whole took longer than the rest of a no-change rebuild.
+public struct SavedBuildState: Sendable {
+    /// The file, mapped rather than copied: at 430,000 listings it is about 200 MB.
+    private let bytes: Data
+    /// Everything besides the input files that decided the output (`BuildState.settings`).
+    public let settings: String
+    /// What the build reported.
+    public let summary: BuildState.Summary
+    /// How many inputs the build read, and their digest.
+    private let inputs: (count: Int, digest: StampsDigest)
+    /// Where the output lines are in `bytes`; they are written together.
+    private let outputLines: Range<Int>
+
+    /// Nil when there is no usable record: never built, written by another version, or damaged.
+    public init?(path: String) {
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return nil }
+        bytes = data
+        guard let head = bytes.withUnsafeBytes({ Self.readHead($0.bindMemory(to: UInt8.self)) }) else { return nil }
+        (settings, summary, inputs, outputLines) = head
+        guard !settings.isEmpty else { return nil }
+    }
+
+    /// The whole record; nil when damaged.
+    public func state() -> BuildState? {
+        bytes.withUnsafeBytes { BuildState.parse($0.bindMemory(to: UInt8.self)) }
+    }
+
+    /// Whether `scanned` are the inputs the record was made from.
+    public func records(_ scanned: InputStamps) -> Bool {
+        scanned.stamps.count == inputs.count && scanned.digest == inputs.digest
+    }
+
+    /// True when the output folder is the one this record describes: its manifest, which holds the digest of
+    /// every other file, has the bytes the record gives it, and every file the record lists is there with its
+    /// size. (A build killed after swapping its output in but before saving its record leaves the previous
+    /// record beside a newer output; files of the same sizes would pass for the ones the record describes.)
+    /// One stat per file, hundreds of thousands on a large site: across all cores, each path looked up from
+    /// the output folder rather than from the root.
+    public func outputsAreIntact(in outputPath: String) -> Bool {
+        let folder = open(outputPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { return false }
+        defer { close(folder) }
+        let runs = bytes.withUnsafeBytes { RecordText.runs(of: $0.bindMemory(to: UInt8.self)[outputLines], count: 4 * ProcessInfo.processInfo.activeProcessorCount) }
+        let checks = runs.parallelMap { run in
+            bytes.withUnsafeBytes { Self.checkOutputs(RecordText.Lines($0.bindMemory(to: UInt8.self)[run]), in: folder, outputPath: outputPath) }
+        }
+        return checks.allSatisfy { $0 != .differs } && checks.contains(.intactWithManifest)
+    }
+
+    private enum OutputCheck: Sendable { case intact, intactWithManifest, differs }
+
+    /// Each output line's file is there with its size; the manifest, if among them, has its digest too.
+    private static func checkOutputs(_ lines: RecordText.Lines, in folder: Int32, outputPath: String) -> OutputCheck {
+        var path: [CChar] = []
+        var sawManifest = false
+        for line in lines {
+            let fields = line.fields(max: 5)
+            guard fields.count == 5, let size = fields[1].decimal else { return .differs }
+            path.removeAll(keepingCapacity: true)
+            path.append(contentsOf: fields[4].lazy.map { CChar(bitPattern: $0) })
+            path.append(0)
+            var info = stat()
+            guard fstatat(folder, path, &info, 0) == 0, Int(info.st_size) == size else { return .differs }
+            if fields[4].elementsEqual(Manifest.path.utf8) {
+                guard let manifest = FileManager.default.contents(atPath: outputPath + "/" + Manifest.path),
+                    Manifest.digest([UInt8](manifest)) == FileDigest(size: size, sha256: fields[2].text)
+                else { return .differs }
+                sawManifest = true
+            }
+        }
+        return sawManifest ? .intactWithManifest : .intact
+    }
+
+    /// The settings, summary and inputs' digest, and where the output lines are; nil when the bytes are not
+    /// a record this version wrote. The head is the lines before the first input line.
+    private static func readHead(
+        _ bytes: UnsafeBufferPointer<UInt8>
+    ) -> (String, BuildState.Summary, (Int, StampsDigest), Range<Int>)? {
+        var lines = RecordText.Lines(bytes[...])
+        guard let first = lines.next(), first.text == BuildState.header, let settings = lines.next()?.text else { return nil }
+        var summary = BuildState.Summary(listings: 0, pages: 0, files: 0, bytes: 0, warnings: [])
+        var inputs: (Int, StampsDigest)?
+        var outputLines: Range<Int>?
+        for line in lines {
+            if line.starts(with: "input\t".utf8) { continue }
+            if line.starts(with: "output\t".utf8) {
+                outputLines = (outputLines?.lowerBound ?? line.startIndex)..<min(line.endIndex + 1, bytes.count)
+                continue
+            }
+            if outputLines != nil { break }
+            let fields = line.fields(max: 5)
+            switch (fields[0].text, fields.count) {
+            case ("listings", 2):
+                summary.listings = Int(fields[1].text) ?? 0
+            case ("outputs", 4):
+                guard let files = fields[1].decimal, let pages = fields[2].decimal, let size = fields[3].decimal else { return nil }
+                (summary.files, summary.pages, summary.bytes) = (files, pages, size)
+            case ("inputs", 3):
+                guard let count = fields[1].decimal, let digest = StampsDigest(fields[2].text) else { return nil }
+                inputs = (count, digest)
+            case ("warning", 5):
+                guard let line = Int(fields[2].text), let column = Int(fields[3].text) else { return nil }
+                summary.warnings.append(.warning(at: SourceLocation(file: fields[1].text, line: line, column: column), fields[4].text))
+            default:
+                return nil
+            }
+        }
+        guard let inputs, let outputLines else { return nil }
+        return (settings, summary, inputs, outputLines)
+    }
+}
