@@ -55,6 +55,15 @@ SIZES = {
 }
 # Sizes measured when none is named; XL (ten times L) takes long, so it is asked for by name.
 DEFAULT_SIZES = ["S", "L"]
+# At XL one full build takes minutes (Hugo 0.168: about six), so each timing there runs once, and three
+# parts are left out: the repeat after deleting the last output (deleting over a million files takes minutes
+# more), Debian's hugo server (which would hold what its build holds and wait as long for its first build),
+# and the app's cold sync (half a million requests).
+ONE_RUN_SIZES = {"XL"}
+# Go's soft memory limit for both Hugos: three quarters of the machine's memory. Below it nothing changes;
+# near it Go collects garbage more often instead of growing past what the machine has, which Hugo 0.168
+# would at XL (2.7 GB at L; 19.7 GB at XL with the limit on this 24 GB machine).
+GO_MEMORY_LIMIT = f"{os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') * 3 // 4 // 2**20}MiB"
 
 
 STAGE_TIMES = {}
@@ -73,6 +82,13 @@ def timed(command, cwd=REPO, stages=None):
     with open(report) as handle:
         rss_kib = next(int(line.split(":")[1]) for line in handle if "Maximum resident set size" in line)
     return wall, rss_kib / 1024
+
+
+def memory():
+    """The machine's memory and swap, as /proc/meminfo gives them: Pagefind at XL needs more than 24 GB."""
+    with open("/proc/meminfo") as handle:
+        sizes = {line.split(":")[0]: int(line.split()[1]) for line in handle}
+    return f"memory {sizes['MemTotal'] / 2**20:.1f} GiB, swap {sizes['SwapTotal'] / 2**20:.1f} GiB"
 
 
 def load_average():
@@ -275,6 +291,7 @@ def medians(results):
 def bench_size(size, counts, runs, hugo_labels):
     """Everything but the full builds after a deletion; returns the rows, the load averages and what
     `after_deletion_rows` needs."""
+    runs = 1 if size in ONE_RUN_SIZES else runs
     projects, listings = generate(size, counts)
     site = projects["ours"]
     output, floor_copy = output_of("ours", site), os.path.join(WORK, size, "copy")
@@ -294,15 +311,17 @@ def bench_size(size, counts, runs, hugo_labels):
     # Stats first: Hugo's server renders into the same folder as its build.
     stats = {tool: tree_stats(output_of(tool, projects[tool])) for tool in TOOLS}
     SEARCH_INDEXES[size] = search_indexes(size, site, output, output_of("hugo-newest", projects["hugo-newest"]))
-    APP_FETCHES[size] = app_fetches(size, site, output, build, runs + 1)
+    if size not in ONE_RUN_SIZES:
+        APP_FETCHES[size] = app_fetches(size, site, output, build, runs + 1)
     port = 4950 + 2 * list(SIZES).index(size)
     results["serve-edit"] = server_edits(
         f"{size} noticeboard serve", [NOTICEBOARD, "serve", "--root", site, "--port", str(port), "--now", NOW, "--timings"],
         "^Serving", lambda run: edit_one_listing(site, run), r"^Built .* in ([0-9.]+) (ms|s)$", runs)
     hugo = projects["hugo-debian"]
-    results["hugo-server-edit"] = server_edits(
-        f"{size} hugo server", [HUGO_DEBIAN, "server", "--source", hugo, "--port", str(port + 1), "--renderToDisk"],
-        "Web Server is available", lambda run: edit_hugo_listing(hugo, run), r"^Total in ([0-9.]+) (ms)$", runs)
+    if size not in ONE_RUN_SIZES:
+        results["hugo-server-edit"] = server_edits(
+            f"{size} hugo server", [HUGO_DEBIAN, "server", "--source", hugo, "--port", str(port + 1), "--renderToDisk"],
+            "Web Server is available", lambda run: edit_hugo_listing(hugo, run), r"^Total in ([0-9.]+) (ms)$", runs)
     load_after = load_average()
     reference = medians(builds)
     rows = [table_row(size, label, listings, stats[tool], runs_of, reference) for label, tool, runs_of in [
@@ -310,9 +329,9 @@ def bench_size(size, counts, runs, hugo_labels):
         ("Noticeboard one-listing edit", "ours", results["edit"]), ("Noticeboard one-listing edit in serve", "ours", results["serve-edit"]),
         (f"{hugo_labels['hugo-newest']} full build", "hugo-newest", builds["hugo-newest"]),
         (f"{hugo_labels['hugo-debian']} full build", "hugo-debian", builds["hugo-debian"]),
-        (f"{hugo_labels['hugo-debian']} one-listing edit in hugo server", "hugo-debian", results["hugo-server-edit"]),
+        (f"{hugo_labels['hugo-debian']} one-listing edit in hugo server", "hugo-debian", results.get("hugo-server-edit")),
         ("cp -r of our output", "ours", results["floor"]),
-    ]]
+    ] if runs_of]
     return rows, (load_before, load_after), (projects, listings, stats)
 
 
@@ -337,7 +356,13 @@ def search_indexes(size, site, ours, hugo_output):
     rows = [("Noticeboard (written by the build)",) + files_and_bytes([os.path.join(ours, "api", "search")]) + (index_seconds, None)]
     pagefind_output = os.path.join(hugo_output, "pagefind")
     move_aside(pagefind_output)
-    seconds, rss = timed([pagefind_binary(), "--site", hugo_output, "--output-path", pagefind_output, "--quiet"])
+    try:
+        seconds, rss = timed([pagefind_binary(), "--site", hugo_output, "--output-path", pagefind_output, "--quiet"])
+    except subprocess.CalledProcessError as failure:
+        # At XL Pagefind holds more than 24 GB: without swap the kernel ends it.
+        print(f"{size}: Pagefind failed ({failure}); its rows are left out", flush=True)
+        QUERY_COSTS[size] = query_costs(ours, None)
+        return rows
     rows.append(("Pagefind 1.5 over the newest Hugo's pages",) + files_and_bytes([pagefind_output]) + (seconds, rss))
     QUERY_COSTS[size] = query_costs(ours, hugo_output)
     return rows
@@ -368,6 +393,8 @@ def query_costs(ours, hugo_output):
             first = search_weight.first_results(driver, site)
             costs["ours"] = (first["requests"], first["bytes"], first["index_requests"], first["index_bytes"], first["status"])
             costs["keystrokes"] = search_weight.keystroke_times(driver, site)
+        if hugo_output is None:
+            return costs
         with open(os.path.join(hugo_output, "pagefind-query.html"), "w", encoding="utf-8") as page:
             page.write(PAGEFIND_QUERY_PAGE)
         # Pagefind fetches its index from a web worker, which the page's resource timing does not see: its
@@ -459,12 +486,13 @@ def main():
         if size not in SIZES:
             parser.error(f"unknown size {size}; choose from {', '.join(SIZES)}")
     os.makedirs(WORK, exist_ok=True)
+    os.environ.setdefault("GOMEMLIMIT", GO_MEMORY_LIMIT)
     commit = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=REPO, capture_output=True, text=True).stdout.strip()
     hugo_labels = {"hugo-newest": f"Hugo {hugo_version(hugo_newest())}", "hugo-debian": f"Hugo {hugo_version(HUGO_DEBIAN)}"}
     measured = f"commit {commit}" if "NOTICEBOARD_BIN" not in os.environ else f"{NOTICEBOARD} (repository at {commit})"
     print(f"Noticeboard {measured}, {hugo_labels['hugo-newest']} (content adapters over the same YAML) and "
-          f"{hugo_labels['hugo-debian']} (Markdown converted ahead), {os.cpu_count()} cores, median of {arguments.runs} runs, --now {NOW}",
-          flush=True)
+          f"{hugo_labels['hugo-debian']} (Markdown converted ahead), {os.cpu_count()} cores, median of {arguments.runs} runs (one at {', '.join(sorted(ONE_RUN_SIZES))}), --now {NOW}; "
+          f"{memory()}, GOMEMLIMIT={os.environ['GOMEMLIMIT']} for both Hugos", flush=True)
     rows, walls, built = [], {}, {}
     for size in arguments.sizes or DEFAULT_SIZES:
         size_rows, (load_before, load_after), built[size] = bench_size(size, SIZES[size], arguments.runs, hugo_labels)
@@ -473,7 +501,8 @@ def main():
         print(f"{size}: load average {load_before} before, {load_after} after", flush=True)
     # Last, as they delete: nothing else is timed after them.
     for size, (projects, listings, stats) in built.items():
-        rows += after_deletion_rows(size, arguments.runs, projects, listings, stats, hugo_labels)
+        if size not in ONE_RUN_SIZES:
+            rows += after_deletion_rows(size, arguments.runs, projects, listings, stats, hugo_labels)
     print(f"After deleting: load average {load_average()}", flush=True)
     remove(TRASH)
     print_tables(rows, walls, hugo_labels)
@@ -498,6 +527,8 @@ def print_tables(rows, walls, hugo_labels):
         print(f"{size}: our full build takes {ours / walls[size]['cp -r of our output']:.2f}× the time of cp -r of its output")
     print()
     for size in sizes:
+        if f"{debian} one-listing edit in hugo server" not in walls[size]:
+            continue
         ours, theirs = walls[size]["Noticeboard one-listing edit in serve"], walls[size][f"{debian} one-listing edit in hugo server"]
         print(f"One-listing edit in the preview servers, {size}: hugo server {theirs:.3f} s ÷ noticeboard serve {ours:.3f} s = {theirs / ours:.1f}")
     print()
@@ -514,6 +545,8 @@ def print_tables(rows, walls, hugo_labels):
     print("|---|---|---|---:|---:|---:|---:|---|")
     for size, costs in QUERY_COSTS.items():
         for label, key, query in [("Noticeboard", "ours", costs["query"]), ("Pagefind 1.5 (word only: no filters in the Hugo pages)", "pagefind", costs["word"])]:
+            if key not in costs:
+                continue
             requests, size_bytes, index_requests, index_bytes, said = costs[key]
             print(f"| {size} | {label} | {query} | {requests} | {size_bytes} | {index_requests} | {index_bytes} | {said} |")
         print(f"{size}: our engine's filtering per keystroke of '{costs['word']}': " + ", ".join(f"{ms:.1f} ms" for ms in costs["keystrokes"]))
