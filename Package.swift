@@ -85,7 +85,7 @@ let package = Package(
             name: "NoticeboardTests",
             dependencies: [
                 "Noticeboard", "Support", "SiteModel", "LocatedYAML", "SchemaValidation", "ImageProcessing", "Markdown", "Enrichment", "Rendering",
-                "OutputWriter", "SiteLoader", "SiteValidation", "CatalogueIndex", "SyntheticSite", "NoticeboardClient",
+                "OutputWriter", "SiteLoader", "SiteValidation", "CatalogueIndex", "SyntheticSite", "NoticeboardClient", "NoticeboardServer",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]),

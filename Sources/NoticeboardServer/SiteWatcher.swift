@@ -16,13 +16,24 @@ struct SiteWatcher: Sendable {
     /// Called when a build has to wait for another one writing into the same place (see `OutputLock`).
     let waiting: @Sendable () -> Void
     let interval: Duration = .milliseconds(250)
+    private let folderEvents = FolderEvents()
 
-    func run(onRebuild: @Sendable (Result<BuildReport, BuildFailure>) -> Void) async {
-        let files = SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes)
-        let folders = Noticeboard.inputFolders.map(files.absolute)
-        let folderEvents = FolderEvents()
+    private var files: SiteFiles { SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes) }
+    private var folders: [String] { Noticeboard.inputFolders.map(files.absolute) }
+
+    /// Watches the site's folders, then builds from a scan taken after that: the inputs `run` compares with.
+    /// So an edit made while the first build runs (minutes at 430,000 listings) is seen and built after it,
+    /// rather than taken by a later scan for what was built.
+    func firstBuild(onRebuild: @Sendable (Result<BuildReport, BuildFailure>) -> Void) async -> InputStamps {
         folderEvents?.watch(below: folders)
-        var built = InputStamps.scan(files, folders: Noticeboard.inputFolders)
+        let inputs = InputStamps.scan(files, folders: Noticeboard.inputFolders)
+        await rebuild(onRebuild, inputs: inputs)
+        return inputs
+    }
+
+    /// Rebuilds whenever the inputs differ from those of the last build (`firstBuild`'s to begin with).
+    func run(after firstInputs: InputStamps, onRebuild: @Sendable (Result<BuildReport, BuildFailure>) -> Void) async {
+        var built = firstInputs
         var pending: InputStamps?
         func hasLinks(_ inputs: InputStamps) -> Bool { inputs.stamps.values.contains { $0.hasPrefix("link ") } }
         var watchesLinks = hasLinks(built)
@@ -45,7 +56,7 @@ struct SiteWatcher: Sendable {
     }
 
     /// Builds, then tells the open tabs: reload, or show the errors (the last good build stays served).
-    func rebuild(_ onRebuild: @Sendable (Result<BuildReport, BuildFailure>) -> Void, inputs: InputStamps? = nil) async {
+    func rebuild(_ onRebuild: @Sendable (Result<BuildReport, BuildFailure>) -> Void, inputs: InputStamps) async {
         do throws(BuildFailure) {
             let report = try site.build(inputs: inputs, waiting: waiting)
             onRebuild(.success(report))
