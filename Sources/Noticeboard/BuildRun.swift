@@ -27,7 +27,7 @@ struct BuildRun {
     /// and sync history are the site's, whatever became of the folder.
     let lastRecord: BuildState?
     /// What the last build into the same folder reported, when no input changed since and the folder is intact.
-    let unchangedSince: BuildState.Summary?
+    let unchangedSummary: BuildState.Summary?
     /// In place: the edited listings and what the last build left in memory; nil for a build from scratch.
     let changes: ChangeSet?
     /// What the build read and made is kept for an in-place edit after it (`serve`); otherwise each stage lets
@@ -43,12 +43,10 @@ struct BuildRun {
     /// The last record, when it was made with the same settings: its render keys and inputs count.
     var previous: BuildState? { recorded.flatMap { $0.settings == settings ? $0 : nil } }
 
-    /// No input changed since the last build into the same folder, which is intact.
-    var nothingChanged: Bool { unchangedSince != nil }
-
-    /// A build from scratch, which keeps what it read and made when `keepingSite`. Builds into the same
-    /// place run one at a time: `waiting` is called when this one has to wait.
-    init(_ options: BuildOptions, keepingSite: Bool, waiting: () -> Void) throws(BuildFailure) {
+    /// A build from scratch, which keeps what it read and made when `keepingSite`, from `scanned` inputs
+    /// (scanned now when nil). Builds into the same place run one at a time: `waiting` is called when this
+    /// one has to wait.
+    init(_ options: BuildOptions, keepingSite: Bool, scanned: InputStamps? = nil, waiting: () -> Void) throws(BuildFailure) {
         try OwnedFolders.checkPlace(output: options.outputPath, root: options.root, inputFolders: Noticeboard.inputFolders)
         self.options = options
         // Taken before the last build's record is read, so a build that waited sees what the other one wrote.
@@ -64,14 +62,15 @@ struct BuildRun {
         // intact. That is checked while the inputs are scanned.
         let outputPath = options.outputPath
         let reading = InBackground { SavedBuildState(path: statePath).map { saved in (saved, saved.outputsAreIntact(in: outputPath)) } }
-        inputs = InputStamps.scan(files, folders: Noticeboard.inputFolders)
+        inputs = scanned ?? InputStamps.scan(files, folders: Noticeboard.inputFolders)
         stages.finish("scan inputs")
         let (saved, intact) = (reading.value?.0, reading.value?.1 ?? false)
-        let unchanged = intact && saved?.settings == settings && saved?.records(inputs) == true
-        unchangedSince = unchanged ? saved?.summary : nil
+        let unchanged = intact && saved?.settings == settings && saved?.wasMade(from: inputs) == true
         // A build that writes, or keeps the site, needs the whole record.
         lastRecord = unchanged && !keepingSite ? nil : saved?.state()
         recorded = intact ? lastRecord : nil
+        // Kept, the site starts from the whole record: one damaged past its head is not taken as unchanged.
+        unchangedSummary = unchanged && (!keepingSite || recorded != nil) ? saved?.summary : nil
         stages.finish("read last build's state")
         changes = nil
     }
@@ -104,7 +103,7 @@ struct BuildRun {
         self.inputs = inputs
         recorded = last.state
         lastRecord = last.state
-        unchangedSince = last.state.inputs == inputs ? last.state.summary : nil
+        unchangedSummary = last.state.inputs == inputs ? last.state.summary : nil
         keepsSite = true
     }
 

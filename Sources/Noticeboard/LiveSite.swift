@@ -42,7 +42,7 @@ public final class LiveSite: @unchecked Sendable {
         saving.sync {}
         let inputs = inputs ?? InputStamps.scan(SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes), folders: Noticeboard.inputFolders)
         if let built, var run = try BuildRun(options, after: built, inputs: inputs, manifestStamp: manifestStamp, waiting: waiting) {
-            if let summary = run.unchangedSince { return run.report(summary, imagesProcessed: 0) }
+            if let summary = run.unchangedSummary { return run.report(summary, imagesProcessed: 0) }
             if let rebuilt = try Noticeboard.runStages(&run) {
                 self.built = rebuilt
                 if run.written > 0 { manifestStamp = FileStamp(of: options.outputPath + "/" + Manifest.path) }
@@ -57,7 +57,7 @@ public final class LiveSite: @unchecked Sendable {
             }
         }
         built = nil
-        let (report, kept) = try Noticeboard.build(options, waiting: waiting, keeping: true)
+        let (report, kept) = try Noticeboard.build(options, waiting: waiting, keeping: true, scanned: inputs)
         built = kept
         manifestStamp = FileStamp(of: options.outputPath + "/" + Manifest.path)
         return report

@@ -48,11 +48,14 @@ public enum Noticeboard {
     }
 
     /// A build from scratch, and with `keeping` what it read and made (also when nothing changed, so it
-    /// still reads the site).
-    static func build(_ options: BuildOptions, waiting: () -> Void, keeping: Bool) throws(BuildFailure) -> (report: BuildReport, built: BuiltSite?) {
-        var run = try BuildRun(options, keepingSite: keeping, waiting: waiting)
-        if let summary = run.unchangedSince {
-            let built = keeping ? try unchanged(run.previous!, &run) : nil
+    /// still reads the site); from `scanned` inputs, or a scan made now.
+    static func build(
+        _ options: BuildOptions, waiting: () -> Void, keeping: Bool, scanned: InputStamps? = nil
+    ) throws(BuildFailure) -> (report: BuildReport, built: BuiltSite?) {
+        var run = try BuildRun(options, keepingSite: keeping, scanned: scanned, waiting: waiting)
+        if let summary = run.unchangedSummary {
+            var built: BuiltSite?
+            if keeping, let previous = run.previous { built = try unchanged(previous, &run) }
             if options.processEndsAfter { LeftForExit.keep(run.inputs) }
             return (run.report(summary, imagesProcessed: 0), built)
         }

@@ -110,7 +110,7 @@ public struct PreviewServer: Sendable {
         }
         let report = Self.reportBuilds(log: log, timings: timings)
         Self.stopOnSignals(log: log)
-        let built = await watcher.firstBuild(onRebuild: report)
+        let firstInputs = await watcher.firstBuild(onRebuild: report)
 
         let router = Router()
         router.add(middleware: RequestGuard(host: host, port: port))
@@ -130,7 +130,7 @@ public struct PreviewServer: Sendable {
             router: router, configuration: .init(address: .hostname(host, port: port), serverName: "noticeboard"),
             onServerRunning: { _ in log("Serving \(baseURL(basePath: basePath)) (Ctrl-C to stop)") })
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await watcher.run(after: built, onRebuild: report) }
+            group.addTask { await watcher.run(after: firstInputs, onRebuild: report) }
             group.addTask {
                 do {
                     // No graceful shutdown: open event streams never end by themselves, so it would wait

@@ -39,6 +39,9 @@ public struct BuildState: Equatable, Sendable {
     }
 
     static let header = "noticeboard-build-state 4"
+    /// The version before, which lacks the head's summaries (see `SavedBuildState`); still read whole, so
+    /// that its listings' `updated` dates and sync history carry over to the next build.
+    static let previousHeader = "noticeboard-build-state 3"
 
     public init(
         settings: String, inputs: InputStamps, outputs: [String: Output], listings: Int, warnings: [Diagnostic], staged: Staged?,
@@ -94,7 +97,7 @@ public struct BuildState: Equatable, Sendable {
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> BuildState? {
         guard String(validating: bytes, as: UTF8.self) != nil else { return nil }
         var lines = RecordText.Lines(bytes[...])
-        guard let first = lines.next(), first.text == header, let settingsLine = lines.next() else { return nil }
+        guard let first = lines.next(), [header, previousHeader].contains(first.text), let settingsLine = lines.next() else { return nil }
         let settings = settingsLine.text
         // Most lines are inputs or outputs: room for every line in each saves growing them line by line.
         let lineCount = bytes.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }

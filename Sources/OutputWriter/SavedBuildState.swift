@@ -4,38 +4,47 @@ import SiteLoader
 import SiteModel
 
 /// A build record as saved, read whole but parsed only as far as a question needs. Whether anything changed
-/// since (its settings, its inputs' digest, its outputs still on disk) takes one pass over the bytes, without
-/// a string per file; only a build that goes on to render parses the whole `BuildState`. At 430,000 listings
-/// the record is about 200 MB, and parsing it whole took longer than the rest of a no-change rebuild.
+/// since (its settings, its inputs' digest, its outputs still on disk) takes the head and one pass over the
+/// output lines, without a string per file; only a build that goes on to render, or keeps the site, parses
+/// the whole `BuildState`. At 430,000 listings the record is about 200 MB, and parsing it whole took longer
+/// than the rest of a no-change rebuild.
 public struct SavedBuildState: Sendable {
     /// The file, mapped rather than copied: at 430,000 listings it is about 200 MB.
     private let bytes: Data
-    /// Everything besides the input files that decided the output (`BuildState.settings`).
-    public let settings: String
-    /// What the build reported.
-    public let summary: BuildState.Summary
-    /// How many inputs the build read, and their digest.
-    private let inputs: (count: Int, digest: StampsDigest)
-    /// Where the output lines are in `bytes`; they are written together.
-    private let outputLines: Range<Int>
+    /// Nil when the record is not one this version wrote, or its head is damaged: then nothing is taken
+    /// as unchanged, but `state()` may still read a record of the version before.
+    private let head: Head?
 
-    /// Nil when there is no usable record: never built, written by another version, or damaged.
+    private struct Head: Sendable {
+        /// Everything besides the input files that decided the output (`BuildState.settings`).
+        let settings: String
+        /// What the build reported.
+        let summary: BuildState.Summary
+        /// How many inputs the build read, and their digest.
+        let inputs: (count: Int, digest: StampsDigest)
+        /// Where the output lines are in `bytes`; they are written together.
+        let outputLines: Range<Int>
+    }
+
+    /// Nil when there is no record to read.
     public init?(path: String) {
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return nil }
         bytes = data
-        guard let head = bytes.withUnsafeBytes({ Self.readHead($0.bindMemory(to: UInt8.self)) }) else { return nil }
-        (settings, summary, inputs, outputLines) = head
-        guard !settings.isEmpty else { return nil }
+        head = bytes.withUnsafeBytes { Self.readHead($0.bindMemory(to: UInt8.self)) }
     }
 
-    /// The whole record; nil when damaged.
+    public var settings: String? { head?.settings }
+    public var summary: BuildState.Summary? { head?.summary }
+
+    /// The whole record; nil when damaged or of an older version than the one before.
     public func state() -> BuildState? {
         bytes.withUnsafeBytes { BuildState.parse($0.bindMemory(to: UInt8.self)) }
     }
 
-    /// Whether `scanned` are the inputs the record was made from.
-    public func records(_ scanned: InputStamps) -> Bool {
-        scanned.stamps.count == inputs.count && scanned.digest == inputs.digest
+    /// Whether the record was made from `scanned`.
+    public func wasMade(from scanned: InputStamps) -> Bool {
+        guard let head else { return false }
+        return scanned.stamps.count == head.inputs.count && scanned.digest == head.inputs.digest
     }
 
     /// True when the output folder is the one this record describes: its manifest, which holds the digest of
@@ -45,6 +54,7 @@ public struct SavedBuildState: Sendable {
     /// One stat per file, hundreds of thousands on a large site: across all cores, each path looked up from
     /// the output folder rather than from the root.
     public func outputsAreIntact(in outputPath: String) -> Bool {
+        guard let outputLines = head?.outputLines else { return false }
         let folder = open(outputPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard folder >= 0 else { return false }
         defer { close(folder) }
@@ -79,41 +89,45 @@ public struct SavedBuildState: Sendable {
         return sawManifest ? .intactWithManifest : .intact
     }
 
-    /// The settings, summary and inputs' digest, and where the output lines are; nil when the bytes are not
-    /// a record this version wrote. The head is the lines before the first input line.
-    private static func readHead(
-        _ bytes: UnsafeBufferPointer<UInt8>
-    ) -> (String, BuildState.Summary, (Int, StampsDigest), Range<Int>)? {
+    /// The head: the lines before the first input line, and the count of the output lines, which must be as
+    /// many as the head says (a record cut short between two lines is refused). Nil when the bytes are not a
+    /// record this version wrote.
+    private static func readHead(_ bytes: UnsafeBufferPointer<UInt8>) -> Head? {
         var lines = RecordText.Lines(bytes[...])
-        guard let first = lines.next(), first.text == BuildState.header, let settings = lines.next()?.text else { return nil }
-        var summary = BuildState.Summary(listings: 0, pages: 0, files: 0, bytes: 0, warnings: [])
+        guard let first = lines.next(), first.text == BuildState.header, let settings = lines.next()?.text, !settings.isEmpty else { return nil }
+        var summary: BuildState.Summary?
+        var listings = 0
+        var warnings: [Diagnostic] = []
         var inputs: (Int, StampsDigest)?
         var outputLines: Range<Int>?
+        var outputCount = 0
         for line in lines {
             if line.starts(with: "input\t".utf8) { continue }
             if line.starts(with: "output\t".utf8) {
                 outputLines = (outputLines?.lowerBound ?? line.startIndex)..<min(line.endIndex + 1, bytes.count)
+                outputCount += 1
                 continue
             }
             if outputLines != nil { break }
             let fields = line.fields(max: 5)
             switch (fields[0].text, fields.count) {
             case ("listings", 2):
-                summary.listings = Int(fields[1].text) ?? 0
+                listings = Int(fields[1].text) ?? 0
             case ("outputs", 4):
                 guard let files = fields[1].decimal, let pages = fields[2].decimal, let size = fields[3].decimal else { return nil }
-                (summary.files, summary.pages, summary.bytes) = (files, pages, size)
+                summary = BuildState.Summary(listings: 0, pages: pages, files: files, bytes: size, warnings: [])
             case ("inputs", 3):
                 guard let count = fields[1].decimal, let digest = StampsDigest(fields[2].text) else { return nil }
                 inputs = (count, digest)
             case ("warning", 5):
                 guard let line = Int(fields[2].text), let column = Int(fields[3].text) else { return nil }
-                summary.warnings.append(.warning(at: SourceLocation(file: fields[1].text, line: line, column: column), fields[4].text))
+                warnings.append(.warning(at: SourceLocation(file: fields[1].text, line: line, column: column), fields[4].text))
             default:
                 return nil
             }
         }
-        guard let inputs, let outputLines else { return nil }
-        return (settings, summary, inputs, outputLines)
+        guard var summary, let inputs, let outputLines, outputCount == summary.files else { return nil }
+        (summary.listings, summary.warnings) = (listings, warnings)
+        return Head(settings: settings, summary: summary, inputs: inputs, outputLines: outputLines)
     }
 }

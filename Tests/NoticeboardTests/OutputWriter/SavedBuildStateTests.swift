@@ -27,11 +27,12 @@ import Testing
         let built = try built()
         defer { TestSupport.removeTree(built.site) }
         let state = try #require(built.saved.state())
-        #expect(built.saved.summary == state.summary)
-        #expect(built.saved.summary.files > 50 && built.saved.summary.pages > 20)
+        let summary = try #require(built.saved.summary)
+        #expect(summary == state.summary)
+        #expect(summary.files > 50 && summary.pages > 20)
         #expect(built.saved.settings == state.settings)
         #expect(state.inputs == built.inputs)
-        #expect(built.saved.records(built.inputs))
+        #expect(built.saved.wasMade(from: built.inputs))
         #expect(built.saved.outputsAreIntact(in: built.output))
     }
 
@@ -47,8 +48,8 @@ import Testing
         // Two files' stamps exchanged: the same stamps, each under the other's name.
         let other = try #require(scanned.stamps.keys.sorted().last { $0.hasSuffix(".yaml") && scanned.stamps[$0] != scanned.stamps[path] })
         (swapped[path], swapped[other]) = (swapped[other], swapped[path])
-        #expect(built.saved.records(InputStamps(stamps: scanned.stamps)))
-        for changed in [touched, added, removed, swapped] { #expect(!built.saved.records(InputStamps(stamps: changed))) }
+        #expect(built.saved.wasMade(from: InputStamps(stamps: scanned.stamps)))
+        for changed in [touched, added, removed, swapped] { #expect(!built.saved.wasMade(from: InputStamps(stamps: changed))) }
     }
 
     @Test func aMissingOrResizedFileOrAnotherManifestIsNotIntact() throws {
@@ -69,14 +70,57 @@ import Testing
         #expect(!built.saved.outputsAreIntact(in: built.output))
     }
 
-    @Test func aRecordOfAnotherVersionIsNotRead() throws {
+    /// A record cut short is refused: between two output lines by the head, which counts them; inside an
+    /// output line by the check of the outputs and by the whole parse.
+    @Test func aRecordCutShortIsRefused() throws {
         let built = try built()
         defer { TestSupport.removeTree(built.site) }
         let path = BuildState.file(root: built.site, outputPath: built.output)
-        let text = TestSupport.read(path)
-        TestSupport.write(text.replacingOccurrences(of: "noticeboard-build-state 4", with: "noticeboard-build-state 3"), to: path)
-        #expect(SavedBuildState(path: path) == nil)
-        TestSupport.write(String(text.prefix(text.count / 2)), to: path)
-        #expect(SavedBuildState(path: path)?.state() == nil)
+        let lines = TestSupport.read(path).split(separator: "\n", omittingEmptySubsequences: false)
+        let lastOutput = try #require(lines.lastIndex { $0.hasPrefix("output\t") })
+        TestSupport.write(lines[..<lastOutput].joined(separator: "\n") + "\n", to: path)
+        let cutBetweenLines = try #require(SavedBuildState(path: path))
+        #expect(cutBetweenLines.summary == nil && !cutBetweenLines.wasMade(from: built.inputs))
+        #expect(!cutBetweenLines.outputsAreIntact(in: built.output))
+        TestSupport.write(lines[..<lastOutput].joined(separator: "\n") + "\noutput\t12", to: path)
+        let cutInALine = try #require(SavedBuildState(path: path))
+        #expect(!cutInALine.outputsAreIntact(in: built.output) && cutInALine.state() == nil)
+    }
+
+    /// A record of the version before has no head to answer from, so the next build renders everything;
+    /// but its listings' `updated` dates and sync history carry over, as they do across any other upgrade.
+    @Test func aRecordOfTheVersionBeforeKeepsItsListingsDates() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        _ = try Noticeboard.build(BuildOptions(root: site, now: TestSupport.now))
+        let path = BuildState.file(root: site, outputPath: site + "/public")
+        let versionFour = TestSupport.read(path)
+        let versionThree = versionFour.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("outputs\t") && !$0.hasPrefix("inputs\t") }
+            .joined(separator: "\n").replacingOccurrences(of: "noticeboard-build-state 4", with: "noticeboard-build-state 3")
+        TestSupport.write(versionThree, to: path)
+        let saved = try #require(SavedBuildState(path: path))
+        #expect(saved.summary == nil && !saved.outputsAreIntact(in: site + "/public"))
+        let lastState = try #require(saved.state())
+        #expect(!lastState.versions.isEmpty && lastState.sync.build > 0)
+
+        _ = try Noticeboard.build(BuildOptions(root: site, now: CalendarDate(year: 2026, month: 11, day: 24)!))
+        #expect(TestSupport.read(site + "/public/api/rentals/kayak.json").contains("\"updated\":\"2026-11-23\""))
+    }
+
+    /// `serve` keeps the site, so it needs the whole record even when nothing changed: a record whose head
+    /// is sound but whose tail is damaged makes a whole build, not a crash.
+    @Test func aKeptSiteWithADamagedTailBuildsAgain() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let options = BuildOptions(root: site, now: TestSupport.now)
+        _ = try Noticeboard.build(options)
+        let path = BuildState.file(root: site, outputPath: site + "/public")
+        TestSupport.write(TestSupport.read(path) + "listing\tnot-a-date\tx\ty\n", to: path)
+        let saved = try #require(SavedBuildState(path: path))
+        #expect(saved.summary != nil && saved.state() == nil)
+        let report = try LiveSite(options: options).build()
+        #expect(report.files == saved.summary?.files)
+        #expect(SavedBuildState(path: path)?.state() != nil)
     }
 }
