@@ -493,7 +493,7 @@ def main():
     hugo_labels = {"hugo-newest": f"Hugo {hugo_version(hugo_newest())}", "hugo-debian": f"Hugo {hugo_version(HUGO_DEBIAN)}"}
     measured = f"commit {commit}" if "NOTICEBOARD_BIN" not in os.environ else f"{NOTICEBOARD} (repository at {commit})"
     print(f"Noticeboard {measured}, {hugo_labels['hugo-newest']} (content adapters over the same YAML) and "
-          f"{hugo_labels['hugo-debian']} (Markdown converted ahead), {os.cpu_count()} cores, median of {arguments.runs} runs (one at {', '.join(sorted(ONE_RUN_SIZES))}), --now {NOW}; "
+          f"{hugo_labels['hugo-debian']} (Markdown converted ahead), {os.cpu_count()} cores, median of {arguments.runs} runs (one at {', '.join(sorted(ONE_RUN_SIZES))} but for the no-change rebuild), --now {NOW}; "
           f"{memory()}, GOMEMLIMIT={os.environ['GOMEMLIMIT']} for both Hugos", flush=True)
     rows, walls, built = [], {}, {}
     for size in arguments.sizes or DEFAULT_SIZES:
