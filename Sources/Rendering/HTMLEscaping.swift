@@ -28,16 +28,17 @@ struct HTMLEscaping: MustacheContentType {
     /// prepended sign before `<`) and stay as it is: such text takes the library's algorithm.
     func escape(_ text: String, into output: inout [UInt8]) {
         var needsEscape = false
-        var previous: UInt8 = 0
+        // What the byte before was, each byte classified once.
+        var previousSpecial = false, previousNonASCII = false
         for byte in text.utf8 {
-            let special = byte < 0x80 && Self.asciiReplacements[Int(byte)] != nil
-            let previousSpecial = previous < 0x80 && Self.asciiReplacements[Int(previous)] != nil
-            if (special && previous >= 0x80) || (byte >= 0x80 && previousSpecial) {
+            let nonASCII = byte >= 0x80
+            let special = !nonASCII && Self.asciiReplacements[Int(byte)] != nil
+            if (special && previousNonASCII) || (nonASCII && previousSpecial) {
                 output += Self.escapeCharacters(text).utf8
                 return
             }
             needsEscape = needsEscape || special
-            previous = byte
+            (previousSpecial, previousNonASCII) = (special, nonASCII)
         }
         guard needsEscape else {
             output += text.utf8
