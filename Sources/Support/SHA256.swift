@@ -6,15 +6,11 @@ public enum SHA256 {
     /// The digest in lowercase hex.
     public static func hex(_ bytes: [UInt8]) -> String {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        let ok = bytes.withUnsafeBytes { buffer in
-            EVP_Digest(buffer.baseAddress, buffer.count, &digest, &length, EVP_sha256(), nil)
-        }
-        precondition(ok == 1, "OpenSSL could not compute SHA-256")
+        let length = bytes.withUnsafeBytes { buffer in digest.withUnsafeMutableBufferPointer { compute(buffer, into: $0.baseAddress!) } }
         // Two table lookups a byte: String(radix:) per byte cost more than the digest of a small page.
         var hex: [UInt8] = []
-        hex.reserveCapacity(Int(length) * 2)
-        for byte in digest.prefix(Int(length)) {
+        hex.reserveCapacity(length * 2)
+        for byte in digest.prefix(length) {
             hex.append(lowercaseHexDigits[Int(byte >> 4)])
             hex.append(lowercaseHexDigits[Int(byte & 0xF)])
         }
@@ -28,11 +24,17 @@ public enum SHA256 {
     /// The digest's first 128 bits, as two words.
     public static func prefix128(_ bytes: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
         withUnsafeTemporaryAllocation(of: UInt64.self, capacity: Int(EVP_MAX_MD_SIZE) / 8) { words in
-            var length: UInt32 = 0
-            let ok = EVP_Digest(bytes.baseAddress, bytes.count, UnsafeMutableRawPointer(words.baseAddress!).assumingMemoryBound(to: UInt8.self), &length, EVP_sha256(), nil)
-            precondition(ok == 1, "OpenSSL could not compute SHA-256")
+            _ = compute(bytes, into: UnsafeMutableRawPointer(words.baseAddress!).assumingMemoryBound(to: UInt8.self))
             return (words[0], words[1])
         }
+    }
+
+    /// Writes the digest of `bytes` at `digest` (room for `EVP_MAX_MD_SIZE` bytes); returns its length.
+    private static func compute(_ bytes: UnsafeRawBufferPointer, into digest: UnsafeMutablePointer<UInt8>) -> Int {
+        var length: UInt32 = 0
+        let ok = EVP_Digest(bytes.baseAddress, bytes.count, digest, &length, EVP_sha256(), nil)
+        precondition(ok == 1, "OpenSSL could not compute SHA-256")
+        return Int(length)
     }
 }
 
