@@ -9,26 +9,35 @@ extension SiteRenderer {
     func csvDownload(_ collection: KindCollection) -> OutputFile {
         let schema = collection.schema
         let columns = ["slug"] + (schema.hasPages ? ["url"] : []) + schema.fields.filter { !$0.isPrivate }.map(\.name) + schema.derived.map(\.name)
-        var bytes = Array(Self.csvRow(columns.map(Self.csvText)).utf8)
-        for row in collection.listings.parallelMap({ listing in Self.csvRow(columns.map { Self.csvCell(listing.fields[$0]) }) }) {
-            bytes.append(contentsOf: row.utf8)
+        var bytes: [UInt8] = []
+        Self.appendRow(columns.map { Value.string($0) }, to: &bytes)
+        for row in collection.listings.parallelMap({ listing in
+            var row: [UInt8] = []
+            Self.appendRow(columns.map { listing.fields[$0] ?? .null }, to: &row)
+            return row
+        }) {
+            bytes.append(contentsOf: row)
         }
         return OutputFile(path: "api/\(schema.name).csv", contents: .bytes(bytes))
     }
 
-    private static func csvRow(_ cells: [String]) -> String {
-        cells.joined(separator: ",") + "\r\n"
+    private static func appendRow(_ cells: [Value], to bytes: inout [UInt8]) {
+        for (index, cell) in cells.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            appendCell(cell, to: &bytes)
+        }
+        bytes.append(contentsOf: "\r\n".utf8)
     }
 
     /// Numbers as JSON writes them; text quoted when it must be; a list's items joined by "; "; a reference
     /// or a listing as its slug, an image as its URL.
-    private static func csvCell(_ value: Value?) -> String {
+    private static func appendCell(_ value: Value, to bytes: inout [UInt8]) {
         switch value {
-        case nil, .null?: return ""
-        case .int?, .decimal?, .bool?, .date?: return value!.text
-        case .string(let text)?, .html(let text)?: return csvText(text)
-        case .list(let items)?: return csvText(items.map { plainText($0) }.joined(separator: "; "))
-        case .object?: return csvText(plainText(value!))
+        case .null: return
+        case .int, .decimal, .bool, .date: bytes.append(contentsOf: value.text.utf8)
+        case .string(let text), .html(let text): appendText(text, to: &bytes)
+        case .list(let items): appendText(items.map { plainText($0) }.joined(separator: "; "), to: &bytes)
+        case .object: appendText(plainText(value), to: &bytes)
         }
     }
 
@@ -40,13 +49,21 @@ extension SiteRenderer {
         }
     }
 
-    /// Quoted when it holds a comma, quote or line break. Text that a spreadsheet would take for a formula
-    /// (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) gets a leading `'`, as OWASP advises,
-    /// so opening the file never runs what a listing says.
-    private static func csvText(_ text: String) -> String {
-        var text = text
-        if let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) { text = "'" + text }
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    /// Quoted when it holds a comma, quote or line break byte (a comma under a combining mark too, which Swift
+    /// counts as another character). Text that a spreadsheet would take for a formula (starting with `=`, `+`,
+    /// `-`, `@`, a tab or a carriage return) gets a leading `'`, as OWASP advises, so opening the file never
+    /// runs what a listing says.
+    private static func appendText(_ text: String, to bytes: inout [UInt8]) {
+        let utf8 = text.utf8
+        let isFormula = utf8.first.map { "=+-@\t\r".utf8.contains($0) } ?? false
+        let isQuoted = utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
+        if isQuoted { bytes.append(UInt8(ascii: "\"")) }
+        if isFormula { bytes.append(UInt8(ascii: "'")) }
+        guard isQuoted else { return bytes.append(contentsOf: utf8) }
+        for byte in utf8 {
+            if byte == UInt8(ascii: "\"") { bytes.append(byte) }
+            bytes.append(byte)
+        }
+        bytes.append(UInt8(ascii: "\""))
     }
 }

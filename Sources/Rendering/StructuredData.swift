@@ -11,23 +11,23 @@ extension PageContexts {
         var document: OrderedDictionary<String, Value> = ["@context": .string("https://schema.org")]
         let object = StructuredObject(site: site, fields: schema.fields).make(mapping, from: listing.fields, url: listing.fields["url"])
         document.merge(object.fields) { _, new in new }
-        return .html(Self.scriptSafe(String(decoding: JSONWriter.bytes(.object(document)).dropLast(), as: UTF8.self)))
+        return .html(Self.scriptSafe(JSONWriter.bytes(.object(document)).dropLast()))
     }
 
     /// `<`, `>` and `&` only occur inside JSON strings, where `\u003c` means the same: so `</script>` and
     /// `<!--` in a value cannot close or comment out the script element.
-    static func scriptSafe(_ json: String) -> String {
-        var safe = ""
-        safe.reserveCapacity(json.utf8.count + 16)
-        for character in json.unicodeScalars {
-            switch character {
-            case "<": safe += "\\u003c"
-            case ">": safe += "\\u003e"
-            case "&": safe += "\\u0026"
-            default: safe.unicodeScalars.append(character)
+    static func scriptSafe(_ json: ArraySlice<UInt8>) -> String {
+        var safe: [UInt8] = []
+        safe.reserveCapacity(json.count + 16)
+        for byte in json {
+            switch byte {
+            case UInt8(ascii: "<"): safe.append(contentsOf: #"\u003c"#.utf8)
+            case UInt8(ascii: ">"): safe.append(contentsOf: #"\u003e"#.utf8)
+            case UInt8(ascii: "&"): safe.append(contentsOf: #"\u0026"#.utf8)
+            default: safe.append(byte)
             }
         }
-        return safe
+        return String(decoding: safe, as: UTF8.self)
     }
 }
 

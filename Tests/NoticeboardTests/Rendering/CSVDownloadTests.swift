@@ -58,4 +58,20 @@ import Testing
         #expect(cell("url") == "https://example.org/catalogue/cleaners/aoife-byrne/")
         #expect(cell("bio").contains("\n"), "a Markdown field keeps its line breaks inside quotes")
     }
+
+    /// A comma followed by a combining accent is one Character in Swift that is not ",", but the file still
+    /// holds a comma byte there: the cell is quoted, so the row keeps its columns.
+    @Test func aCommaUnderACombiningMarkStaysInItsCell() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let aoife = site + "/content/cleaners/aoife-byrne.yaml"
+        let text = TestSupport.read(aoife)
+        TestSupport.write(text.replacingOccurrences(of: "  - Oven cleaning", with: "  - \"Oven cleaning,\\u0301 hobs\""), to: aoife)
+        _ = try Noticeboard.build(BuildOptions(root: site, now: CalendarDate(year: 2026, month: 11, day: 23)!))
+
+        // Read as bytes: `records` splits Characters, and so would miss what a byte-reading spreadsheet sees.
+        let bytes = Array(TestSupport.read(site + "/public/api/cleaners.csv").utf8)
+        let quotedCell = Array("\"Regular home cleaning; Deep cleaning; Oven cleaning,\u{301} hobs\"".utf8)
+        #expect(bytes.firstRange(of: quotedCell) != nil)
+    }
 }
