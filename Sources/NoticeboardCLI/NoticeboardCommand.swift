@@ -63,7 +63,7 @@ struct Build: ParsableCommand {
             }
             if timings {
                 for stage in report.stages.stages {
-                    FileHandle.standardError.write(Data(String(format: "%8.3f s  %@\n", stage.seconds, stage.name).utf8))
+                    FileHandle.standardError.write(Data(String(format: "%8.3f s %7.3f s cpu  %@\n", stage.seconds, stage.cpuSeconds, stage.name).utf8))
                 }
             }
         } catch {
