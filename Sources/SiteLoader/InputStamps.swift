@@ -54,9 +54,7 @@ public struct InputStamps: Sendable, Equatable {
         }
         defer { closedir(folder) }
         while let entry = readdir(folder) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { name in
-                name.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-            }
+            let name = SiteFiles.name(of: entry)
             if name == "." || name == ".." { continue }
             let entryRelative = relative + "/" + name
             var info = stat()

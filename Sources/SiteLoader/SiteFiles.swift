@@ -85,13 +85,18 @@ public struct SiteFiles: Sendable {
         public let problems: [Diagnostic]
 
         /// As `SiteFiles.files(under:extensions:)` gives them, for this folder or one below it.
+        /// Paths are compared as the file system does, byte by byte: this runs over every file of `content/`
+        /// once per kind, and comparing Characters took seconds at 400,000 listings.
         public func files(under folder: String, extensions: Set<String>? = nil) -> [String] {
-            let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+            let prefix = Array((folder.hasSuffix("/") ? folder : folder + "/").utf8)
             return files.filter { name in
-                guard name.hasPrefix(prefix) else { return false }
+                let path = name.utf8
+                guard path.starts(with: prefix) else { return false }
                 guard let extensions else { return true }
-                guard let dot = name.lastIndex(of: "."), !name[dot...].contains("/") else { return false }
-                return extensions.contains(String(name[name.index(after: dot)...]).lowercased())
+                guard let dot = path.lastIndex(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "/") }),
+                    path[dot] == UInt8(ascii: ".")
+                else { return false }
+                return extensions.contains(String(decoding: path[path.index(after: dot)...], as: UTF8.self).lowercased())
             }
         }
     }
@@ -122,16 +127,19 @@ public struct SiteFiles: Sendable {
             walking.insert(real)
             defer { walking.remove(real) }
             // A folder that cannot be listed, or listed but not entered, would silently make a smaller site.
-            guard Self.isReadable(absolute(relative), folder: true),
-                let names = try? FileManager.default.contentsOfDirectory(atPath: absolute(relative))
-            else {
+            guard Self.isReadable(absolute(relative), folder: true), let listing = opendir(absolute(relative)) else {
                 problems.append(Self.unreadable(relative, errno, folder: true))
                 return
             }
-            for name in names where !name.hasPrefix(".") {
+            defer { closedir(listing) }
+            // Entries are looked up relative to their folder, not by whole path: this runs over every listing file.
+            let folderDescriptor = dirfd(listing)
+            while let entry = readdir(listing) {
+                let name = Self.name(of: entry)
+                if name.hasPrefix(".") { continue }
                 let path = relative + "/" + name
                 var info = stat()
-                guard lstat(absolute(path), &info) == 0 else {
+                guard fstatat(folderDescriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
                     problems.append(Self.unreadable(path, errno, folder: false))
                     continue
                 }
@@ -144,7 +152,7 @@ public struct SiteFiles: Sendable {
                 } else if (info.st_mode & S_IFMT) == S_IFDIR {
                     visit(path, real: real + "/" + name)
                 } else if (info.st_mode & S_IFMT) == S_IFREG {
-                    if Self.isReadable(absolute(path), folder: false) {
+                    if faccessat(folderDescriptor, name, R_OK, 0) == 0 {
                         files.append(path)
                     } else {
                         problems.append(Self.unreadable(path, errno, folder: false))
@@ -194,6 +202,13 @@ public struct SiteFiles: Sendable {
     private func isRegularFile(_ relative: String) -> Bool {
         var info = stat()
         return stat(absolute(relative), &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// The name of a folder entry `readdir` gave.
+    static func name(of entry: UnsafeMutablePointer<dirent>) -> String {
+        withUnsafePointer(to: entry.pointee.d_name) { name in
+            name.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+        }
     }
 
     /// Whether this process may read the file, or list and enter the folder (`access` sets errno when not).

@@ -117,12 +117,15 @@ public struct LoadedSite: Sendable {
         let notKinds: Set<String> = ["schemas", "media", "pages"]
         var folders: [String: String] = [:]
         for file in content.files(under: "content", extensions: ["yaml", "yml"]) {
-            let parts = file.split(separator: "/").map(String.init)
+            // Split as bytes, and only as far as needed: this runs over every listing file.
+            let parts = file.utf8.split(separator: UInt8(ascii: "/"), maxSplits: 2)
+            guard parts.count == 3, !parts[2].contains(UInt8(ascii: "/")) else { continue }
+            let folder = String(decoding: parts[1], as: UTF8.self)
             // A folder whose kind has a schema is named by the schema's error.
-            guard parts.count == 3, !notKinds.contains(parts[1]), !config.kinds.contains(parts[1]), folders[parts[1]] == nil,
-                !schemaFiles.contains(where: { $0.hasPrefix("content/schemas/\(parts[1]).") })
+            guard !config.kinds.contains(folder), !notKinds.contains(folder), folders[folder] == nil,
+                !schemaFiles.contains(where: { $0.hasPrefix("content/schemas/\(folder).") })
             else { continue }
-            folders[parts[1]] = file
+            folders[folder] = file
         }
         for (kind, file) in folders.sorted(by: { $0.key < $1.key }) {
             problems.append(.error(
