@@ -160,9 +160,12 @@ extension SiteRenderer {
 
 /// A short plain-text start of a Markdown text.
 enum SearchSummary {
+    /// Made into UTF-8 bytes, a scalar at a time: appending to a String's scalar view was most of the
+    /// summary's time, and the summary a quarter of the search index's.
     static func of(_ markdown: String, length: Int) -> String {
-        var text = String.UnicodeScalarView()
+        var text: [UInt8] = []
         var count = 0
+        var endsInSpace = false
         var skippingLinkTarget = false
         var previous: Unicode.Scalar = " "
         for scalar in markdown.unicodeScalars {
@@ -175,21 +178,39 @@ enum SearchSummary {
                 continue
             }
             previous = scalar
-            if "*_#`>[]|".unicodeScalars.contains(scalar) { continue }
-            if scalar == " " || scalar == "\n" || scalar == "\t" || scalar == "\r" || (!scalar.isASCII && scalar.properties.isWhitespace) {
-                if count == 0 || text.last == " " { continue }
-                text.append(" ")
+            if isMark(scalar) { continue }
+            if isSpace(scalar) {
+                if count == 0 || endsInSpace { continue }
+                text.append(UInt8(ascii: " "))
+                endsInSpace = true
             } else {
-                text.append(scalar)
+                text.append(contentsOf: UTF8.encode(scalar)!)
+                endsInSpace = false
             }
             count += 1
             if count > length { break }
         }
-        if text.last == " " { text.removeLast() }
-        guard count > length else { return String(text) }
+        if endsInSpace { text.removeLast() }
+        let summary = String(decoding: text, as: UTF8.self)
+        guard count > length else { return summary }
         // Cut at the last space, without leaving a combining mark or half a cluster behind.
-        let cut = String(String(text).prefix(length))
+        let cut = String(summary.prefix(length))
         let atWord = cut.lastIndex(of: " ").map { cut[..<$0] } ?? cut[...]
         return atWord + "…"
+    }
+
+    /// Markdown's marks, which the summary leaves out.
+    private static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "*", "_", "#", "`", ">", "[", "]", "|": true
+        default: false
+        }
+    }
+
+    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case " ", "\n", "\t", "\r": true
+        default: !scalar.isASCII && scalar.properties.isWhitespace
+        }
     }
 }
