@@ -111,7 +111,7 @@ public struct SiteRenderer: Sendable {
                 emit(pages.map { page -> RenderedFile in
                     let key = page.context.renderKey(fingerprint: templates.fingerprint, template: page.template)
                     if previousKey(page.path) == key { return RenderedFile(file: OutputFile(path: page.path, contents: .previous), renderKey: key) }
-                    return RenderedFile(file: OutputFile(path: page.path, text: render(page)), renderKey: key)
+                    return RenderedFile(file: OutputFile(path: page.path, contents: .bytes(render(page))), renderKey: key)
                 })
                 return pages.filter(\.inSitemap).map { SitemapEntry(path: $0.path, lastModified: $0.lastModified) }
             }
@@ -124,11 +124,11 @@ public struct SiteRenderer: Sendable {
         let lastModified: CalendarDate?
     }
 
-    /// Renders the page's own template, then the layout around it.
-    func render(_ page: Page) -> String {
+    /// Renders the page's own template, then the layout around it, into the file's bytes.
+    func render(_ page: Page) -> [UInt8] {
         let body = templates.render(page.context.value, with: page.template)
         var fields = page.context.fields
         fields["content"] = .html(body)
-        return templates.render(.object(fields), with: "layout")
+        return templates.renderedBytes(.object(fields), with: "layout")
     }
 }

@@ -56,9 +56,15 @@ public struct TemplateSet: Sendable {
     }
 
     public func render(_ context: Value, with name: String) -> String {
+        String(decoding: renderedBytes(context, with: name), as: UTF8.self)
+    }
+
+    /// The rendered UTF-8, for a file: always valid, as every piece of it comes from a template's text or a
+    /// String (escaping replaces ASCII bytes only), so it needs no check on its way to the file.
+    func renderedBytes(_ context: Value, with name: String) -> [UInt8] {
         var renderer = TemplateRenderer(templates: compiled, context: context)
         renderer.render(name)
-        return String(decoding: renderer.output, as: UTF8.self)
+        return renderer.output
     }
 
     /// The kind's own template if it has one (`cleaners/listing`), else the site-wide one (`listing`).
