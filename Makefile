@@ -6,7 +6,8 @@
 # the tests parse the built pages as browsers do (Tests/Tools/html_safety_report.py), and node, which runs the
 # search page's script against a brute-force scan (Tests/Tools/search_equality.js). The theme ships libjs-leaflet's
 # files (templates/assets/leaflet/), and a test compares them with the package's. Text sorts by ICU's collation (libicu-dev).
-APT_PACKAGES := pkg-config libyaml-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libssl-dev libvips-dev zlib1g-dev libicu-dev \
+# The program allocates through mimalloc (libmimalloc-dev; see Package.swift).
+APT_PACKAGES := pkg-config libyaml-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libssl-dev libvips-dev zlib1g-dev libicu-dev libmimalloc-dev \
 	cmark-gfm libxml2-utils nginx-light linkchecker curl libimage-exiftool-perl python3-html5lib nodejs libjs-leaflet
 # The tests validate every JSON file against its published JSON Schema with Python's jsonschema.
 PIP_PACKAGES := jsonschema
