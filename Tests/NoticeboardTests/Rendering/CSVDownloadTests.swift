@@ -32,13 +32,23 @@ import Testing
         return records
     }
 
-    @Test func aKindAsASpreadsheet() throws {
+    /// The example site built with one line of Aoife Byrne's listing replaced; the caller removes it.
+    private static func siteBuilt(replacingInAoife line: String, with replacement: String) throws -> String {
         let site = TestSupport.makeSite()
-        defer { TestSupport.removeTree(site) }
         let aoife = site + "/content/cleaners/aoife-byrne.yaml"
-        let text = TestSupport.read(aoife)
-        TestSupport.write(text.replacingOccurrences(of: "name: Aoife Byrne", with: "name: '=HYPERLINK(\"https://evil.example\", \"Aoife\")'"), to: aoife)
-        _ = try Noticeboard.build(BuildOptions(root: site, now: CalendarDate(year: 2026, month: 11, day: 23)!))
+        TestSupport.write(TestSupport.read(aoife).replacingOccurrences(of: line, with: replacement), to: aoife)
+        do {
+            _ = try Noticeboard.build(BuildOptions(root: site, now: CalendarDate(year: 2026, month: 11, day: 23)!))
+        } catch {
+            TestSupport.removeTree(site)
+            throw error
+        }
+        return site
+    }
+
+    @Test func aKindAsASpreadsheet() throws {
+        let site = try Self.siteBuilt(replacingInAoife: "name: Aoife Byrne", with: "name: '=HYPERLINK(\"https://evil.example\", \"Aoife\")'")
+        defer { TestSupport.removeTree(site) }
 
         let records = Self.records(TestSupport.read(site + "/public/api/cleaners.csv"))
         let header = try #require(records.first)
@@ -62,12 +72,8 @@ import Testing
     /// A comma followed by a combining accent is one Character in Swift that is not ",", but the file still
     /// holds a comma byte there: the cell is quoted, so the row keeps its columns.
     @Test func aCommaUnderACombiningMarkStaysInItsCell() throws {
-        let site = TestSupport.makeSite()
+        let site = try Self.siteBuilt(replacingInAoife: "  - Oven cleaning", with: "  - \"Oven cleaning,\\u0301 hobs\"")
         defer { TestSupport.removeTree(site) }
-        let aoife = site + "/content/cleaners/aoife-byrne.yaml"
-        let text = TestSupport.read(aoife)
-        TestSupport.write(text.replacingOccurrences(of: "  - Oven cleaning", with: "  - \"Oven cleaning,\\u0301 hobs\""), to: aoife)
-        _ = try Noticeboard.build(BuildOptions(root: site, now: CalendarDate(year: 2026, month: 11, day: 23)!))
 
         // Read as bytes: `records` splits Characters, and so would miss what a byte-reading spreadsheet sees.
         let bytes = Array(TestSupport.read(site + "/public/api/cleaners.csv").utf8)
