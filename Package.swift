@@ -82,8 +82,8 @@ let package = Package(
             // `noticeboard new` copies this starter site.
             resources: [.copy("Scaffold")],
             // mimalloc (libmimalloc-dev) takes malloc's place in the program: a build makes and frees millions of
-            // small values on every core, and glibc's allocator took a tenth of its CPU (L: 12 % less user CPU and
-            // memory, measured in the note on the speed issue). Linked, not preloaded, so every run gets it.
+            // small values on every core, and glibc's allocator took a tenth of its CPU (L: 14 % less user CPU and
+            // 16 % less peak memory; README's Benchmark section). Linked, not preloaded, so every run gets it.
             linkerSettings: [.linkedLibrary("mimalloc")]),
         .testTarget(
             name: "NoticeboardTests",
