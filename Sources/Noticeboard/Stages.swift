@@ -126,10 +126,9 @@ extension Noticeboard {
         return catalogue
     }
 
-    /// Each listing's fields encoded, and dated by the last record: those of every kind, or in place those of
-    /// the edited listings' kinds.
+    /// Each listing's fields encoded, and dated by the last record: every listing, or in place the edited ones.
     static func track(_ catalogue: Catalogue, _ run: BuildRun, _ stages: inout StageTimes) -> ListingVersions {
-        let versions = ListingVersions(catalogue: catalogue, previous: run.lastRecord?.versions ?? [:], kinds: run.changes.map { Set($0.slugs.keys) })
+        let versions = ListingVersions(catalogue: catalogue, previous: run.lastRecord?.versions ?? [:], edited: run.changes?.slugs)
         stages.finish("encode and date listings")
         return versions
     }

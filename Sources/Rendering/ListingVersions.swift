@@ -22,21 +22,22 @@ public struct ListingVersions: Sendable {
     public let versions: [String: Version]
     let buildDate: CalendarDate
 
-    /// With `kinds`, only those kinds' listings are encoded and dated again (an in-place edit); the other
-    /// kinds keep the last record's versions.
-    public init(catalogue: Catalogue, previous: [String: Version], kinds: Set<String>? = nil) {
+    /// With `edited` (slugs by kind: an in-place edit), only those listings are encoded and dated again;
+    /// every other keeps the last record's version.
+    public init(catalogue: Catalogue, previous: [String: Version], edited: [String: Set<String>]? = nil) {
         let buildDate = catalogue.buildDate
-        var versions = kinds == nil ? [:] : previous
-        for collection in catalogue.kinds where kinds?.contains(collection.schema.name) ?? true {
+        var versions = edited == nil ? [:] : previous
+        for collection in catalogue.kinds {
             let kind = collection.schema.name
+            let listings = edited.map { edited in collection.listings.filter { edited[kind]?.contains($0.slug) ?? false } } ?? collection.listings
             // The encoded fields are not kept: the documents encode them again as they are written (at XL they
             // held 1.1 GB through rendering).
-            let made = collection.listings.parallelMap { listing -> Version in
+            let made = listings.parallelMap { listing -> Version in
                 let digest = JSONWriter.encoded(.object(listing.fields)).sha256
                 let last = previous["\(kind)/\(listing.slug)"]
                 return Version(updated: last?.sha256 == digest ? last!.updated : buildDate, sha256: digest)
             }
-            for (listing, version) in zip(collection.listings, made) { versions["\(kind)/\(listing.slug)"] = version }
+            for (listing, version) in zip(listings, made) { versions["\(kind)/\(listing.slug)"] = version }
         }
         self.versions = versions
         self.buildDate = buildDate
