@@ -24,7 +24,7 @@ public enum Outputs {
         .site(
             "search index", ["api/search/meta.json", "api/search/terms/<n>.json", "api/search/facets/<n>.json", "api/search/cards/<n>.json",
             "api/search/range/<kind>.json", "api/search/sort/<kind>.<field>.json"], shows: .everyListing
-        ) { pass in [.documents { pass.renderer.searchIndex() }] },
+        ) { pass in [.documents { pass.searchIndex() }] },
         .eachKind("feeds", ["feeds/<kind>.json", "feeds/<kind>.atom"], shows: .itsListings) { pass, collection in
             [.documents { pass.renderer.feeds(collection) }]
         },
@@ -181,12 +181,18 @@ struct RenderPass: Sendable {
     let renderer: SiteRenderer
     /// The slugs of the listings edited in place, by kind; nil when every output is made.
     let changes: [String: Set<String>]?
+    /// The last build's search corpus, which an in-place pass starts from.
+    let lastSearch: SearchCorpus?
+    /// Receives the search corpus this pass makes, when the caller keeps it (`serve`).
+    let searchKeeper: SearchCorpusKeeper?
     /// Card digests made ahead for a whole render, by kind; for an in-place edit, each is made when asked.
     private let cards: [String: (listings: CardDigests, entries: CardDigests)]
 
-    init(renderer: SiteRenderer, changes: [String: Set<String>]?) {
+    init(renderer: SiteRenderer, changes: [String: Set<String>]?, lastSearch: SearchCorpus? = nil, searchKeeper: SearchCorpusKeeper? = nil) {
         self.renderer = renderer
         self.changes = changes
+        self.lastSearch = lastSearch
+        self.searchKeeper = searchKeeper
         var cards: [String: (listings: CardDigests, entries: CardDigests)] = [:]
         if changes == nil {
             for collection in renderer.catalogue.kinds where collection.schema.hasPages {
@@ -222,6 +228,13 @@ struct RenderPass: Sendable {
         let made = cards[collection.schema.name]
         if let facet, collection.schema.facetIsOverEntries(facet.field.name) { return made?.entries ?? .none }
         return made?.listings ?? .none
+    }
+
+    /// The search index's files: made anew, or in place from the last build's corpus.
+    func searchIndex() -> [OutputFile] {
+        let made = changes.flatMap { changes in lastSearch.map { renderer.searchIndex(replacing: changes, in: $0) } } ?? renderer.searchIndex()
+        searchKeeper?.keep(made.corpus)
+        return made.files
     }
 
     /// Listing pages are described and rendered in groups of this many, so the cores share them evenly.

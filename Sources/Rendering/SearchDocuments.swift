@@ -13,8 +13,8 @@ public struct SearchDocument: Sendable {
     public let text: String
     /// Facet name → the names of its values this listing has (in a collection kind, any of its entries has).
     public let facets: [String: [String]]
-    /// The value of the kind's `search_range` field, when it has one.
-    public let range: Double?
+    /// The value of the kind's `search_range` field (an int or a decimal); null without one.
+    public let range: Value
     public let card: Card
     /// The place of its value of the kind's cluster facet (`clusterFacet`); -1 without one.
     let cluster: Int
@@ -96,14 +96,14 @@ extension SiteRenderer {
         return byListing
     }
 
-    private func searchDocument(_ listing: Listing, _ collection: KindCollection, _ facets: [String: [String]], cluster: Int) -> SearchDocument {
+    func searchDocument(_ listing: Listing, _ collection: KindCollection, _ facets: [String: [String]], cluster: Int) -> SearchDocument {
         let schema = collection.schema
-        var range: Double?
+        var range: Value = .null
         if let field = schema.searchRange {
             switch listing.fields[field] {
-            case .int(let number)?: range = Double(number)
-            case .decimal(let number)?: range = number.doubleValue
-            default: range = nil
+            case .int(let number)?: range = .int(number)
+            case .decimal(let number)?: range = .decimal(number)
+            default: break
             }
         }
         let parts = CardParts(listing, schema: schema, site: site)

@@ -24,35 +24,79 @@ extension SiteRenderer {
     static let termFileBytes = 32_000
     static let facetFileBytes = 8_000
 
-    public func searchIndex() -> [OutputFile] {
+    /// The index made anew: its files, and the corpus they are made from.
+    public func searchIndex() -> (files: [OutputFile], corpus: SearchCorpus) {
         let documents = searchDocuments()
-        let collections = catalogue.kinds.filter(\.schema.hasPages)
+        let collections = searchedKinds
+        let firsts = Self.firstNumbers(collections)
+        let (facetFiles, facetValues) = searchFacetFiles(documents, collections: collections, firsts: firsts)
+        let corpus = SearchCorpus(documents: documents, terms: SearchTerms(documents), facetValues: facetValues, cardStarts: Self.cardFileStarts(documents))
+        var files = facetFiles + searchCardFiles(corpus, numbers: Array(corpus.cardStarts.indices))
+        for (index, collection) in collections.enumerated() {
+            files += searchRangeFile(collection, documents: documents[firsts[index]..<firsts[index] + collection.listings.count]).map { [$0] } ?? []
+            files += searchSortFiles(collection)
+        }
+        return (files + searchTermAndMetaFiles(corpus, collections: collections, firsts: firsts), corpus)
+    }
+
+    /// The index after an in-place edit of the `edited` listings (slugs by kind), from the last build's
+    /// corpus: their documents are made again and their terms replaced. Facets, clusters and sort orders
+    /// stay as they were (`Catalogue.replacing`), so only the term files, the card files that hold the
+    /// edited documents, their kinds' range files and the meta document are made.
+    public func searchIndex(replacing edited: [String: Set<String>], in last: SearchCorpus) -> (files: [OutputFile], corpus: SearchCorpus) {
+        let collections = searchedKinds
+        let firsts = Self.firstNumbers(collections)
+        var documents = last.documents, terms = last.terms
+        var changedKinds: [Int] = [], cardFiles: Set<Int> = []
+        for (index, collection) in collections.enumerated() {
+            guard let slugs = edited[collection.schema.name] else { continue }
+            changedKinds.append(index)
+            let numbers = firsts[index]..<firsts[index] + collection.listings.count
+            for listing in collection.listings where slugs.contains(listing.slug) {
+                guard let number = numbers.first(where: { documents[$0].card.path == listing.outputPath }) else { continue }
+                let old = documents[number]
+                documents[number] = searchDocument(listing, collection, old.facets, cluster: old.cluster)
+                terms = terms.replacing(Int32(number), old, with: documents[number])
+                cardFiles.insert(last.cardStarts.lastIndex { $0 <= number }!)
+            }
+        }
+        let corpus = SearchCorpus(documents: documents, terms: terms, facetValues: last.facetValues, cardStarts: last.cardStarts)
+        var files = searchCardFiles(corpus, numbers: cardFiles.sorted())
+        for index in changedKinds {
+            files += searchRangeFile(collections[index], documents: documents[firsts[index]..<firsts[index] + collections[index].listings.count]).map { [$0] } ?? []
+        }
+        return (files + searchTermAndMetaFiles(corpus, collections: collections, firsts: firsts), corpus)
+    }
+
+    /// The kinds whose listings search finds: those with pages, in navigation order.
+    private var searchedKinds: [KindCollection] { catalogue.kinds.filter(\.schema.hasPages) }
+
+    /// The number of each kind's first document.
+    private static func firstNumbers(_ collections: [KindCollection]) -> [Int] {
         var firsts: [Int] = []
         var next = 0
         for collection in collections {
             firsts.append(next)
             next += collection.listings.count
         }
-        let (termFiles, separators) = searchTermFiles(SearchTerms(documents))
-        let (facetFiles, facetValues) = searchFacetFiles(documents, collections: collections, firsts: firsts)
-        let cardStarts = Self.cardFileStarts(documents)
-        var files = termFiles + facetFiles + searchCardFiles(documents, starts: cardStarts)
-        var kinds: [Value] = []
-        for (index, collection) in collections.enumerated() {
-            let kind = searchKind(collection, first: firsts[index], facetValues: facetValues[index])
-            kinds.append(kind.meta)
-            files += kind.files
+        return firsts
+    }
+
+    /// The term files and the meta document, which says where each term file starts.
+    private func searchTermAndMetaFiles(_ corpus: SearchCorpus, collections: [KindCollection], firsts: [Int]) -> [OutputFile] {
+        let (termFiles, separators) = searchTermFiles(corpus.terms)
+        let kinds: [Value] = collections.enumerated().map { index, collection in
+            searchKindMeta(collection, first: firsts[index], facetValues: corpus.facetValues[index])
         }
         let meta: Value = .object([
             "$schema": schemaURL("search.meta"),
             "version": .int(Int64(Self.searchIndexVersion)),
-            "documents": .int(Int64(documents.count)),
-            "cards": .list(cardStarts.map { .int(Int64($0)) }),
+            "documents": .int(Int64(corpus.documents.count)),
+            "cards": .list(corpus.cardStarts.map { .int(Int64($0)) }),
             "terms": .list(separators.map(Value.string)),
             "kinds": .list(kinds),
         ])
-        files.append(OutputFile(path: Self.searchMetaPath, contents: .bytes(JSONWriter.bytes(meta))))
-        return files
+        return termFiles + [OutputFile(path: Self.searchMetaPath, contents: .bytes(JSONWriter.bytes(meta)))]
     }
 
     /// The term files, and the first term of each, shortened to the shortest start that still sorts after
@@ -144,12 +188,14 @@ extension SiteRenderer {
         return starts
     }
 
-    /// Cards, a file from each of `starts`: [title, path, thumbnail or null, [figures], facet line, summary].
-    private func searchCardFiles(_ documents: [SearchDocument], starts: [Int]) -> [OutputFile] {
+    /// The card files of the given numbers (see `cardFileStarts`): [title, path, thumbnail or null, [figures],
+    /// facet line, summary] a document.
+    private func searchCardFiles(_ corpus: SearchCorpus, numbers: [Int]) -> [OutputFile] {
         let schema = schemaURL("search.cards")
-        let ends = Array(starts.dropFirst()) + [documents.count]
-        return Array(zip(starts, ends).enumerated()).parallelMap { number, range in
-            let cards: [Value] = documents[range.0..<range.1].map { document in
+        let starts = corpus.cardStarts, documents = corpus.documents
+        return numbers.parallelMap { number in
+            let end = number + 1 < starts.count ? starts[number + 1] : documents.count
+            let cards: [Value] = documents[starts[number]..<end].map { document in
                 let card = document.card
                 return .list([
                     .string(document.title), .string(card.path), card.thumbnail.map(Value.string) ?? .null,
@@ -163,38 +209,21 @@ extension SiteRenderer {
 }
 
 extension SiteRenderer {
-    /// A kind's entry in `meta.json`, with its range and sort files.
-    func searchKind(
-        _ collection: KindCollection, first: Int, facetValues: [[Value]]
-    ) -> (meta: Value, files: [OutputFile]) {
+    /// A kind's entry in `meta.json`.
+    func searchKindMeta(_ collection: KindCollection, first: Int, facetValues: [[Value]]) -> Value {
         let schema = collection.schema
-        var files: [OutputFile] = []
         var range: Value = .null
         if let field = schema.searchRange, let label = schema.label(of: field) {
-            let path = "range/\(schema.name).json"
-            let values: [Value] = searchOrder(collection).map { index in
-                switch collection.listings[index].fields[field] {
-                case .int(let number)?: return .int(number)
-                case .decimal(let number)?: return .decimal(number)
-                default: return .null
-                }
-            }
-            files.append(searchFile(path, schema: "search.range", ["values": .list(values)]))
-            range = .object(["field": .string(field), "label": .string(label), "file": .string(path)])
+            range = .object(["field": .string(field), "label": .string(label), "file": .string(Self.searchRangePath(schema))])
         }
-        var sorts: [Value] = []
-        let order = searchOrder(collection)
-        for (index, key) in schema.sort.enumerated() {
-            guard let label = schema.label(of: key.field) else { continue }
-            let path = "sort/\(schema.name).\(key.field).json"
-            // The kind's order is by its first sort field already.
-            let ranks = index == 0 ? Array(collection.listings.indices) : collection.ranks(by: key, collation: catalogue.collation)
-            files.append(searchFile(path, schema: "search.sort", ["ranks": .list(order.map { .int(Int64(ranks[$0])) })]))
-            sorts.append(.object([
-                "field": .string(key.field), "label": .string(label + sortDirection(key, in: schema)), "file": .string(path),
-            ]))
+        let sorts: [Value] = schema.sort.compactMap { key in
+            guard let label = schema.label(of: key.field) else { return nil }
+            return .object([
+                "field": .string(key.field), "label": .string(label + sortDirection(key, in: schema)),
+                "file": .string(Self.searchSortPath(schema, key)),
+            ])
         }
-        let meta: Value = .object([
+        return .object([
             "name": .string(schema.name),
             "title": .string(schema.title),
             "singular": .string(schema.singular),
@@ -207,7 +236,29 @@ extension SiteRenderer {
             "range": range,
             "sorts": .list(sorts),
         ])
-        return (meta, files)
+    }
+
+    private static func searchRangePath(_ schema: KindSchema) -> String { "range/\(schema.name).json" }
+    private static func searchSortPath(_ schema: KindSchema, _ key: SortKey) -> String { "sort/\(schema.name).\(key.field).json" }
+
+    /// A kind's range values in document order, when it has a range field: from its documents.
+    private func searchRangeFile(_ collection: KindCollection, documents: ArraySlice<SearchDocument>) -> OutputFile? {
+        let schema = collection.schema
+        guard let field = schema.searchRange, schema.label(of: field) != nil else { return nil }
+        return searchFile(Self.searchRangePath(schema), schema: "search.range", ["values": .list(documents.map(\.range))])
+    }
+
+    /// A kind's ranks by each sort field, in document order.
+    private func searchSortFiles(_ collection: KindCollection) -> [OutputFile] {
+        let schema = collection.schema
+        guard !schema.sort.isEmpty else { return [] }
+        let order = searchOrder(collection)
+        return schema.sort.enumerated().compactMap { index, key in
+            guard schema.label(of: key.field) != nil else { return nil }
+            // The kind's order is by its first sort field already.
+            let ranks = index == 0 ? Array(collection.listings.indices) : collection.ranks(by: key, collation: catalogue.collation)
+            return searchFile(Self.searchSortPath(schema, key), schema: "search.sort", ["ranks": .list(order.map { .int(Int64(ranks[$0])) })])
+        }
     }
 
     private func searchFile(_ path: String, schema: String, _ fields: OrderedDictionary<String, Value>) -> OutputFile {

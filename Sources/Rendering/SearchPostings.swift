@@ -26,3 +26,33 @@ enum SearchPostings {
         return String(decoding: output, as: UTF8.self)
     }
 }
+
+extension SearchPostings {
+    /// Reads back the numbers `append` wrote, one at a time (for an in-place edit of the index's terms).
+    struct Reader {
+        private var bytes: String.UTF8View.Iterator
+
+        init(_ postings: String) {
+            bytes = postings.utf8.makeIterator()
+        }
+
+        /// The next number; nil at the end.
+        mutating func next() -> Int? {
+            var number = 0, shift = 0
+            while let byte = bytes.next() {
+                let digit = Int(SearchPostings.values[Int(byte)])
+                if digit < 32 { return number | digit << shift }
+                number |= (digit - 32) << shift
+                shift += 5
+            }
+            return nil
+        }
+    }
+
+    /// Each byte's place in `digits`.
+    private static let values: [UInt8] = {
+        var values = [UInt8](repeating: 0, count: 256)
+        for (index, digit) in digits.enumerated() { values[Int(digit)] = UInt8(index) }
+        return values
+    }()
+}

@@ -29,8 +29,12 @@ struct SearchTerms {
         sorted = encoded.sorted { $0.term.utf16.lexicographicallyPrecedes($1.term.utf16) }
     }
 
+    init(sorted: [(term: String, postings: String)]) {
+        self.sorted = sorted
+    }
+
     /// A CJK pair's occurrences in one document.
-    struct Occurrence: Sendable {
+    struct Occurrence: Equatable, Sendable {
         let document: Int32
         var inTitle: Bool
         var positions: [Int32]
@@ -87,7 +91,7 @@ struct SearchTerms {
 
     /// A word's postings: each document's number as its difference from the last, times two, plus one when
     /// the title has the word.
-    private static func encode(_ entries: [UInt32]) -> String {
+    static func encode(_ entries: [UInt32]) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(entries.count * 2)
         var last: UInt32 = 0
@@ -99,7 +103,7 @@ struct SearchTerms {
     }
 
     /// A CJK pair's postings: as a word's, each followed by how many times the document has the pair and where.
-    private static func encode(_ occurrences: [Occurrence]) -> String {
+    static func encode(_ occurrences: [Occurrence]) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(occurrences.count * 2)
         var last: Int32 = 0

@@ -63,12 +63,13 @@ public struct SiteRenderer: Sendable {
     /// that show them; every other file is as the last render made it. A page whose render key is
     /// `previousKey(path)` is not rendered again: it comes as `.previous`, the file the last build wrote.
     /// Everything is made in one pass across all cores. The sync documents and the manifest are not made here
-    /// but by the writer, from every other file's digest (`derivedFiles(digests:)`).
+    /// but by the writer, from every other file's digest (`derivedFiles(digests:)`). The search index starts
+    /// from `lastSearch` in place, and leaves the corpus it is made from with `searchKeeper`.
     public func render(
-        changes: [String: Set<String>]? = nil, previousKey: @Sendable (String) -> String? = { _ in nil },
-        emit: @Sendable ([RenderedFile]) -> Void
+        changes: [String: Set<String>]? = nil, lastSearch: SearchCorpus? = nil, searchKeeper: SearchCorpusKeeper? = nil,
+        previousKey: @Sendable (String) -> String? = { _ in nil }, emit: @Sendable ([RenderedFile]) -> Void
     ) {
-        let (work, fromPages) = plan(RenderPass(renderer: self, changes: changes))
+        let (work, fromPages) = plan(RenderPass(renderer: self, changes: changes, lastSearch: lastSearch, searchKeeper: searchKeeper))
         let pages = run(work, previousKey: previousKey, emit: emit)
         for make in fromPages { emit(make(self, pages).map { RenderedFile(file: $0, renderKey: nil) }) }
     }

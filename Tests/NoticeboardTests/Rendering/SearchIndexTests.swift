@@ -47,7 +47,7 @@ import Testing
 
     static func document(kind: String, cluster: Int, title: String = "", text: String = "") -> SearchDocument {
         SearchDocument(
-            kind: kind, title: title, text: text, facets: [:], range: nil,
+            kind: kind, title: title, text: text, facets: [:], range: .null,
             card: .init(path: "", thumbnail: nil, figures: [], facetLine: "", summary: ""), cluster: cluster)
     }
 
@@ -58,6 +58,28 @@ import Testing
         let documents = sizes.flatMap { kind, cluster, count in (0..<count).map { _ in Self.document(kind: kind, cluster: cluster) } }
         #expect(SiteRenderer.cardsPerFile == 256)
         #expect(SiteRenderer.cardFileStarts(documents) == [0, 100, 310, 566, 822])
+    }
+
+    /// An in-place edit's terms, one document's replaced at a time, are those made anew from the edited
+    /// documents: words gained and lost, a word moving into or out of a title, CJK pairs and their places.
+    @Test func termsReplacedInPlaceEqualTermsMadeAnew() {
+        var generator = SplitMix64(seed: 11)
+        let pieces = ["Cork", "oven", "the", "drill", "18.50", "café", "Łódź", "東京都", "京都", "中", "日本語です", "Ω", "x\u{301}", " ", "\n"]
+        func text(_ words: Int) -> String {
+            (0..<words).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined(separator: " ")
+        }
+        var documents = (0..<40).map { _ in Self.document(kind: "a", cluster: 0, title: text(2), text: text(6)) }
+        var terms = SearchTerms(documents)
+        for _ in 0..<300 {
+            let number = Int(generator.next() % UInt64(documents.count))
+            let old = documents[number]
+            documents[number] = Self.document(kind: "a", cluster: 0, title: text(Int(generator.next() % 3)), text: text(Int(generator.next() % 9)))
+            terms = terms.replacing(Int32(number), old, with: documents[number])
+            let anew = SearchTerms(documents)
+            #expect(terms.sorted.map(\.term) == anew.sorted.map(\.term))
+            #expect(terms.sorted.map(\.postings) == anew.sorted.map(\.postings))
+        }
+        #expect(SearchTerms.wordEntries(SearchTerms.encode([0 << 1 | 1, 3 << 1, 1_000 << 1 | 1])) == [0 << 1 | 1, 3 << 1, 1_000 << 1 | 1])
     }
 
     @Test func postingsAreDeltasInBase64() {
@@ -83,6 +105,15 @@ import Testing
         }
     }
 
+    /// A range value as JSONSerialization writes a number; NSNull for none.
+    static func number(_ range: Value) -> Any {
+        switch range {
+        case .int(let number): return number
+        case .decimal(let number): return number.doubleValue
+        default: return NSNull()
+        }
+    }
+
     /// A few hundred generated queries through the search page's script (node) over the index of a generated
     /// catalogue with CJK listings added, against a scan of the listings (Tests/Tools/search_equality.js).
     @Test func theIndexFindsWhatAScanOfTheListingsFinds() throws {
@@ -98,7 +129,7 @@ import Testing
         let catalogue = try Noticeboard.enrichAndIndex(site, buildDate: Self.now, stages: &stages)
         let documents = SiteRenderer(catalogue: catalogue, templates: site.templates, staticFiles: []).searchDocuments()
         let listings: [[String: Any]] = documents.map { document in
-            ["kind": document.kind, "title": document.title, "text": document.text, "facets": document.facets, "range": document.range ?? NSNull()]
+            ["kind": document.kind, "title": document.title, "text": document.text, "facets": document.facets, "range": Self.number(document.range)]
         }
         try JSONSerialization.data(withJSONObject: ["documents": listings]).write(to: URL(fileURLWithPath: root + "/listings.json"))
         let result = try TestSupport.run(
