@@ -94,26 +94,39 @@ public enum OwnedFolders {
     /// to) from an output, without reading tens of thousands of entries. The manifest is scanned as the bytes
     /// a build writes (`{"$schema":"….json","files":[{"path":"…",…`), not parsed: on a large site it is megabytes.
     private static func manifestPaths(in folder: String) -> Set<String>? {
-        guard let data = FileManager.default.contents(atPath: folder + "/" + manifestPath) else { return nil }
-        let bytes = [UInt8](data), opening = Array(#"{"$schema":""#.utf8), key = Array(#""path":""#.utf8)
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: folder + "/" + manifestPath), options: .alwaysMapped) else { return nil }
+        return data.withUnsafeBytes { firstSegments(ofManifest: $0.bindMemory(to: UInt8.self)) }
+    }
+
+    /// The entries come sorted by path, so a segment becomes a String only where it differs from the one
+    /// before (at 430,000 listings, 800,000 entries have 15 first segments).
+    private static func firstSegments(ofManifest bytes: UnsafeBufferPointer<UInt8>) -> Set<String>? {
+        let opening = Array(#"{"$schema":""#.utf8), key = Array(#""path":""#.utf8)
         guard bytes.starts(with: opening), let end = firstIndex(of: Array(#"","files":["#.utf8), in: bytes, from: 0),
             bytes[..<end].reversed().starts(with: "api/schema/manifest.json".utf8.reversed())
         else { return nil }
         var names = Set<String>(), index = end
+        var last: Slice<UnsafeBufferPointer<UInt8>>?
         while let found = firstIndex(of: key, in: bytes, from: index) {
             var stop = found + key.count
             while stop < bytes.count, bytes[stop] != UInt8(ascii: "/"), bytes[stop] != UInt8(ascii: "\""), bytes[stop] != UInt8(ascii: "\\") { stop += 1 }
-            names.insert(String(decoding: bytes[(found + key.count)..<stop], as: UTF8.self))
+            let segment = bytes[(found + key.count)..<stop]
+            if last.map({ !$0.elementsEqual(segment) }) ?? true {
+                names.insert(String(decoding: segment, as: UTF8.self))
+                last = segment
+            }
             index = stop
         }
         return names
     }
 
-    private static func firstIndex(of needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
+    private static func firstIndex(of needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let base = haystack.baseAddress else { return nil }
         var index = start
         while index + needle.count <= haystack.count {
-            guard let first = haystack[index...].firstIndex(of: needle[0]), first + needle.count <= haystack.count else { return nil }
-            if haystack[first..<(first + needle.count)].elementsEqual(needle) { return first }
+            guard let hit = memchr(base + index, Int32(needle[0]), haystack.count - index) else { return nil }
+            let first = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            if first + needle.count <= haystack.count, memcmp(base + first, needle, needle.count) == 0 { return first }
             index = first + 1
         }
         return nil
