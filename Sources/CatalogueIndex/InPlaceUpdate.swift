@@ -49,7 +49,9 @@ extension Catalogue {
         let kinds = kinds
         return DerivationSources(
             referrers: { from, via, slug in
-                kinds.first { $0.schema.name == from }?.listings.filter { referencedSlug($0.fields[via]) == slug } ?? []
+                // By position: filtering the listings themselves copied each one to test it.
+                guard let listings = kinds.first(where: { $0.schema.name == from })?.listings else { return [] }
+                return listings.indices.filter { referencedSlug(listings[$0].fields[via]) == slug }.map { listings[$0] }
             },
             lookup: { kind, slug in kinds.first { $0.schema.name == kind }?.listings.first { $0.slug == slug } },
             collation: collation)
