@@ -144,13 +144,14 @@ public final class OutputBook: Sendable {
         var removed: Set<String> = []
         if !files.isEmpty {
             // The derived files are made anew: some may be added (this build's change list), some dropped.
-            outputs = outputs.filter { !SyncDocuments.isDerived($0.key) }
+            for path in last.outputs.keys where SyncDocuments.isDerived(path) { outputs[path] = nil }
             for made in derive(outputs.mapValues(\.digest)) {
                 guard case .bytes(let bytes) = made.contents else { return nil }
                 outputs[made.path] = BuildState.Output(digest: Manifest.digest(bytes), renderKey: nil)
                 if last.outputs[made.path]?.digest != outputs[made.path]!.digest { files[made.path] = made }
             }
-            removed = Set(last.outputs.keys.filter { outputs[$0] == nil })
+            // Only derived files come and go in place (the count was checked above).
+            removed = Set(last.outputs.keys.filter { SyncDocuments.isDerived($0) && outputs[$0] == nil })
             guard try write(files, removing: removed, over: last, as: outputs, staged: staged) else { return nil }
         }
         var state = record(outputs)

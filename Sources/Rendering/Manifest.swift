@@ -9,8 +9,9 @@ public enum Manifest {
     /// The manifest of `digests` (every other output file, by path). Each entry is encoded as it is written
     /// rather than held as a value tree with all the others: at 430,000 listings there are 800,000.
     public static func file(for digests: [String: FileDigest], site: SiteConfig) -> OutputFile {
-        let entries = digests.sorted { $0.key < $1.key }.lazy.map { path, digest in
-            JSONWriter.encoded(.object(["path": .string(path), "size": .int(Int64(digest.size)), "sha256": .string(digest.sha256)]))
+        let entries = digests.keys.sorted().lazy.map { path in
+            let digest = digests[path]!
+            return JSONWriter.fileEntry(path: path, size: digest.size, sha256: digest.sha256)
         }
         let bytes = JSONWriter.bytes(["$schema": .string(site.url("api/schema/manifest.json"))], thenList: "files", of: entries)
         return OutputFile(path: path, contents: .bytes(bytes))

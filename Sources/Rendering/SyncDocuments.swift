@@ -23,7 +23,7 @@ public enum SyncDocuments {
         guard path.hasPrefix("api/"), path.hasSuffix(".json"), !path.hasPrefix(folder), !path.hasPrefix(SiteRenderer.searchFolder) else {
             return false
         }
-        return path == "api/index.json" || path.dropFirst(4).contains("/")
+        return path == "api/index.json" || path.utf8.dropFirst(4).contains(UInt8(ascii: "/"))
     }
 
     /// Whether the file is made from the digests of the others: the API root (which names the build), the
@@ -86,10 +86,10 @@ extension SiteRenderer {
     /// the last build's number and date, so its API root, and so every synced file, is the same.
     public func derivedFiles(digests: [String: FileDigest]) -> (files: [OutputFile], history: SyncHistory) {
         var synced = digests.filter { SyncDocuments.syncs($0.key) && !SyncDocuments.isDerived($0.key) }
-        let previous = lastFiles.filter { SyncDocuments.syncs($0.key) }
+        var previous = lastFiles.filter { SyncDocuments.syncs($0.key) && !SyncDocuments.isDerived($0.key) }
         var root = apiRoot(build: lastSync.build, date: lastSync.date ?? catalogue.buildDate)
-        let isNew = lastSync.build == 0 || synced != previous.filter { !SyncDocuments.isDerived($0.key) }
-            || previous[Self.apiRootPath] != Manifest.digest(root.madeBytes)
+        let isNew = lastSync.build == 0 || synced != previous || lastFiles[Self.apiRootPath] != Manifest.digest(root.madeBytes)
+        previous[Self.apiRootPath] = lastFiles[Self.apiRootPath]
         let build = isNew ? lastSync.build + 1 : lastSync.build
         if isNew { root = apiRoot(build: build, date: catalogue.buildDate) }
         synced[Self.apiRootPath] = Manifest.digest(root.madeBytes)
@@ -123,12 +123,13 @@ extension SiteRenderer {
             let hex = String(number, radix: 16)
             return String(repeating: "0", count: digits - hex.count) + hex
         }
-        let bucketFiles = names.map { name in
-            let entries = (buckets[name] ?? []).sorted { $0.0 < $1.0 }.map { path, digest in fileEntry(path, digest) }
-            let document: Value = .object([
-                "$schema": schemaURL("sync.bucket"), "bucket": .string(name), "files": .list(entries),
-            ])
-            return (name, entries.count, OutputFile(path: "api/sync/tree/\(name).json", contents: .bytes(JSONWriter.bytes(document))))
+        let members = buckets
+        let bucketFiles = names.parallelMap { name in
+            let entries = (members[name] ?? []).sorted { $0.0 < $1.0 }.map { path, digest in
+                JSONWriter.fileEntry(path: path, size: digest.size, sha256: digest.sha256)
+            }
+            let bytes = JSONWriter.bytes(["$schema": schemaURL("sync.bucket"), "bucket": .string(name)], thenList: "files", of: entries)
+            return (name, entries.count, OutputFile(path: "api/sync/tree/\(name).json", contents: .bytes(bytes)))
         }
         let tree: Value = .object([
             "$schema": schemaURL("sync.tree"),

@@ -3,6 +3,7 @@ import Mustache
 import OrderedCollections
 @testable import Rendering
 import SiteModel
+import Support
 import Testing
 
 @Suite struct RenderingTests {
@@ -73,6 +74,18 @@ import Testing
                 whole["items"] = .list(items)
                 #expect(JSONWriter.bytes(first, thenList: "items", of: items.map(JSONWriter.encoded)) == JSONWriter.bytes(.object(whole)))
                 #expect(JSONWriter.bytes(first, thenList: "items", of: items.lazy.map(JSONWriter.encoded)) == JSONWriter.bytes(.object(whole)))
+            }
+        }
+    }
+
+    /// The manifest's and sync tree's file entries are written without a value tree; the bytes must be those
+    /// of the object.
+    @Test func fileEntriesMatchTheirObjects() {
+        for path in ["api/index.json", "media/a \"b\"\\c.jpg", "cleaners/siobhán/index.html", "x\ny\u{1}"] + TestSupport.awkwardTexts {
+            for size in [0, 7, 1 << 40] {
+                let object: Value = .object(["path": .string(path), "size": .int(Int64(size)), "sha256": .string(SHA256.hex(path))])
+                let entry = JSONWriter.fileEntry(path: path, size: size, sha256: SHA256.hex(path))
+                #expect(JSONWriter.bytes([:], thenList: "e", of: [entry]) == JSONWriter.bytes([:], thenList: "e", of: [JSONWriter.encoded(object)]))
             }
         }
     }
