@@ -232,7 +232,7 @@ struct RenderPass: Sendable {
 
     /// The search index's files: made anew, or in place from the last build's corpus.
     func searchIndex() -> [OutputFile] {
-        let made = changes.flatMap { changes in lastSearch.map { renderer.searchIndex(replacing: changes, in: $0) } } ?? renderer.searchIndex()
+        let made = changes.flatMap { changes in lastSearch.flatMap { renderer.searchIndex(replacing: changes, in: $0) } } ?? renderer.searchIndex()
         searchKeeper?.keep(made.corpus)
         return made.files
     }

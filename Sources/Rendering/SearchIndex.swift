@@ -42,8 +42,9 @@ extension SiteRenderer {
     /// The index after an in-place edit of the `edited` listings (slugs by kind), from the last build's
     /// corpus: their documents are made again and their terms replaced. Facets, clusters and sort orders
     /// stay as they were (`Catalogue.replacing`), so only the term files, the card files that hold the
-    /// edited documents, their kinds' range files and the meta document are made.
-    public func searchIndex(replacing edited: [String: Set<String>], in last: SearchCorpus) -> (files: [OutputFile], corpus: SearchCorpus) {
+    /// edited documents, their kinds' range files and the meta document are made. Nil when an edited
+    /// listing has no document in `last` (then the index is made anew).
+    public func searchIndex(replacing edited: [String: Set<String>], in last: SearchCorpus) -> (files: [OutputFile], corpus: SearchCorpus)? {
         let collections = searchedKinds
         let firsts = Self.firstNumbers(collections)
         var documents = last.documents, terms = last.terms
@@ -53,7 +54,7 @@ extension SiteRenderer {
             changedKinds.append(index)
             let numbers = firsts[index]..<firsts[index] + collection.listings.count
             for listing in collection.listings where slugs.contains(listing.slug) {
-                guard let number = numbers.first(where: { documents[$0].card.path == listing.outputPath }) else { continue }
+                guard let number = numbers.first(where: { documents[$0].card.path == listing.outputPath }) else { return nil }
                 let old = documents[number]
                 documents[number] = searchDocument(listing, collection, old.facets, cluster: old.cluster)
                 terms = terms.replacing(Int32(number), old, with: documents[number])
