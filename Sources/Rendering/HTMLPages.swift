@@ -98,10 +98,12 @@ extension SiteRenderer {
         cardDigests: CardDigests
     ) -> [Page] {
         let schema = collection.schema
-        let paginations = Pagination.pages(of: listings, size: site.pageSize, basePath: basePath, in: pages)
-        return zip(paginations, contexts.paginationValues(paginations)).filter { pagination, _ in
+        // In place, only the pages that show an edited listing: each page's `pagination` links every page of
+        // its list, so making it for every page of a long list was most of an edit's list pages.
+        let paginations = Pagination.pages(of: listings, size: site.pageSize, basePath: basePath, in: pages).filter { pagination in
             showing.map { slugs in pagination.items.contains { slugs.contains($0.slug) } } ?? true
-        }.map { pagination, paginationValue in
+        }
+        return zip(paginations, contexts.paginationValues(paginations)).map { pagination, paginationValue in
             var context = PageContext([
                 "site": contexts.siteValue(currentKind: schema.name),
                 "page": contexts.page(title: title, description: description, pagination: pagination),
