@@ -28,15 +28,15 @@ extension SiteRenderer {
     public func searchIndex() -> (files: [OutputFile], corpus: SearchCorpus) {
         let documents = searchDocuments()
         let collections = searchedKinds
-        let firsts = Self.firstNumbers(collections)
-        let (facetFiles, facetValues) = searchFacetFiles(documents, collections: collections, firsts: firsts)
+        let numbers = Self.documentNumbers(collections)
+        let (facetFiles, facetValues) = searchFacetFiles(documents, collections: collections, numbers: numbers)
         let corpus = SearchCorpus(documents: documents, terms: SearchTerms(documents), facetValues: facetValues, cardStarts: Self.cardFileStarts(documents))
         var files = facetFiles + searchCardFiles(corpus, numbers: Array(corpus.cardStarts.indices))
         for (index, collection) in collections.enumerated() {
-            files += searchRangeFile(collection, documents: documents[firsts[index]..<firsts[index] + collection.listings.count]).map { [$0] } ?? []
+            files += searchRangeFile(collection, documents: documents[numbers[index]]).map { [$0] } ?? []
             files += searchSortFiles(collection)
         }
-        return (files + searchTermAndMetaFiles(corpus, collections: collections, firsts: firsts), corpus)
+        return (files + searchTermAndMetaFiles(corpus, collections: collections, numbers: numbers), corpus)
     }
 
     /// The index after an in-place edit of the `edited` listings (slugs by kind), from the last build's
@@ -46,15 +46,14 @@ extension SiteRenderer {
     /// listing has no document in `last` (then the index is made anew).
     public func searchIndex(replacing edited: [String: Set<String>], in last: SearchCorpus) -> (files: [OutputFile], corpus: SearchCorpus)? {
         let collections = searchedKinds
-        let firsts = Self.firstNumbers(collections)
+        let numbers = Self.documentNumbers(collections)
         var documents = last.documents, terms = last.terms
         var changedKinds: [Int] = [], cardFiles: Set<Int> = []
         for (index, collection) in collections.enumerated() {
             guard let slugs = edited[collection.schema.name] else { continue }
             changedKinds.append(index)
-            let numbers = firsts[index]..<firsts[index] + collection.listings.count
             for listing in collection.listings where slugs.contains(listing.slug) {
-                guard let number = numbers.first(where: { documents[$0].card.path == listing.outputPath }) else { return nil }
+                guard let number = numbers[index].first(where: { documents[$0].card.path == listing.outputPath }) else { return nil }
                 let old = documents[number]
                 documents[number] = searchDocument(listing, collection, old.facets, cluster: old.cluster)
                 terms = terms.replacing(Int32(number), old, with: documents[number])
@@ -64,30 +63,30 @@ extension SiteRenderer {
         let corpus = SearchCorpus(documents: documents, terms: terms, facetValues: last.facetValues, cardStarts: last.cardStarts)
         var files = searchCardFiles(corpus, numbers: cardFiles.sorted())
         for index in changedKinds {
-            files += searchRangeFile(collections[index], documents: documents[firsts[index]..<firsts[index] + collections[index].listings.count]).map { [$0] } ?? []
+            files += searchRangeFile(collections[index], documents: documents[numbers[index]]).map { [$0] } ?? []
         }
-        return (files + searchTermAndMetaFiles(corpus, collections: collections, firsts: firsts), corpus)
+        return (files + searchTermAndMetaFiles(corpus, collections: collections, numbers: numbers), corpus)
     }
 
     /// The kinds whose listings search finds: those with pages, in navigation order.
     private var searchedKinds: [KindCollection] { catalogue.kinds.filter(\.schema.hasPages) }
 
-    /// The number of each kind's first document.
-    private static func firstNumbers(_ collections: [KindCollection]) -> [Int] {
-        var firsts: [Int] = []
+    /// The numbers of each kind's documents.
+    private static func documentNumbers(_ collections: [KindCollection]) -> [Range<Int>] {
+        var numbers: [Range<Int>] = []
         var next = 0
         for collection in collections {
-            firsts.append(next)
+            numbers.append(next..<next + collection.listings.count)
             next += collection.listings.count
         }
-        return firsts
+        return numbers
     }
 
     /// The term files and the meta document, which says where each term file starts.
-    private func searchTermAndMetaFiles(_ corpus: SearchCorpus, collections: [KindCollection], firsts: [Int]) -> [OutputFile] {
+    private func searchTermAndMetaFiles(_ corpus: SearchCorpus, collections: [KindCollection], numbers: [Range<Int>]) -> [OutputFile] {
         let (termFiles, separators) = searchTermFiles(corpus.terms)
         let kinds: [Value] = collections.enumerated().map { index, collection in
-            searchKindMeta(collection, first: firsts[index], facetValues: corpus.facetValues[index])
+            searchKindMeta(collection, first: numbers[index].lowerBound, facetValues: corpus.facetValues[index])
         }
         let meta: Value = .object([
             "$schema": schemaURL("search.meta"),
@@ -134,7 +133,7 @@ extension SiteRenderer {
 
     /// Facet value files, and per kind, facet and value: [name, count, file number].
     private func searchFacetFiles(
-        _ documents: [SearchDocument], collections: [KindCollection], firsts: [Int]
+        _ documents: [SearchDocument], collections: [KindCollection], numbers: [Range<Int>]
     ) -> ([OutputFile], [[[Value]]]) {
         var groups = FacetGroups()
         var kinds: [[[Value]]] = []
@@ -142,7 +141,7 @@ extension SiteRenderer {
             var facets: [[Value]] = []
             for (facetIndex, facet) in collection.facets.enumerated() {
                 var members: [String: [Int32]] = [:]
-                for number in firsts[kindIndex]..<(firsts[kindIndex] + collection.listings.count) {
+                for number in numbers[kindIndex] {
                     for value in documents[number].facets[facet.field.name] ?? [] { members[value, default: []].append(Int32(number)) }
                 }
                 var values: [Value] = []
