@@ -34,7 +34,6 @@ struct BuildRun {
     /// go of the listings the one before made once it has made its own.
     let keepsSite: Bool
     var stages = StageTimes()
-    let start = DispatchTime.now()
     /// Set by the last stage.
     var written = 0
     /// In place: saves the build record once the caller is done; the lock must be held until then.
@@ -112,7 +111,7 @@ struct BuildRun {
         BuildReport(
             listings: summary.listings, pages: summary.pages, files: summary.files, written: written, bytes: summary.bytes,
             imagesProcessed: imagesProcessed, warnings: summary.warnings,
-            seconds: Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9, stages: stages)
+            seconds: stages.secondsSinceStart, stages: stages)
     }
 
     /// The build's version, the running executable's own stamp, and the options that shape output.

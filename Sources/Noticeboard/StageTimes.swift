@@ -12,10 +12,18 @@ public struct StageTimes: Sendable {
     }
 
     public private(set) var stages: [Stage] = []
-    private var last = DispatchTime.now()
+    /// When the first stage began: the build's own start, so that its stages never add up to more than it took.
+    private let start: DispatchTime
+    private var last: DispatchTime
     private var lastCPU = Self.processCPUSeconds()
 
-    init() {}
+    init() {
+        start = DispatchTime.now()
+        last = start
+    }
+
+    /// Wall time since the first stage began.
+    var secondsSinceStart: Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 }
 
     /// Ends the stage that has been running since the previous call (or since the build started).
     mutating func finish(_ name: String) {
