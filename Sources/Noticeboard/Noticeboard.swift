@@ -43,8 +43,9 @@ public enum Noticeboard {
         /// Its enrichment settings and listings' titles (which an in-place build does not change).
         var enrichment: SiteEnrichment
         var catalogue: Catalogue
-        /// What the search index was made from; nil when nothing was rendered (the next edit makes it anew).
-        var search: SearchCorpus?
+        /// What the render left for the next in place; nil when nothing was rendered (the next edit makes
+        /// the search index and the documents with an item per listing anew).
+        var kept: KeptRender?
         var state: BuildState
         var statePath: String
     }
@@ -74,7 +75,7 @@ public enum Noticeboard {
         if !state.stagingIsConfirmed(statePath: run.statePath) { state.staged = nil }
         let enriched = enrich(Loaded(site: site), changes: nil, stages: &run.stages)
         let catalogue = try index(enriched, changes: nil, buildDate: run.buildDate, stages: &run.stages)!
-        return BuiltSite(site: site, enrichment: enriched.enrichment, catalogue: catalogue, search: nil, state: state, statePath: run.statePath)
+        return BuiltSite(site: site, enrichment: enriched.enrichment, catalogue: catalogue, kept: nil, state: state, statePath: run.statePath)
     }
 
     /// Markdown to HTML and derived values for every listing and page, then the catalogue's collections.

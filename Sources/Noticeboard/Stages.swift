@@ -37,8 +37,8 @@ extension Noticeboard {
         }
         let versions = track(catalogue, run, &run.stages)
         let renderer = planOutputs(catalogue, versions, loaded, run)
-        let search = render(renderer, run, into: book, &run.stages)
-        return try write(book, renderer, enriched, search: search, &run)
+        let kept = render(renderer, run, into: book, &run.stages)
+        return try write(book, renderer, enriched, kept: kept, &run)
     }
 
     /// The site as checked input: read whole, or the last build's with the edited files read again.
@@ -142,13 +142,15 @@ extension Noticeboard {
     }
 
     /// Every declared output, or in place those that show the edited listings; a page whose render key is
-    /// the one the last build recorded is not rendered again. Returns the search corpus when the site is kept.
-    static func render(_ renderer: SiteRenderer, _ run: BuildRun, into book: OutputBook, _ stages: inout StageTimes) -> SearchCorpus? {
+    /// the one the last build recorded is not rendered again. Returns what the next render in place starts
+    /// from, when the site is kept.
+    static func render(_ renderer: SiteRenderer, _ run: BuildRun, into book: OutputBook, _ stages: inout StageTimes) -> KeptRender? {
         run.options.progress?("Rendering \(renderer.catalogue.listingCount) listings")
         let previousKeys = run.previous?.outputs
-        let keeper = run.keepsSite ? SearchCorpusKeeper() : nil
+        let last = run.changes?.last.kept
+        let keeper = run.keepsSite ? RenderKeeper(startingFrom: last) : nil
         renderer.render(
-            changes: run.changes?.slugs, lastSearch: run.changes?.last.search, searchKeeper: keeper,
+            changes: run.changes?.slugs, last: last, lastBytes: book.lastBytes, keeper: keeper,
             previousKey: { previousKeys?[$0]?.renderKey }, emit: book.add)
         stages.finish(run.changes == nil ? "render" : "render what shows them")
         return keeper?.kept
@@ -157,7 +159,7 @@ extension Noticeboard {
     /// The sync documents and manifest, the swap, and the build record; the image cache loses what no build
     /// used for an hour.
     static func write(
-        _ book: OutputBook, _ renderer: SiteRenderer, _ enriched: Enriched, search: SearchCorpus?, _ run: inout BuildRun
+        _ book: OutputBook, _ renderer: SiteRenderer, _ enriched: Enriched, kept: KeptRender?, _ run: inout BuildRun
     ) throws(BuildFailure) -> BuiltSite? {
         let site = enriched.site, catalogue = renderer.catalogue
         let settings = run.settings, inputs = run.inputs
@@ -185,7 +187,7 @@ extension Noticeboard {
             ImagePublisher(files: run.files, settings: site.config.images).pruneCache(keeping: site.images.cacheKeys)
             run.stages.finish("save state")
         }
-        return BuiltSite(site: site, enrichment: enriched.enrichment, catalogue: catalogue, search: search, state: finished.state, statePath: run.statePath)
+        return BuiltSite(site: site, enrichment: enriched.enrichment, catalogue: catalogue, kept: kept, state: finished.state, statePath: run.statePath)
     }
 
     /// Theme assets, and the published images of the media files that public fields name: variants from the

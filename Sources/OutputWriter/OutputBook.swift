@@ -72,6 +72,34 @@ public final class OutputBook: Sendable {
         if case .restaging(let staging) = mode { staging.abandon() }
     }
 
+    /// The bytes of the output file at `path`, when they are those the last build recorded for it (an
+    /// in-place render splices the large documents from them); nil for a file the record does not list, one
+    /// that is gone or changed since.
+    @Sendable public func lastBytes(_ path: String) -> [UInt8]? {
+        guard let digest = recorded?.outputs[path]?.digest, let bytes = Self.read(outputPath + "/" + path, size: digest.size) else { return nil }
+        return Manifest.digest(bytes) == digest ? bytes : nil
+    }
+
+    /// A regular file's bytes when it holds `size` of them, read straight into the array.
+    private static func read(_ path: String, size: Int) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == size else { return nil }
+        var complete = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            while count < size {
+                let result = Foundation.read(descriptor, buffer.baseAddress! + count, size - count)
+                if result < 0, errno == EINTR { continue }
+                guard result > 0 else { break }
+                count += result
+            }
+            complete = count == size
+        }
+        return complete ? bytes : nil
+    }
+
     /// Rendered files, from any thread: each is digested on the core that made it.
     public func add(_ batch: [SiteRenderer.RenderedFile]) {
         switch mode {

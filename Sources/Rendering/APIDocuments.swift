@@ -8,9 +8,10 @@ import Support
 extension SiteRenderer {
     func schemaURL(_ name: String) -> Value { .string(site.url("api/schema/\(name).json")) }
 
-    /// `api/<kind>.json`. Each listing's fields and `updated` are encoded as the document is written, and
-    /// again for its own document: holding them encoded between the two cost more memory than encoding twice.
-    func kindDocument(_ collection: KindCollection) -> OutputFile {
+    /// `api/<kind>.json`, and where each listing's item lies in it. Each listing's fields and `updated` are
+    /// encoded as the document is written, and again for its own document: holding them encoded between the
+    /// two cost more memory than encoding twice.
+    func kindDocument(_ collection: KindCollection) -> (file: OutputFile, spans: ItemSpans) {
         let schema = collection.schema
         let list: OrderedDictionary<String, Value> = [
             "$schema": schemaURL(schema.name),
@@ -19,8 +20,15 @@ extension SiteRenderer {
             "url": schema.hasPages ? .string(site.url(collection.outputPath)) : .null,
             "count": .int(Int64(collection.listings.count)),
         ]
-        let items = collection.listings.lazy.map(encoded)
-        return OutputFile(path: "api/\(schema.name).json", contents: .bytes(JSONWriter.bytes(list, thenList: "items", of: items)))
+        let (bytes, spans) = JSONWriter.listDocument(list, thenList: "items", of: collection.listings.lazy.map(encoded))
+        return (OutputFile(path: Self.kindDocumentPath(schema), contents: .bytes(bytes)), spans)
+    }
+
+    static func kindDocumentPath(_ schema: KindSchema) -> String { "api/\(schema.name).json" }
+
+    /// A listing's item in its kind's document.
+    func kindDocumentItem(_ listing: Listing) -> [UInt8] {
+        encoded(listing).bytes
     }
 
     /// `api/<kind>/<slug>.json` of the kind's listings at `positions` (in the kind's order).

@@ -6,19 +6,29 @@ import Support
 /// one row a listing, with `slug`, `url` (for kinds with pages), then every public field and derived value in the
 /// JSON's order.
 extension SiteRenderer {
-    func csvDownload(_ collection: KindCollection) -> OutputFile {
-        let schema = collection.schema
-        let columns = ["slug"] + (schema.hasPages ? ["url"] : []) + schema.fields.filter { !$0.isPrivate }.map(\.name) + schema.derived.map(\.name)
+    /// The download, and where each listing's row lies in it.
+    func csvDownload(_ collection: KindCollection) -> (file: OutputFile, spans: ItemSpans) {
+        let columns = Self.csvColumns(collection.schema)
         var bytes: [UInt8] = []
         Self.appendRow(columns.map { Value.string($0) }, to: &bytes)
-        for row in collection.listings.parallelMap({ listing in
-            var row: [UInt8] = []
-            Self.appendRow(columns.map { listing.fields[$0] ?? .null }, to: &row)
-            return row
-        }) {
-            bytes.append(contentsOf: row)
+        var spans = ItemSpans()
+        for row in collection.listings.parallelMap({ Self.csvRow($0, columns: columns) }) {
+            spans.append(row, to: &bytes)
         }
-        return OutputFile(path: "api/\(schema.name).csv", contents: .bytes(bytes))
+        return (OutputFile(path: Self.csvDownloadPath(collection.schema), contents: .bytes(bytes)), spans)
+    }
+
+    static func csvDownloadPath(_ schema: KindSchema) -> String { "api/\(schema.name).csv" }
+
+    static func csvColumns(_ schema: KindSchema) -> [String] {
+        ["slug"] + (schema.hasPages ? ["url"] : []) + schema.fields.filter { !$0.isPrivate }.map(\.name) + schema.derived.map(\.name)
+    }
+
+    /// A listing's row, with its line end.
+    static func csvRow(_ listing: Listing, columns: [String]) -> [UInt8] {
+        var row: [UInt8] = []
+        appendRow(columns.map { listing.fields[$0] ?? .null }, to: &row)
+        return row
     }
 
     private static func appendRow(_ cells: [Value], to bytes: inout [UInt8]) {

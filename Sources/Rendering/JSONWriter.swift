@@ -16,7 +16,11 @@ public enum JSONWriter {
     /// A value's JSON without the closing newline, for `bytes(_:thenList:of:)` and `bytes(_:followedByFieldsOf:)`
     /// to build into more than one document.
     public struct Encoded: Sendable {
-        fileprivate let bytes: [UInt8]
+        let bytes: [UInt8]
+
+        fileprivate init(bytes: [UInt8]) {
+            self.bytes = bytes
+        }
 
         public var sha256: String { SHA256.hex(bytes) }
     }
@@ -58,16 +62,24 @@ public enum JSONWriter {
     /// `bytes(.object(fields + [name: .list(items)]))`, from the items already encoded.
     /// `items` may be lazy: each is encoded as it is appended, and not kept.
     public static func bytes(_ fields: OrderedDictionary<String, Value>, thenList name: String, of items: some Sequence<Encoded>) -> [UInt8] {
+        listDocument(fields, thenList: name, of: items).bytes
+    }
+
+    /// `bytes(_:thenList:of:)`, with where each item lies in it.
+    static func listDocument(
+        _ fields: OrderedDictionary<String, Value>, thenList name: String, of items: some Sequence<Encoded>
+    ) -> (bytes: [UInt8], spans: ItemSpans) {
         var output: [UInt8] = []
+        var spans = ItemSpans()
         writeOpenObject(fields, to: &output)
         writeString(name, to: &output)
         output.append(contentsOf: ":[".utf8)
         for (index, item) in items.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
-            output.append(contentsOf: item.bytes)
+            spans.append(item.bytes, to: &output)
         }
         output.append(contentsOf: "]}\n".utf8)
-        return output
+        return (output, spans)
     }
 
     /// `bytes(.object(first + rest))` where `rest` is an encoded object whose keys are not in `first`.

@@ -11,7 +11,7 @@ public enum Outputs {
         // A kind's documents for apps, the large ones first, so that they are made while the other cores
         // describe and render pages.
         .eachKind("kind and listing JSON", ["api/<kind>.json", "api/<kind>/<slug>.json"], shows: .itsListings) { pass, collection in
-            [.documents { [pass.renderer.kindDocument(collection)] }]
+            [.documents { [pass.kindDocument(collection)] }]
                 + pass.positionGroups(collection) { positions in .documents { pass.renderer.listingDocuments(collection, at: positions) } }
         },
         .eachKind("paged and sliced documents", ["api/<kind>/page/<n>.json", "api/<kind>/<facet>.json", "api/<kind>/<facet>/<value>.json", "api/<kind>/<facet>/<value>/page/<n>.json"], shows: .itsListings) { pass, collection in
@@ -35,7 +35,7 @@ public enum Outputs {
             [.documents { pass.renderer.geoJSONDocument(collection) }]
         },
         .eachKind("CSV download", ["api/<kind>.csv"], shows: .itsListings) { pass, collection in
-            [.documents { [pass.renderer.csvDownload(collection)] }]
+            [.documents { [pass.csvDownload(collection)] }]
         },
         .site("JSON Schemas", ["api/schema/<name>.json"], shows: .noListing) { pass in [.documents { pass.renderer.jsonSchemas() }] },
         .site("theme assets and images", ["assets/<file>", "media/<file>"], shows: .noListing) { pass in
@@ -181,18 +181,24 @@ struct RenderPass: Sendable {
     let renderer: SiteRenderer
     /// The slugs of the listings edited in place, by kind; nil when every output is made.
     let changes: [String: Set<String>]?
-    /// The last build's search corpus, which an in-place pass starts from.
-    let lastSearch: SearchCorpus?
-    /// Receives the search corpus this pass makes, when the caller keeps it (`serve`).
-    let searchKeeper: SearchCorpusKeeper?
+    /// What the last render kept, which an in-place pass starts from.
+    let last: KeptRender?
+    /// The bytes of a file the last build wrote, when they are still those it recorded.
+    let lastBytes: @Sendable (String) -> [UInt8]?
+    /// Receives what this pass makes for the next, when the caller keeps the site (`serve`).
+    let keeper: RenderKeeper?
     /// Card digests made ahead for a whole render, by kind; for an in-place edit, each is made when asked.
     private let cards: [String: (listings: CardDigests, entries: CardDigests)]
 
-    init(renderer: SiteRenderer, changes: [String: Set<String>]?, lastSearch: SearchCorpus? = nil, searchKeeper: SearchCorpusKeeper? = nil) {
+    init(
+        renderer: SiteRenderer, changes: [String: Set<String>]?, last: KeptRender? = nil,
+        lastBytes: @escaping @Sendable (String) -> [UInt8]? = { _ in nil }, keeper: RenderKeeper? = nil
+    ) {
         self.renderer = renderer
         self.changes = changes
-        self.lastSearch = lastSearch
-        self.searchKeeper = searchKeeper
+        self.last = last
+        self.lastBytes = lastBytes
+        self.keeper = keeper
         var cards: [String: (listings: CardDigests, entries: CardDigests)] = [:]
         if changes == nil {
             for collection in renderer.catalogue.kinds where collection.schema.hasPages {
@@ -232,9 +238,39 @@ struct RenderPass: Sendable {
 
     /// The search index's files: made anew, or in place from the last build's corpus.
     func searchIndex() -> [OutputFile] {
-        let made = changes.flatMap { changes in lastSearch.flatMap { renderer.searchIndex(replacing: changes, in: $0) } } ?? renderer.searchIndex()
-        searchKeeper?.keep(made.corpus)
+        let made = changes.flatMap { changes in last?.search.flatMap { renderer.searchIndex(replacing: changes, in: $0) } } ?? renderer.searchIndex()
+        keeper?.keep(made.corpus)
         return made.files
+    }
+
+    /// `api/<kind>.json`: made anew, or in place spliced from the last one.
+    func kindDocument(_ collection: KindCollection) -> OutputFile {
+        let path = SiteRenderer.kindDocumentPath(collection.schema)
+        return spliced(path, collection, item: renderer.kindDocumentItem) ?? kept(renderer.kindDocument(collection))
+    }
+
+    /// `api/<kind>.csv`: made anew, or in place spliced from the last one.
+    func csvDownload(_ collection: KindCollection) -> OutputFile {
+        let path = SiteRenderer.csvDownloadPath(collection.schema), columns = SiteRenderer.csvColumns(collection.schema)
+        return spliced(path, collection, item: { SiteRenderer.csvRow($0, columns: columns) }) ?? kept(renderer.csvDownload(collection))
+    }
+
+    /// In place, the last document at `path` with the edited listings' items made anew; nil when the last
+    /// render kept no spans for it or its file is no longer the one the last build recorded.
+    private func spliced(_ path: String, _ collection: KindCollection, item: (Listing) -> [UInt8]) -> OutputFile? {
+        guard let slugs = changed(in: collection), let spans = last?.spans[path], let bytes = lastBytes(path),
+            spans.fit(bytes, count: collection.listings.count)
+        else { return nil }
+        let listings = collection.listings
+        let positions = listings.indices.filter { slugs.contains(listings[$0].slug) }
+        let made = spans.splicing(bytes, at: positions, with: positions.map { item(listings[$0]) })
+        return kept((OutputFile(path: path, contents: .bytes(made.bytes)), made.spans))
+    }
+
+    /// The document, its spans left with the keeper.
+    private func kept(_ made: (file: OutputFile, spans: ItemSpans)) -> OutputFile {
+        keeper?.keep(made.spans, for: made.file.path)
+        return made.file
     }
 
     /// Listing pages are described and rendered in groups of this many, so the cores share them evenly.

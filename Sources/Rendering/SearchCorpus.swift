@@ -1,10 +1,9 @@
 import SiteModel
-import Synchronization
 
 /// What the search index's files are made from: every searched listing's document in document order, their
 /// terms with postings, and what the meta document says of facet and card files. `serve` keeps it from
-/// build to build, so that an in-place edit replaces one document's terms instead of reading every document
-/// again (`SiteRenderer.searchIndex(replacing:in:)`).
+/// build to build (`KeptRender`), so that an in-place edit replaces one document's terms instead of reading
+/// every document again (`SiteRenderer.searchIndex(replacing:in:)`).
 public struct SearchCorpus: Sendable {
     let documents: [SearchDocument]
     let terms: SearchTerms
@@ -12,19 +11,4 @@ public struct SearchCorpus: Sendable {
     let facetValues: [[[Value]]]
     /// Where each card file starts (`SiteRenderer.cardFileStarts`).
     let cardStarts: [Int]
-}
-
-/// Where a render leaves the search corpus it made, for a caller that keeps it from build to build.
-public final class SearchCorpusKeeper: Sendable {
-    private let corpus = Mutex<SearchCorpus?>(nil)
-
-    public init() {}
-
-    func keep(_ made: SearchCorpus) {
-        corpus.withLock { $0 = made }
-    }
-
-    public var kept: SearchCorpus? {
-        corpus.withLock { $0 }
-    }
 }

@@ -63,13 +63,14 @@ public struct SiteRenderer: Sendable {
     /// that show them; every other file is as the last render made it. A page whose render key is
     /// `previousKey(path)` is not rendered again: it comes as `.previous`, the file the last build wrote.
     /// Everything is made in one pass across all cores. The sync documents and the manifest are not made here
-    /// but by the writer, from every other file's digest (`derivedFiles(digests:)`). The search index starts
-    /// from `lastSearch` in place, and leaves the corpus it is made from with `searchKeeper`.
+    /// but by the writer, from every other file's digest (`derivedFiles(digests:)`). In place, the search
+    /// index and the documents with an item per listing start from what the `last` render kept, and those
+    /// documents from their `lastBytes`; what this render makes for the next is left with `keeper`.
     public func render(
-        changes: [String: Set<String>]? = nil, lastSearch: SearchCorpus? = nil, searchKeeper: SearchCorpusKeeper? = nil,
-        previousKey: @Sendable (String) -> String? = { _ in nil }, emit: @Sendable ([RenderedFile]) -> Void
+        changes: [String: Set<String>]? = nil, last: KeptRender? = nil, lastBytes: @escaping @Sendable (String) -> [UInt8]? = { _ in nil },
+        keeper: RenderKeeper? = nil, previousKey: @Sendable (String) -> String? = { _ in nil }, emit: @Sendable ([RenderedFile]) -> Void
     ) {
-        let (work, fromPages) = plan(RenderPass(renderer: self, changes: changes, lastSearch: lastSearch, searchKeeper: searchKeeper))
+        let (work, fromPages) = plan(RenderPass(renderer: self, changes: changes, last: last, lastBytes: lastBytes, keeper: keeper))
         let pages = run(work, previousKey: previousKey, emit: emit)
         for make in fromPages { emit(make(self, pages).map { RenderedFile(file: $0, renderKey: nil) }) }
     }

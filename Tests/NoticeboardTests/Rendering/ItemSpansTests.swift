@@ -1,0 +1,104 @@
+@testable import CatalogueIndex
+import Foundation
+@testable import Rendering
+import SiteModel
+import Support
+import Synchronization
+import Testing
+
+/// An in-place edit splices the edited listings' items into the last kind document and CSV download: the
+/// result, and where its items lie, must be what writing the document anew gives.
+@Suite struct ItemSpansTests {
+    /// A document of `items` between a head and a tail, with a comma between items, as the kind document has.
+    private static func document(_ items: [[UInt8]]) -> (bytes: [UInt8], spans: ItemSpans) {
+        var bytes = Array("{\"items\":[".utf8), spans = ItemSpans()
+        for (index, item) in items.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            spans.append(item, to: &bytes)
+        }
+        bytes += Array("]}\n".utf8)
+        return (bytes, spans)
+    }
+
+    /// SplitMix64 as Swift's random source, so that a failure can be run again.
+    private struct Seeded: RandomNumberGenerator {
+        var mix: SplitMix64
+        mutating func next() -> UInt64 { mix.next() }
+    }
+
+    @Test func splicedDocumentsEqualDocumentsWrittenAnew() {
+        var random = Seeded(mix: SplitMix64(seed: 7))
+        func item() -> [UInt8] { (0..<Int.random(in: 0...12, using: &random)).map { _ in UInt8.random(in: 97...122, using: &random) } }
+        for _ in 0..<300 {
+            var items = (0..<Int.random(in: 0...20, using: &random)).map { _ in item() }
+            var (bytes, spans) = Self.document(items)
+            // Several splices in a row, each from the last one's result, as successive edits in `serve` make.
+            for _ in 0..<3 {
+                let positions = items.indices.filter { _ in Int.random(in: 0..<4, using: &random) == 0 }
+                let replacements = positions.map { _ in item() }
+                for (position, replacement) in zip(positions, replacements) { items[position] = replacement }
+                (bytes, spans) = spans.splicing(bytes, at: positions, with: replacements)
+                let anew = Self.document(items)
+                #expect(bytes == anew.bytes && spans == anew.spans)
+            }
+        }
+    }
+
+    @Test func spansFitOnlyADocumentLongEnoughWithAsManyItems() {
+        let (bytes, spans) = Self.document([Array("ab".utf8), Array("cd".utf8)])
+        #expect(spans.fit(bytes, count: 2))
+        #expect(!spans.fit(bytes, count: 3) && !spans.fit(Array(bytes.prefix(14)), count: 2))
+    }
+}
+
+/// The render pass splices in place only from the last build's own bytes, and makes the document anew otherwise.
+@Suite struct SplicedDocumentsTests {
+    /// The cleaners with the first, the tenth and the last one's bio changed.
+    private static func edited(_ collection: KindCollection) -> (collection: KindCollection, slugs: Set<String>) {
+        var listings = collection.listings
+        var slugs: Set<String> = []
+        for position in [0, 9, listings.count - 1] {
+            listings[position].fields["bio"] = .string("Edited, with a comma, a \"quote\" and é: \(position).")
+            slugs.insert(listings[position].slug)
+        }
+        return (KindCollection(schema: collection.schema, listings: listings, entries: collection.entries, facets: collection.facets), slugs)
+    }
+
+    @Test func anEditedKindsDocumentsAreSplicedFromTheLastBytes() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let renderer = try RenderShareTests.renderer(in: folder)
+        let cleaners = try #require(renderer.catalogue.collection("cleaners"))
+        let keeper = RenderKeeper()
+        let full = RenderPass(renderer: renderer, changes: nil, keeper: keeper)
+        var lastFiles: [String: [UInt8]] = [:]
+        for file in [full.kindDocument(cleaners), full.csvDownload(cleaners)] {
+            guard case .bytes(let bytes) = file.contents else { Issue.record("\(file.path) has no bytes"); return }
+            lastFiles[file.path] = bytes
+        }
+        #expect(keeper.kept.spans.keys.sorted() == ["api/cleaners.csv", "api/cleaners.json"])
+
+        let (collection, slugs) = Self.edited(cleaners)
+        let anew = (renderer.kindDocument(collection), renderer.csvDownload(collection))
+        // The last bytes as the build wrote them; with a head that differs (which only a splice copies); none.
+        let otherHead = lastFiles.mapValues { bytes in [UInt8](repeating: UInt8(ascii: "#"), count: 8) + bytes.dropFirst(8) }
+        for lastBytes in [lastFiles, otherHead, [:]] {
+            let asked = Mutex<[String]>([])
+            let next = RenderKeeper(startingFrom: keeper.kept)
+            let pass = RenderPass(
+                renderer: renderer, changes: ["cleaners": slugs], last: keeper.kept,
+                lastBytes: { path in asked.withLock { $0.append(path) }; return lastBytes[path] }, keeper: next)
+            let made = [pass.kindDocument(collection), pass.csvDownload(collection)].map { file -> [UInt8] in
+                guard case .bytes(let bytes) = file.contents else { return [] }
+                return bytes
+            }
+            let expected = [anew.0.file, anew.1.file].map { file -> [UInt8] in
+                guard case .bytes(let bytes) = file.contents else { return [] }
+                return lastBytes == otherHead ? Array("########".utf8) + bytes.dropFirst(8) : bytes
+            }
+            #expect(made == expected && made != [lastFiles["api/cleaners.json"], lastFiles["api/cleaners.csv"]])
+            #expect(next.kept.spans["api/cleaners.json"] == anew.0.spans && next.kept.spans["api/cleaners.csv"] == anew.1.spans)
+            #expect(asked.withLock { $0 } == ["api/cleaners.json", "api/cleaners.csv"])
+        }
+    }
+}
