@@ -166,8 +166,9 @@ extension Noticeboard {
         let recorded = run.recorded, inPlace = run.changes != nil
         // The sync history as the derived files leave it (the last one when nothing was written).
         var history = run.lastRecord?.sync ?? .none
-        let derived = { (digests: [String: FileDigest]) -> [OutputFile] in
-            let made = renderer.derivedFiles(digests: digests)
+        var kept = kept
+        let derived = { (digests: [String: FileDigest], changed: Set<String>?) -> [OutputFile] in
+            let made = renderer.derivedFiles(digests: digests, changed: changed, kept: &kept)
             history = made.history
             return made.files
         }

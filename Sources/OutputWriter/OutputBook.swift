@@ -139,16 +139,17 @@ public final class OutputBook: Sendable {
         return (file, BuildState.Output(digest: digest, renderKey: item.renderKey))
     }
 
-    /// Adds the files made from every other file's digest (`derive`: the sync documents and the manifest),
-    /// writes what is left and swaps the staging folder in. `record` is the new build record, given its
+    /// Adds the files made from every other file's digest (`derive`: the sync documents and the manifest;
+    /// in place it is also given the files whose bytes changed), writes what is left and swaps the staging
+    /// folder in. `record` is the new build record, given its
     /// outputs. Nil when an in-place edit rendered a file the last build did not write, or its staging folder
     /// is gone: then it needs a whole build.
     public func finish(
-        derive: ([String: FileDigest]) -> [OutputFile], record: ([String: BuildState.Output]) -> BuildState
+        derive: ([String: FileDigest], Set<String>?) -> [OutputFile], record: ([String: BuildState.Output]) -> BuildState
     ) throws(BuildFailure) -> Finished? {
         switch mode {
         case .restaging(let staging):
-            add(derive(outputs.withLock { $0 }.mapValues(\.digest)).map { SiteRenderer.RenderedFile(file: $0, renderKey: nil) })
+            add(derive(outputs.withLock { $0 }.mapValues(\.digest), nil).map { SiteRenderer.RenderedFile(file: $0, renderKey: nil) })
             let state = record(outputs.withLock { $0 })
             // The record is encoded while the last files are written.
             let encoded = InBackground { state.encoded() }
@@ -163,7 +164,7 @@ public final class OutputBook: Sendable {
     }
 
     private func finishInPlace(
-        staged: BuildState.Staged, derive: ([String: FileDigest]) -> [OutputFile], record: ([String: BuildState.Output]) -> BuildState
+        staged: BuildState.Staged, derive: ([String: FileDigest], Set<String>?) -> [OutputFile], record: ([String: BuildState.Output]) -> BuildState
     ) throws(BuildFailure) -> Finished? {
         let last = recorded!
         var files = changed.withLock { $0 }
@@ -173,7 +174,7 @@ public final class OutputBook: Sendable {
         if !files.isEmpty {
             // The derived files are made anew: some may be added (this build's change list), some dropped.
             for path in last.outputs.keys where SyncDocuments.isDerived(path) { outputs[path] = nil }
-            for made in derive(outputs.mapValues(\.digest)) {
+            for made in derive(outputs.mapValues(\.digest), Set(files.keys)) {
                 guard case .bytes(let bytes) = made.contents else { return nil }
                 outputs[made.path] = BuildState.Output(digest: Manifest.digest(bytes), renderKey: nil)
                 if last.outputs[made.path]?.digest != outputs[made.path]!.digest { files[made.path] = made }

@@ -1,11 +1,17 @@
+import SiteModel
 import Synchronization
 
 /// What a render leaves for the next one in place, when the caller keeps the site from build to build
-/// (`serve`): the search index's corpus, and the item spans of the documents that hold one item per listing.
+/// (`serve`): the search index's corpus, the item spans of the documents that hold one item per listing,
+/// the synced files and the manifest's paths in order.
 public struct KeptRender: Sendable {
     var search: SearchCorpus?
     /// By the document's path.
     var spans: [String: ItemSpans] = [:]
+    /// These two are set by `SiteRenderer.derivedFiles`, which the writer calls after the render: the files
+    /// apps sync, the API root among them, and every file the manifest lists.
+    var synced: [String: FileDigest]?
+    var manifestOrder: [String] = []
 }
 
 /// Where a render leaves what it keeps, from any thread. An in-place render starts from the last one's:

@@ -63,7 +63,7 @@ public struct SiteRenderer: Sendable {
     /// that show them; every other file is as the last render made it. A page whose render key is
     /// `previousKey(path)` is not rendered again: it comes as `.previous`, the file the last build wrote.
     /// Everything is made in one pass across all cores. The sync documents and the manifest are not made here
-    /// but by the writer, from every other file's digest (`derivedFiles(digests:)`). In place, the search
+    /// but by the writer, from every other file's digest (`derivedFiles`). In place, the search
     /// index and the documents with an item per listing start from what the `last` render kept, and those
     /// documents from their `lastBytes`; what this render makes for the next is left with `keeper`.
     public func render(
@@ -94,11 +94,6 @@ public struct SiteRenderer: Sendable {
             }
         }
         return (work, fromPages)
-    }
-
-    /// `api/manifest.json`, from the digests of every other file.
-    func manifest(digests: [String: FileDigest]) -> OutputFile {
-        Manifest.file(for: digests, site: site)
     }
 
     /// Makes the work across all cores and hands its files to `emit`; returns the pages' sitemap entries.

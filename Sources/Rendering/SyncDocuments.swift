@@ -83,25 +83,28 @@ public struct ChangeList: Equatable, Sendable {
 extension SiteRenderer {
     /// The API root, the sync documents and the manifest, from the digests of every other file; and the
     /// history the build record keeps for the next build. A build that changes none of the synced files keeps
-    /// the last build's number and date, so its API root, and so every synced file, is the same.
-    public func derivedFiles(digests: [String: FileDigest]) -> (files: [OutputFile], history: SyncHistory) {
-        var synced = digests.filter { SyncDocuments.syncs($0.key) && !SyncDocuments.isDerived($0.key) }
-        var previous = lastFiles.filter { SyncDocuments.syncs($0.key) && !SyncDocuments.isDerived($0.key) }
+    /// the last build's number and date, so its API root, and so every synced file, is the same. In place,
+    /// `changed` are the files whose bytes changed. What a render `kept` for the next in place holds the
+    /// synced files and the manifest's order, which this updates.
+    public func derivedFiles(
+        digests: [String: FileDigest], changed: Set<String>? = nil, kept: inout KeptRender?
+    ) -> (files: [OutputFile], history: SyncHistory) {
+        var synced = syncedFiles(digests, changed: changed, last: kept?.synced)
         var root = apiRoot(build: lastSync.build, date: lastSync.date ?? catalogue.buildDate)
-        let isNew = lastSync.build == 0 || synced != previous || lastFiles[Self.apiRootPath] != Manifest.digest(root.madeBytes)
-        previous[Self.apiRootPath] = lastFiles[Self.apiRootPath]
+        let isNew = lastSync.build == 0 || !synced.differing.isEmpty || lastFiles[Self.apiRootPath] != Manifest.digest(root.madeBytes)
         let build = isNew ? lastSync.build + 1 : lastSync.build
         if isNew { root = apiRoot(build: build, date: catalogue.buildDate) }
-        synced[Self.apiRootPath] = Manifest.digest(root.madeBytes)
-        var files = [root] + tree(synced)
+        let apiRootDigest = Manifest.digest(root.madeBytes)
+        synced.now[Self.apiRootPath] = apiRootDigest
+        if lastFiles[Self.apiRootPath] != apiRootDigest { synced.differing[Self.apiRootPath] = .some(apiRootDigest) }
+        kept?.synced = synced.now
+        var files = [root] + tree(synced.now)
         let rootDigest = Manifest.digest(files[1].madeBytes).sha256
         var changes = lastSync.changes
         if isNew {
-            var changed: [String: FileDigest?] = synced.filter { previous[$0.key] != $0.value }.mapValues { $0 }
-            for path in previous.keys where synced[path] == nil { changed[path] = .some(nil) }
-            let list = ChangeList(build: build, date: catalogue.buildDate, from: lastSync.root, to: rootDigest, files: changed)
+            let list = ChangeList(build: build, date: catalogue.buildDate, from: lastSync.root, to: rootDigest, files: synced.differing)
             // A change list longer than a quarter of the files costs more than walking the tree: the chain restarts.
-            changes = lastSync.root.isEmpty || changed.count > max(16, synced.count / 4) ? [] : changes + [list]
+            changes = lastSync.root.isEmpty || synced.differing.count > max(16, synced.now.count / 4) ? [] : changes + [list]
             changes = Array(changes.suffix(site.syncBuilds))
         }
         files += changes.map { OutputFile(path: $0.path, contents: .bytes(JSONWriter.bytes(changeDocument($0)))) }
@@ -110,8 +113,31 @@ extension SiteRenderer {
         files.append(OutputFile(path: SyncDocuments.headPath, contents: .bytes(JSONWriter.bytes(head))))
         var all = digests
         for file in files { all[file.path] = Manifest.digest(file.madeBytes) }
-        files.append(manifest(digests: all))
+        let manifest = Manifest.file(for: all, site: site, last: kept?.manifestOrder ?? [], mayBeNew: files.map(\.path))
+        kept?.manifestOrder = manifest.order
+        files.append(manifest.file)
         return (files, history)
+    }
+
+    /// The synced files but the derived ones (apps sync the API root too: it is added after), and those that
+    /// differ from the last build's: nil for a file removed. From the `last` build's synced files when only
+    /// the `changed` files can differ; otherwise from every file, and the last build's record of them.
+    private func syncedFiles(
+        _ digests: [String: FileDigest], changed: Set<String>?, last: [String: FileDigest]?
+    ) -> (now: [String: FileDigest], differing: [String: FileDigest?]) {
+        func isSynced(_ path: String) -> Bool { SyncDocuments.syncs(path) && !SyncDocuments.isDerived(path) }
+        if let changed, let last {
+            var now = last, differing: [String: FileDigest?] = [:]
+            for path in changed where isSynced(path) && last[path] != digests[path] {
+                now[path] = digests[path]
+                differing[path] = .some(digests[path])
+            }
+            return (now, differing)
+        }
+        let now = digests.filter { isSynced($0.key) }, previous = lastFiles.filter { isSynced($0.key) }
+        var differing: [String: FileDigest?] = now.filter { previous[$0.key] != $0.value }.mapValues { $0 }
+        for path in previous.keys where now[path] == nil { differing[path] = .some(nil) }
+        return (now, differing)
     }
 
     /// `api/sync/tree.json` first, then every bucket's document.
