@@ -141,9 +141,8 @@ public final class OutputBook: Sendable {
 
     /// Adds the files made from every other file's digest (`derive`: the sync documents and the manifest;
     /// in place it is also given the files whose bytes changed), writes what is left and swaps the staging
-    /// folder in. `record` is the new build record, given its
-    /// outputs. Nil when an in-place edit rendered a file the last build did not write, or its staging folder
-    /// is gone: then it needs a whole build.
+    /// folder in. `record` is the new build record, given its outputs. Nil when an in-place edit rendered a
+    /// file the last build did not write, or its staging folder is gone: then it needs a whole build.
     public func finish(
         derive: ([String: FileDigest], Set<String>?) -> [OutputFile], record: ([String: BuildState.Output]) -> BuildState
     ) throws(BuildFailure) -> Finished? {
