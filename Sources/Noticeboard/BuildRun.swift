@@ -81,9 +81,10 @@ struct BuildRun {
         _ options: BuildOptions, after last: Noticeboard.BuiltSite, inputs: InputStamps, manifestStamp: FileStamp?, waiting: () -> Void
     ) throws(BuildFailure) {
         // With as many inputs as before, a file added in place of another shows as changed, and is not a listing file of the site.
-        let changed = inputs.stamps.filter { last.state.inputs.stamps[$0.key] != $0.value }.keys
+        let lastStamps = last.state.inputs.stamps
+        let changed = inputs.stamps.filter { lastStamps[$0.key] != $0.value }.keys
         let buildDate = options.now ?? CalendarDate.today()
-        guard buildDate == last.catalogue.buildDate, inputs.stamps.count == last.state.inputs.stamps.count else { return nil }
+        guard buildDate == last.catalogue.buildDate, inputs.count == last.state.inputs.count else { return nil }
         let listings = changed.sorted().compactMap { last.site.listing(inFile: $0) }
         guard listings.count == changed.count else { return nil }
         lock = try OutputLock(outputPath: options.outputPath, waiting: waiting)

@@ -50,7 +50,7 @@ extension Noticeboard {
 
     static func load(_ run: inout BuildRun) throws(BuildFailure) -> Loaded? {
         guard let changes = run.changes else {
-            run.options.progress?("Reading \(run.inputs.stamps.count) files")
+            run.options.progress?("Reading \(run.inputs.count) files")
             let site = try LoadedSite(files: run.files, baseURL: run.options.baseURL)
             run.stages.finish("load, parse, validate")
             return Loaded(site: site)

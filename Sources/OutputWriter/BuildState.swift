@@ -180,14 +180,14 @@ public struct BuildState: Equatable, Sendable {
             warnings.allSatisfy({ $0.location.map { isField($0.file) } == true && isField($0.message) })
         else { return nil }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(160 * (inputs.stamps.count + outputs.count))
+        bytes.reserveCapacity(160 * (inputs.count + outputs.count))
         func line(_ fields: String...) { RecordText.append(fields, to: &bytes) }
         line(Self.header)
         line(settings)
         line("listings", String(listings))
         let summary = self.summary
         line("outputs", String(summary.files), String(summary.pages), String(summary.bytes))
-        line("inputs", String(inputs.stamps.count), inputs.digest.description)
+        line("inputs", String(inputs.count), inputs.digest.description)
         for warning in warnings {
             line("warning", warning.location!.file, String(warning.location!.line), String(warning.location!.column), warning.message)
         }

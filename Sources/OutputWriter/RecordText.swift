@@ -1,3 +1,5 @@
+import Foundation
+
 /// The build record's text: lines of tab-separated fields, read as bytes without a string per line.
 enum RecordText {
     typealias Line = Slice<UnsafeBufferPointer<UInt8>>
@@ -12,9 +14,33 @@ enum RecordText {
 
         mutating func next() -> Line? {
             guard !rest.isEmpty else { return nil }
-            let end = rest.firstIndex(of: UInt8(ascii: "\n")) ?? rest.endIndex
+            let end = rest.firstIndex(ofByte: UInt8(ascii: "\n")) ?? rest.endIndex
             defer { rest = rest[(end == rest.endIndex ? end : end + 1)...] }
             return rest[..<end]
+        }
+    }
+
+    /// A line's tab-separated fields one after another, without an array of them (see `Slice.fields(max:)`).
+    struct Fields {
+        private var rest: Line
+        private var ended = false
+
+        /// The rest of the line after the fields `next()` gave, tabs and all; nil once it gave the line's last field.
+        var remainder: Line? { ended ? nil : rest }
+
+        init(_ line: Line) {
+            rest = line
+        }
+
+        /// The next field; the last one runs to the line's end.
+        mutating func next() -> Line? {
+            guard !ended else { return nil }
+            guard let tab = rest.firstIndex(ofByte: UInt8(ascii: "\t")) else {
+                ended = true
+                return rest
+            }
+            defer { rest = rest[(tab + 1)...] }
+            return rest[..<tab]
         }
     }
 
@@ -55,6 +81,14 @@ extension Slice where Base == UnsafeBufferPointer<UInt8> {
             value = value * 10 + Int(byte - UInt8(ascii: "0"))
         }
         return value
+    }
+
+    /// Where `byte` first occurs, found by `memchr`: the generic search goes a byte at a time, and a
+    /// no-change rebuild reads a record of 200 MB for its line ends at 430,000 listings.
+    func firstIndex(ofByte byte: UInt8) -> Int? {
+        guard !isEmpty else { return nil }
+        let first = base.baseAddress!
+        return memchr(first + startIndex, Int32(byte), count).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - first }
     }
 
     /// A line's tab-separated fields; the last takes the rest of the line, tabs and all.

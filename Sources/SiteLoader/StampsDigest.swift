@@ -18,9 +18,15 @@ public struct StampsDigest: Hashable, Sendable, CustomStringConvertible {
         (self.first, self.second) = (first, second)
     }
 
+    /// Adds the line "path<tab>stamp", put together on the stack: this runs for every input before every build.
     mutating func add(path: String, stamp: String) {
-        var line = path + "\t" + stamp
-        let (first, second) = line.withUTF8 { SHA256.prefix128(UnsafeRawBufferPointer($0)) }
+        let (path, stamp) = (path.utf8, stamp.utf8)
+        let (first, second) = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: path.count + 1 + stamp.count) { line in
+            var end = line.initialize(fromContentsOf: path)
+            line[end] = UInt8(ascii: "\t")
+            end = line[(end + 1)...].initialize(fromContentsOf: stamp)
+            return SHA256.prefix128(UnsafeRawBufferPointer(line))
+        }
         self.first &+= first
         self.second &+= second
     }

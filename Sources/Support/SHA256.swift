@@ -5,8 +5,13 @@ import CCrypto
 public enum SHA256 {
     /// The digest in lowercase hex.
     public static func hex(_ bytes: [UInt8]) -> String {
+        bytes.withUnsafeBytes { hex($0) }
+    }
+
+    /// The digest in lowercase hex, of bytes anywhere in memory (a file mapped rather than read).
+    public static func hex(_ bytes: UnsafeRawBufferPointer) -> String {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        let length = bytes.withUnsafeBytes { buffer in digest.withUnsafeMutableBufferPointer { compute(buffer, into: $0.baseAddress!) } }
+        let length = digest.withUnsafeMutableBufferPointer { compute(bytes, into: $0.baseAddress!) }
         // Two table lookups a byte: String(radix:) per byte cost more than the digest of a small page.
         var hex: [UInt8] = []
         hex.reserveCapacity(length * 2)

@@ -85,6 +85,11 @@ import Testing
         TestSupport.write(lines[..<lastOutput].joined(separator: "\n") + "\noutput\t12", to: path)
         let cutInALine = try #require(SavedBuildState(path: path))
         #expect(!cutInALine.outputsAreIntact(in: built.output) && cutInALine.state() == nil)
+        // Cut before its path: size, digest and render key are there, the file is not named.
+        let withoutPath = lines[lastOutput].split(separator: "\t").dropLast().joined(separator: "\t")
+        TestSupport.write(lines[..<lastOutput].joined(separator: "\n") + "\n" + withoutPath + "\n", to: path)
+        let cutBeforeThePath = try #require(SavedBuildState(path: path))
+        #expect(!cutBeforeThePath.outputsAreIntact(in: built.output) && cutBeforeThePath.state() == nil)
     }
 
     /// A record of the version before has no head to answer from, so the next build renders everything;
