@@ -166,20 +166,23 @@ public final class OutputBook: Sendable {
         staged: BuildState.Staged, derive: ([String: FileDigest], Set<String>?) -> [OutputFile], record: ([String: BuildState.Output]) -> BuildState
     ) throws(BuildFailure) -> Finished? {
         let last = recorded!
-        var files = changed.withLock { $0 }
-        var outputs = outputs.withLock { $0 }
+        // Taken rather than copied: the book is done with them, and a copy of 780,000 entries, made on
+        // the first change below, cost a tenth of a second each.
+        var files = changed.withLock { taken in exchange(&taken, with: [:]) }
+        var outputs = outputs.withLock { taken in exchange(&taken, with: [:]) }
         guard outputs.count == last.outputs.count else { return nil }
         var removed: Set<String> = []
         if !files.isEmpty {
             // The derived files are made anew: some may be added (this build's change list), some dropped.
-            for path in last.outputs.keys where SyncDocuments.isDerived(path) { outputs[path] = nil }
+            let lastDerived = last.outputs.keys.filter(SyncDocuments.isDerived)
+            for path in lastDerived { outputs[path] = nil }
             for made in derive(outputs.mapValues(\.digest), Set(files.keys)) {
                 guard case .bytes(let bytes) = made.contents else { return nil }
                 outputs[made.path] = BuildState.Output(digest: Manifest.digest(bytes), renderKey: nil)
                 if last.outputs[made.path]?.digest != outputs[made.path]!.digest { files[made.path] = made }
             }
             // Only derived files come and go in place (the count was checked above).
-            removed = Set(last.outputs.keys.filter { SyncDocuments.isDerived($0) && outputs[$0] == nil })
+            removed = Set(lastDerived.filter { outputs[$0] == nil })
             guard try write(files, removing: removed, over: last, as: outputs, staged: staged) else { return nil }
         }
         var state = record(outputs)

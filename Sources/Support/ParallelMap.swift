@@ -39,3 +39,16 @@ private final class ResultSlots<Result>: @unchecked Sendable {
         (0..<count).map { slots[$0]! }
     }
 }
+
+extension Array where Element: Sendable {
+    /// `filter(isIncluded)` over runs of `runLength` elements on every core, in order: for lists of hundreds
+    /// of thousands of paths, each looked up in a table as large.
+    public func parallelFilter(runLength: Int = 16_384, _ isIncluded: @Sendable (Element) -> Bool) -> [Element] {
+        guard count > runLength else { return filter(isIncluded) }
+        let input = self
+        let runs = Array<Int>(stride(from: 0, to: count, by: runLength)).parallelMap { start in
+            input[start..<Swift.min(start + runLength, input.count)].filter(isIncluded)
+        }
+        return Array(runs.joined())
+    }
+}

@@ -78,6 +78,18 @@ import Testing
         }
     }
 
+    /// The manifest's list is encoded in runs on every core; the bytes must be those of the list encoded in
+    /// one go, at counts around the runs' length.
+    @Test func aListEncodedOnEveryCoreMatchesTheWholeDocument() {
+        for count in [0, 1, 2, 4095, 4096, 4097, 10_000] {
+            let items = (0..<count).map { index in Value.object(["path": .string("p\(index)"), "size": .int(Int64(index))]) }
+            let head: OrderedDictionary<String, Value> = count == 1 ? [:] : ["$schema": .string("https://example.org/s.json")]
+            var whole = head
+            whole["files"] = .list(items)
+            #expect(JSONWriter.bytes(head, thenList: "files", count: count) { JSONWriter.encoded(items[$0]) } == JSONWriter.bytes(.object(whole)))
+        }
+    }
+
     /// The manifest's and sync tree's file entries are written without a value tree; the bytes must be those
     /// of the object.
     @Test func fileEntriesMatchTheirObjects() {
