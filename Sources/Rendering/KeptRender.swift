@@ -3,7 +3,7 @@ import Synchronization
 
 /// What a render leaves for the next one in place, when the caller keeps the site from build to build
 /// (`serve`): the search index's corpus, the item spans of the documents that hold one item per listing,
-/// the synced files and the manifest's paths in order.
+/// the synced files, the sync tree's buckets and the manifest's paths in order.
 public struct KeptRender: Sendable {
     var search: SearchCorpus?
     /// By the document's path.
@@ -12,6 +12,8 @@ public struct KeptRender: Sendable {
     /// apps sync, the API root among them, and every file the manifest lists.
     var synced: [String: FileDigest]?
     var manifestOrder: [String] = []
+    /// The sync tree's buckets, also set by `SiteRenderer.derivedFiles`.
+    var syncTree: SyncTree?
 }
 
 /// Where a render leaves what it keeps, from any thread. An in-place render starts from the last one's:

@@ -85,7 +85,7 @@ extension SiteRenderer {
     /// history the build record keeps for the next build. A build that changes none of the synced files keeps
     /// the last build's number and date, so its API root, and so every synced file, is the same. In place,
     /// `changed` are the files whose bytes changed. What a render `kept` for the next in place holds the
-    /// synced files and the manifest's order, which this updates.
+    /// synced files, the sync tree and the manifest's order, which this updates.
     public func derivedFiles(
         digests: [String: FileDigest], changed: Set<String>? = nil, kept: inout KeptRender?
     ) -> (files: [OutputFile], history: SyncHistory) {
@@ -98,7 +98,9 @@ extension SiteRenderer {
         synced.now[Self.apiRootPath] = apiRootDigest
         if lastFiles[Self.apiRootPath] != apiRootDigest { synced.differing[Self.apiRootPath] = .some(apiRootDigest) }
         kept?.synced = synced.now
-        var files = [root] + tree(synced.now)
+        let tree = tree(synced.now, changed: changed.map { _ in synced.differing.keys }, last: kept?.syncTree)
+        kept?.syncTree = tree.kept
+        var files = [root] + tree.files
         let rootDigest = Manifest.digest(files[1].madeBytes).sha256
         var changes = lastSync.changes
         if isNew {
@@ -140,34 +142,28 @@ extension SiteRenderer {
         return (now, differing)
     }
 
-    /// `api/sync/tree.json` first, then every bucket's document.
-    private func tree(_ synced: [String: FileDigest]) -> [OutputFile] {
-        let digits = SyncDocuments.bucketDigits(files: synced.count)
-        var buckets: [String: [(String, FileDigest)]] = [:]
-        for (path, digest) in synced { buckets[String(SHA256.hex(path).prefix(digits)), default: []].append((path, digest)) }
-        let names = (0..<(1 << (4 * digits))).map { number in
-            let hex = String(number, radix: 16)
-            return String(repeating: "0", count: digits - hex.count) + hex
+    /// `api/sync/tree.json` first, then every bucket's document: made anew, or in place from the `last`
+    /// tree with only the buckets of the `changed` paths made again.
+    private func tree(
+        _ synced: [String: FileDigest], changed: Dictionary<String, FileDigest?>.Keys?, last: SyncTree?
+    ) -> (files: [OutputFile], kept: SyncTree) {
+        let schema = schemaURL("sync.bucket")
+        let document: @Sendable (String, [JSONWriter.Encoded]) -> OutputFile = { name, entries in
+            let bytes = JSONWriter.bytes(["$schema": schema, "bucket": .string(name)], thenList: "files", of: entries)
+            return OutputFile(path: "api/sync/tree/\(name).json", contents: .bytes(bytes))
         }
-        let members = buckets
-        let bucketFiles = names.parallelMap { name in
-            let entries = (members[name] ?? []).sorted { $0.0 < $1.0 }.map { path, digest in
-                JSONWriter.fileEntry(path: path, size: digest.size, sha256: digest.sha256)
-            }
-            let bytes = JSONWriter.bytes(["$schema": schemaURL("sync.bucket"), "bucket": .string(name)], thenList: "files", of: entries)
-            return (name, entries.count, OutputFile(path: "api/sync/tree/\(name).json", contents: .bytes(bytes)))
-        }
+        let made = changed.flatMap { changed in last?.updating(synced, changed: changed, document: document) } ?? SyncTree(synced, document: document)
         let tree: Value = .object([
             "$schema": schemaURL("sync.tree"),
             "files": .int(Int64(synced.count)),
-            "buckets": .list(bucketFiles.map { name, count, file in
+            "buckets": .list(made.buckets.map { bucket in
                 .object([
-                    "bucket": .string(name), "url": .string(site.url(file.path)), "files": .int(Int64(count)),
-                    "size": .int(Int64(file.madeBytes.count)), "sha256": .string(Manifest.digest(file.madeBytes).sha256),
+                    "bucket": .string(bucket.name), "url": .string(site.url(bucket.file.path)), "files": .int(Int64(bucket.paths.count)),
+                    "size": .int(Int64(bucket.digest.size)), "sha256": .string(bucket.digest.sha256),
                 ])
             }),
         ])
-        return [OutputFile(path: SyncDocuments.treePath, contents: .bytes(JSONWriter.bytes(tree)))] + bucketFiles.map(\.2)
+        return ([OutputFile(path: SyncDocuments.treePath, contents: .bytes(JSONWriter.bytes(tree)))] + made.buckets.map(\.file), made)
     }
 
     private func head(_ history: SyncHistory, treeSize: Int, made: [OutputFile]) -> Value {

@@ -1,0 +1,82 @@
+import SiteModel
+import Support
+
+/// The sync tree's buckets (`api/sync/tree/<bucket>.json`): which synced files each holds, and its document.
+/// A build makes every bucket; `serve`'s in-place edit keeps the last ones and remakes only the buckets that
+/// hold a file that changed, came or went. At 430,000 listings there are 4,096 buckets over 600,000 files,
+/// and bucketing every file by its path's SHA-256 and encoding every bucket took two thirds of a second
+/// of each edit.
+struct SyncTree: Sendable {
+    /// Hex digits of the bucket names (`SyncDocuments.bucketDigits`).
+    let digits: Int
+    /// Every bucket, named in order (`0`…`f`, `00`…`ff`…).
+    private(set) var buckets: [Bucket]
+
+    struct Bucket: Sendable {
+        let name: String
+        /// The bucket's files, sorted.
+        var paths: [String]
+        var file: OutputFile
+        var digest: FileDigest
+    }
+
+    /// Every bucket of the `synced` files, each made by `document(name, entries)`.
+    init(_ synced: [String: FileDigest], document: @Sendable (String, [JSONWriter.Encoded]) -> OutputFile) {
+        digits = SyncDocuments.bucketDigits(files: synced.count)
+        var members: [String: [String]] = [:]
+        for path in synced.keys { members[Self.bucket(of: path, digits: digits), default: []].append(path) }
+        let all = members
+        buckets = Self.names(digits: digits).parallelMap { name in
+            Self.bucket(name, paths: (all[name] ?? []).sorted(), synced, document: document)
+        }
+    }
+
+    /// These buckets with those that hold a `changed` path made again from `synced`; nil when the number of
+    /// files calls for buckets of another size (then every bucket is made anew).
+    func updating(
+        _ synced: [String: FileDigest], changed: some Sequence<String>, document: @Sendable (String, [JSONWriter.Encoded]) -> OutputFile
+    ) -> SyncTree? {
+        guard SyncDocuments.bucketDigits(files: synced.count) == digits else { return nil }
+        var updated = self
+        var touched: Set<Int> = []
+        for path in changed {
+            let index = Int(Self.bucket(of: path, digits: digits), radix: 16)!
+            var paths = updated.buckets[index].paths
+            let place = paths.insertionIndex(of: path)
+            let listed = place < paths.count && paths[place] == path
+            if synced[path] == nil, listed { paths.remove(at: place) }
+            if synced[path] != nil, !listed { paths.insert(path, at: place) }
+            updated.buckets[index].paths = paths
+            touched.insert(index)
+        }
+        let members = updated.buckets
+        let remade = touched.sorted().parallelMap { index in
+            (index, Self.bucket(members[index].name, paths: members[index].paths, synced, document: document))
+        }
+        for (index, bucket) in remade { updated.buckets[index] = bucket }
+        return updated
+    }
+
+    private static func bucket(
+        _ name: String, paths: [String], _ synced: [String: FileDigest], document: (String, [JSONWriter.Encoded]) -> OutputFile
+    ) -> Bucket {
+        let entries = paths.map { path in
+            let digest = synced[path]!
+            return JSONWriter.fileEntry(path: path, size: digest.size, sha256: digest.sha256)
+        }
+        let file = document(name, entries)
+        return Bucket(name: name, paths: paths, file: file, digest: Manifest.digest(file.madeBytes))
+    }
+
+    /// The first hex digits of the path's SHA-256.
+    static func bucket(of path: String, digits: Int) -> String {
+        String(SHA256.hex(path).prefix(digits))
+    }
+
+    private static func names(digits: Int) -> [String] {
+        (0..<(1 << (4 * digits))).map { number in
+            let hex = String(number, radix: 16)
+            return String(repeating: "0", count: digits - hex.count) + hex
+        }
+    }
+}
