@@ -71,9 +71,10 @@ public struct InputStamps: Sendable, Equatable {
     }
 
     /// The stamps and their digest, made together while scanning. The stamps are listed, then put in a table
-    /// of the right size at once (when asked for): growing it entry by entry took a quarter of the scan at 430,000 files.
+    /// of the right size at once when asked for: growing it entry by entry took a quarter of the scan at
+    /// 430,000 files.
     private struct Scanned {
-        // Unlabelled, as `Dictionary(uniqueKeysWithValues:)` takes them: labels made it copy the list first.
+        // Unlabelled, as `Dictionary(_:uniquingKeysWith:)` takes them: labels made it copy the list first.
         var entries: [(String, String)] = []
         var digest = StampsDigest()
 
