@@ -70,14 +70,13 @@ public enum JSONWriter {
     public static func bytes(
         _ fields: OrderedDictionary<String, Value>, thenList name: String, count: Int, encodedOnEveryCore item: @Sendable (Int) -> Encoded
     ) -> [UInt8] {
-        let runLength = 4096
-        let runs = Array(stride(from: 0, to: count, by: runLength)).parallelMap { start in
-            var run: [UInt8] = []
-            for index in start..<min(start + runLength, count) {
-                if index > start { run.append(UInt8(ascii: ",")) }
-                run.append(contentsOf: item(index).bytes)
+        let runs = (0..<count).runs(of: 4096).parallelMap { run in
+            var bytes: [UInt8] = []
+            for index in run {
+                if index > run.lowerBound { bytes.append(UInt8(ascii: ",")) }
+                bytes.append(contentsOf: item(index).bytes)
             }
-            return run
+            return bytes
         }
         var output: [UInt8] = []
         output.reserveCapacity(runs.reduce(256) { $0 + $1.count + 1 })

@@ -284,7 +284,7 @@ struct RenderPass: Sendable {
     /// The pages of a list of `listings` (counting from 0), in groups.
     func listPageGroups(_ listings: [Listing], _ make: (Range<Int>) -> RenderWork) -> [RenderWork] {
         let count = Pagination<Listing>.count(of: listings.count, size: renderer.site.pageSize)
-        return stride(from: 0, to: count, by: Self.listPagesPerGroup).map { start in make(start..<min(start + Self.listPagesPerGroup, count)) }
+        return (0..<count).runs(of: Self.listPagesPerGroup).map(make)
     }
 
     /// The positions in the kind's order of the collection's listings (only the edited ones in an in-place pass),
@@ -292,8 +292,6 @@ struct RenderPass: Sendable {
     func positionGroups(_ collection: KindCollection, _ make: @escaping @Sendable (ArraySlice<Int>) -> RenderWork) -> [RenderWork] {
         let listings = collection.listings
         let positions = changed(in: collection).map { slugs in listings.indices.filter { slugs.contains(listings[$0].slug) } } ?? Array(listings.indices)
-        return stride(from: 0, to: positions.count, by: Self.listingsPerGroup).map { start in
-            make(positions[start..<min(start + Self.listingsPerGroup, positions.count)])
-        }
+        return positions.indices.runs(of: Self.listingsPerGroup).map { make(positions[$0]) }
     }
 }

@@ -12,10 +12,8 @@ struct SearchTerms {
     let sorted: [(term: String, postings: String)]
 
     init(_ documents: [SearchDocument]) {
-        let chunk = 512
-        let starts = Array(stride(from: 0, to: documents.count, by: chunk))
-        let partial = starts.parallelMap { start in
-            Self.collect(documents, from: start, to: min(start + chunk, documents.count))
+        let partial = documents.indices.runs(of: 512).parallelMap { run in
+            Self.collect(documents, from: run.lowerBound, to: run.upperBound)
         }
         // Chunks are in document order, so each term's occurrences stay in increasing document order.
         var words: [String: [UInt32]] = [:]

@@ -46,9 +46,14 @@ extension Array where Element: Sendable {
     public func parallelFilter(runLength: Int = 16_384, _ isIncluded: @Sendable (Element) -> Bool) -> [Element] {
         guard count > runLength else { return filter(isIncluded) }
         let input = self
-        let runs = Array<Int>(stride(from: 0, to: count, by: runLength)).parallelMap { start in
-            input[start..<Swift.min(start + runLength, input.count)].filter(isIncluded)
-        }
-        return Array(runs.joined())
+        return Array(indices.runs(of: runLength).parallelMap { input[$0].filter(isIncluded) }.joined())
+    }
+}
+
+extension Range where Bound == Int {
+    /// The range cut into consecutive runs of `length` (the last may be shorter): work shared among cores, or
+    /// made and released a group at a time.
+    public func runs(of length: Int) -> [Range<Int>] {
+        stride(from: lowerBound, to: upperBound, by: length).map { $0..<Swift.min($0 + length, upperBound) }
     }
 }
