@@ -20,7 +20,7 @@ enum RecordText {
         }
     }
 
-    /// A line's tab-separated fields one after another, without an array of them (see `Slice.fields(max:)`).
+    /// A line's tab-separated fields one after another, without an array of them.
     struct Fields {
         private var rest: Line
         private var ended = false
@@ -91,15 +91,14 @@ extension Slice where Base == UnsafeBufferPointer<UInt8> {
         return memchr(first + startIndex, Int32(byte), count).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - first }
     }
 
-    /// A line's tab-separated fields; the last takes the rest of the line, tabs and all.
+    /// A line's tab-separated fields, at most `max` of them: the last takes the rest of the line, tabs and all.
     func fields(max: Int) -> [Self] {
+        var reader = RecordText.Fields(self)
         var fields: [Self] = []
-        var rest = self
-        while fields.count < max - 1, let tab = rest.firstIndex(of: UInt8(ascii: "\t")) {
-            fields.append(rest[..<tab])
-            rest = rest[(tab + 1)...]
+        while fields.count < max - 1, let field = reader.next() {
+            fields.append(field)
         }
-        fields.append(rest)
+        if let rest = reader.remainder { fields.append(rest) }
         return fields
     }
 }
