@@ -20,11 +20,11 @@ public final class Staging: Sendable {
     let staged: [String: FileDigest]?
     let previousIsKnown: Bool
     private let writers = [DispatchQueue(label: "noticeboard.output-writer.pages"), DispatchQueue(label: "noticeboard.output-writer.api")]
-    /// Rendered bytes handed to the writers and not written yet. Rendering outruns writing on a large site,
-    /// and without a bound the site's bytes piled up in memory until the writers caught up at the end.
+    /// Memory held by rendered bytes handed to the writers and not written yet. Rendering outruns writing on a
+    /// large site, and without a bound the site's bytes piled up in memory until the writers caught up at the end.
     let queued = QueuedBytes(limit: Staging.maxQueuedBytes)
 
-    /// How many rendered bytes may wait for the writers before `add` waits for them instead.
+    /// How much memory rendered bytes may hold while they wait for the writers before `add` waits for them instead.
     public static let maxQueuedBytes = 64 << 20
     private let progress = Mutex(Progress())
 
@@ -75,7 +75,7 @@ public final class Staging: Sendable {
         guard staged == nil, unsafe == nil else { return }
         let api = files.filter { $0.file.path.hasPrefix("api/") }, pages = files.filter { !$0.file.path.hasPrefix("api/") }
         for (writer, files) in zip(writers, [pages, api]) where !files.isEmpty {
-            let bytes = files.reduce(0) { $0 + $1.file.byteCount }
+            let bytes = files.reduce(0) { $0 + $1.file.heldBytes }
             queued.wait(toAdd: bytes)
             writer.async { [self] in
                 defer { queued.written(bytes) }

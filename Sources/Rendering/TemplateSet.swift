@@ -56,15 +56,23 @@ public struct TemplateSet: Sendable {
     }
 
     public func render(_ context: Value, with name: String) -> String {
-        String(decoding: renderedBytes(context, with: name), as: UTF8.self)
+        String(decoding: rendered(context, with: name).output, as: UTF8.self)
     }
 
     /// The rendered UTF-8, for a file: always valid, as every piece of it comes from a template's text or a
     /// String (escaping replaces ASCII bytes only), so it needs no check on its way to the file.
+    ///
+    /// The bytes are copied out of the renderer's buffer, which has room for a large page: rendered files wait
+    /// for the writers in a queue bounded by their byte count, and with the buffers' spare room they held about
+    /// four times what the queue counted (240 MB of the L build's peak).
     func renderedBytes(_ context: Value, with name: String) -> [UInt8] {
+        rendered(context, with: name).output.withUnsafeBufferPointer { Array($0) }
+    }
+
+    private func rendered(_ context: Value, with name: String) -> TemplateRenderer {
         var renderer = TemplateRenderer(templates: compiled, context: context)
         renderer.render(name)
-        return renderer.output
+        return renderer
     }
 
     /// The kind's own template if it has one (`cleaners/listing`), else the site-wide one (`listing`).

@@ -20,9 +20,10 @@ public struct OutputFile: Sendable {
         self.init(path: path, contents: .bytes(Array(text.utf8)))
     }
 
-    /// The bytes the file holds in memory: none for a copy or a previous build's file.
-    public var byteCount: Int {
-        if case .bytes(let bytes) = contents { return bytes.count }
+    /// The memory the file's bytes take: their buffer's capacity, which a buffer grown while it was written
+    /// leaves at up to twice their count; none for a copy or a previous build's file.
+    public var heldBytes: Int {
+        if case .bytes(let bytes) = contents { return bytes.capacity }
         return 0
     }
 }

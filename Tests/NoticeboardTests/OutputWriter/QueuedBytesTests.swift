@@ -1,5 +1,6 @@
 import Dispatch
 @testable import OutputWriter
+import SiteModel
 import Testing
 
 /// Rendered bytes wait for the writers within a bound, so a site larger than memory is written as it is made.
@@ -17,6 +18,15 @@ import Testing
         queued.written(60)
         #expect(added.wait(timeout: .now() + 10) == .success)
         #expect(queued.inFlight == 60)
+    }
+
+    /// A file counts toward the bound with the memory its bytes take, spare room included.
+    @Test func aFileCountsTheRoomItsBytesTake() {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(4096)
+        bytes.append(1)
+        #expect(OutputFile(path: "a.html", contents: .bytes(bytes)).heldBytes >= 4096)
+        #expect(OutputFile(path: "a.css", contents: .copy(from: "/tmp/a.css")).heldBytes == 0)
     }
 
     @Test func aBatchLargerThanTheBoundGoesWhenNothingWaits() {

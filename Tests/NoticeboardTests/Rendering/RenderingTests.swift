@@ -28,6 +28,20 @@ import Testing
         #expect(templates.render(context, with: "listing") == "<h1 title=\"&lt;script&gt;&quot;x&quot;&lt;/script&gt;&amp;&#39;\">&lt;script&gt;&quot;x&quot;&lt;/script&gt;&amp;&#39;</h1><p>ok</p>")
     }
 
+    /// A rendered file's bytes take their count in memory, not the room the renderer keeps for a large page:
+    /// rendered files wait for the writers in a queue bounded by the memory they hold.
+    @Test func renderedBytesHoldNoSpareRoom() throws {
+        let templates = try TemplateSet(sources: [
+            "layout": ("templates/layout.mustache", "{{{content}}}"), "home": ("h", ""), "list": ("l", ""), "facet": ("f", ""),
+            "listing": ("templates/listing.mustache", "<h1>{{name}}</h1>"),
+        ])
+        for repeats in [1, 100, 10_000] {
+            let bytes = templates.renderedBytes(.object(["name": .string(String(repeating: "ab", count: repeats))]), with: "listing")
+            #expect(bytes.count == 9 + 2 * repeats)
+            #expect(bytes.capacity < bytes.count + 64, "\(bytes.capacity) bytes held for \(bytes.count)")
+        }
+    }
+
     @Test func templateErrorsPointIntoTheTemplateFile() {
         do throws(BuildFailure) {
             _ = try TemplateSet(sources: [
