@@ -6,7 +6,7 @@ import SiteModel
 /// theme's script draws on a Leaflet map from the kind's GeoJSON when the site configures tiles.
 extension SiteRenderer {
     /// Nil for a kind without `geo`, or when the theme has no `map` template.
-    func mapPage(_ collection: KindCollection) -> Page? {
+    func mapPage(_ collection: KindCollection, cardDigests: CardDigests = .none) -> Page? {
         let schema = collection.schema
         guard let geo = schema.geo, contexts.mapKinds.contains(schema.name) else { return nil }
         let path = collection.outputPath + "map/"
@@ -17,24 +17,48 @@ extension SiteRenderer {
         context.set("kind", contexts.kindValue(collection))
         context["geojson"] = .string(site.path("api/\(schema.name).geojson"))
         context["tiles"] = site.map.map { .object(["url": .string($0.tiles), "attribution": .string($0.attribution)]) } ?? .null
-        context["places"] = .list(collection.listings.compactMap { place($0, in: collection, geo: geo) })
+        context.set("places", PlaceList(collection.listings.compactMap { place($0, in: collection, geo: geo) }, schema: schema, contexts: contexts, digests: cardDigests))
         return page(at: path, template: templates.name("map", forKind: schema.name), context: context, lastModified: collection.latestDate(of: collection.listings))
     }
 
     /// A listing with both coordinates, as the map's list shows it: its card, its coordinates and the text of
     /// its facets (`Tools · Cork · Good`).
-    private func place(_ listing: Listing, in collection: KindCollection, geo: GeoFields) -> Value? {
-        guard case .decimal(let lat)? = listing.fields[geo.latitude], case .decimal(let lon)? = listing.fields[geo.longitude],
-            case .object(var fields) = contexts.card(listing, schema: collection.schema, firstScreen: false)
-        else { return nil }
-        fields["slug"] = .string(listing.slug)
-        fields["lat"] = .string(Value.decimal(lat).text)
-        fields["lon"] = .string(Value.decimal(lon).text)
+    private func place(_ listing: Listing, in collection: KindCollection, geo: GeoFields) -> Place? {
+        guard case .decimal(let lat)? = listing.fields[geo.latitude], case .decimal(let lon)? = listing.fields[geo.longitude] else { return nil }
         let facets = collection.schema.facets.compactMap { facet -> String? in
             if case .string(let text)? = listing.fields[facet] { return text }
             return nil
         }
-        fields["summary"] = .string(facets.joined(separator: " · "))
-        return .object(fields)
+        return Place(listing: listing, lat: Value.decimal(lat).text, lon: Value.decimal(lon).text, summary: facets.joined(separator: " · "))
+    }
+}
+
+/// A listing on a kind's map, before it becomes a card with its coordinates.
+struct Place {
+    let listing: Listing
+    let lat: String
+    let lon: String
+    let summary: String
+
+    /// What the card adds, as the page's list shows it.
+    var additions: OrderedDictionary<String, Value> {
+        ["slug": .string(listing.slug), "lat": .string(lat), "lon": .string(lon), "summary": .string(summary)]
+    }
+}
+
+/// A map page's places: each card off the first screen with the place's own fields added. Render keys take
+/// each card as its digest: the cards hold whole listings, and a large kind's map page had a key of 64 MB
+/// (the L build's peak memory).
+struct PlaceList: KeyedValue {
+    let value: Value
+    let keyStandIn: Value
+
+    init(_ places: [Place], schema: KindSchema, contexts: PageContexts, digests: CardDigests) {
+        value = .list(places.map { place in
+            .object(contexts.cardFields(place.listing, schema: schema, firstScreen: false).merging(place.additions) { _, added in added })
+        })
+        keyStandIn = .list(places.map { place in
+            .list([.string(digests.digest(of: place.listing, schema: schema, contexts: contexts)), .object(place.additions)])
+        })
     }
 }

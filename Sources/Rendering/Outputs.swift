@@ -76,7 +76,7 @@ public enum Outputs {
         },
         // Kinds with `geo`: their places on a map, and as a list (MapPages.swift).
         .eachKindWithPages("map pages", ["<kind>/map/"], shows: .itsListings) { pass, collection in
-            [.pages { pass.renderer.mapPage(collection).map { [$0] } ?? [] }]
+            [.pages { pass.renderer.mapPage(collection, cardDigests: pass.cardDigests(collection)).map { [$0] } ?? [] }]
         },
         // Kinds with `daily`: a page per day of the archive and its index (DailyPages.swift).
         .eachKindWithPages("daily archive", ["<kind>/daily/", "<kind>/daily/<date>/"], shows: .itsListings) { pass, collection in

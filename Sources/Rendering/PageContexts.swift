@@ -215,7 +215,11 @@ struct PageContexts: Sendable {
     /// A listing as lists show it: its title and link, the parts its kind's card shows (`card`), its fields
     /// and their display text, and whether the page shows it on its first screen.
     func card(_ listing: Listing, schema: KindSchema, firstScreen: Bool) -> Value {
-        .object([
+        .object(cardFields(listing, schema: schema, firstScreen: firstScreen))
+    }
+
+    func cardFields(_ listing: Listing, schema: KindSchema, firstScreen: Bool) -> OrderedDictionary<String, Value> {
+        [
             "title": .string(title(of: listing, schema: schema)),
             "path": listing.fields["path"] ?? .null,
             "kind_singular": .string(schema.singular),
@@ -224,7 +228,7 @@ struct PageContexts: Sendable {
             "listing": .object(listing.fields),
             "display": .object(listing.display.mapValues(Value.string)),
             "dates": datesValue(listing, schema: schema),
-        ])
+        ]
     }
 
     /// The listing's fields as its page sees them: each image of a list of images also carries its `number` (from

@@ -43,6 +43,29 @@ import Testing
         #expect(!page.contains("leaflet") && !page.contains("id=\"map\""))
     }
 
+    /// The map page's render key takes each card as its digest (`PlaceList`): a rebuild after a place's card,
+    /// coordinates or facets change renders the page again.
+    @Test func theMapPageIsRenderedAgainWhenAPlaceChanges() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        _ = try TestSupport.buildTree(site)
+        let kayak = site + "/content/rentals/kayak.yaml", original = TestSupport.read(kayak)
+        let edits = [
+            ("a card's title", "title: Sit-on-top sea kayak", "title: Sit-on-top touring kayak", "Sit-on-top touring kayak</a>"),
+            ("a place's coordinates", "lat: 53.29370", "lat: 53.29999", "data-lat=\"53.29999\""),
+            ("a place's facets", "city: Galway", "city: Westport", "Westport"),
+        ]
+        for (what, old, new, shown) in edits {
+            TestSupport.write(original.replacingOccurrences(of: old, with: new), to: kayak)
+            let page = text(try TestSupport.buildTree(site), "rentals/map/index.html")
+            #expect(page.contains(shown), "\(what): the map page was not rendered again")
+            let clean = site + "/clean"
+            _ = try TestSupport.cleanBuild(site, into: clean, now: TestSupport.now)
+            #expect(page == text(TestSupport.tree(clean), "rentals/map/index.html"), "\(what): not the page a clean build makes")
+            TestSupport.removeTree(clean)
+        }
+    }
+
     /// The theme ships Debian's libjs-leaflet as it is (the Makefile installs the package).
     @Test func leafletIsDebiansCopy() throws {
         let package = "/usr/share/javascript/leaflet/", theme = TestSupport.repository + "/templates/assets/leaflet/"
