@@ -11,8 +11,9 @@ public struct ListingEnricher: Sendable {
     public let formatter: DisplayFormatter
     /// The title of every listing, by kind then slug, so references can show names.
     public let titles: [String: [String: String]]
-    /// What the image stage published, by path below `content/media/`.
-    public let images: [String: PublishedImage]
+    /// What the image stage published, by path below `content/media/`, as templates and apps see it: made once
+    /// per image and shared by the listings that show it (made per listing, they were 34 MB of the L build).
+    let imageValues: [String: Value]
     /// Kinds whose listings have pages: only those get `url` and `path`, and only references to them do.
     public let kindsWithPages: Set<String>
 
@@ -25,7 +26,7 @@ public struct ListingEnricher: Sendable {
         self.markdown = markdown
         self.formatter = formatter
         self.titles = titles
-        self.images = images
+        self.imageValues = images.mapValues { Self.imageValue($0, site: site) }
         self.kindsWithPages = kindsWithPages
     }
 
@@ -62,7 +63,7 @@ public struct ListingEnricher: Sendable {
         switch (type, value) {
         case (.image, .string(let path)):
             // The build stops before enrichment when an image a listing names could not be published.
-            return images[path].map(imageValue) ?? .null
+            return imageValues[path] ?? .null
         case (.reference(let kind), .string(let slug)):
             let page = "\(kind)/\(slug)/"
             var reference: OrderedDictionary<String, Value> = [
@@ -88,7 +89,7 @@ public struct ListingEnricher: Sendable {
 
     /// An image as templates and apps see it: the widest variant in the source's format as `src` with its
     /// `width` and `height`, `srcset` strings for `<img>` and a WebP `<source>`, and every variant.
-    private func imageValue(_ image: PublishedImage) -> Value {
+    private static func imageValue(_ image: PublishedImage, site: SiteConfig) -> Value {
         let fallback = image.fallback
         var fields: OrderedDictionary<String, Value> = [
             "path": .string(image.path),
@@ -98,8 +99,8 @@ public struct ListingEnricher: Sendable {
             "height": .int(Int64(fallback.height)),
             "format": .string(fallback.format.rawValue),
         ]
-        if image.format != .svg { fields["srcset"] = .string(srcset(image.variants(in: image.format))) }
-        if image.format != .svg && image.format != .webp { fields["webp_srcset"] = .string(srcset(image.variants(in: .webp))) }
+        if image.format != .svg { fields["srcset"] = .string(srcset(image.variants(in: image.format), site: site)) }
+        if image.format != .svg && image.format != .webp { fields["webp_srcset"] = .string(srcset(image.variants(in: .webp), site: site)) }
         fields["variants"] = .list(image.variants.map { variant in
             .object([
                 "url": .string(site.url(variant.outputPath)),
@@ -112,7 +113,7 @@ public struct ListingEnricher: Sendable {
     }
 
     /// `/media/kayak-320w.1f2e3d4c.jpg 320w, /media/kayak-640w.1f2e3d4c.jpg 640w`
-    private func srcset(_ variants: [ImageVariant]) -> String {
+    private static func srcset(_ variants: [ImageVariant], site: SiteConfig) -> String {
         variants.map { "\(site.path($0.outputPath)) \($0.width)w" }.joined(separator: ", ")
     }
 }
