@@ -21,8 +21,7 @@ extension SiteRenderer {
         return page(at: path, template: templates.name("map", forKind: schema.name), context: context, lastModified: collection.latestDate(of: collection.listings))
     }
 
-    /// A listing with both coordinates, as the map's list shows it: its card, its coordinates and the text of
-    /// its facets (`Tools · Cork · Good`).
+    /// A listing with both coordinates, with the text of its facets (`Tools · Cork · Good`); nil without them.
     private func place(_ listing: Listing, in collection: KindCollection, geo: GeoFields) -> Place? {
         guard case .decimal(let lat)? = listing.fields[geo.latitude], case .decimal(let lon)? = listing.fields[geo.longitude] else { return nil }
         let facets = collection.schema.facets.compactMap { facet -> String? in

@@ -62,9 +62,9 @@ public struct TemplateSet: Sendable {
     /// The rendered UTF-8, for a file: always valid, as every piece of it comes from a template's text or a
     /// String (escaping replaces ASCII bytes only), so it needs no check on its way to the file.
     ///
-    /// The bytes are copied out of the renderer's buffer, which has room for a large page: rendered files wait
-    /// for the writers in a queue bounded by their byte count, and with the buffers' spare room they held about
-    /// four times what the queue counted (240 MB of the L build's peak).
+    /// The bytes are copied out of the renderer's buffer, which has room for a large page (32 KB, where the
+    /// median page is 6.5 KB): rendered files wait for the writers, and with that room each held five times
+    /// its bytes (240 MB of the L build's peak).
     func renderedBytes(_ context: Value, with name: String) -> [UInt8] {
         rendered(context, with: name).output.withUnsafeBufferPointer { Array($0) }
     }
