@@ -11,22 +11,22 @@ public struct ListingEnricher: Sendable {
     public let formatter: DisplayFormatter
     /// The title of every listing, by kind then slug, so references can show names.
     public let titles: [String: [String: String]]
-    /// What the image stage published, by path below `content/media/`, as templates and apps see it: made once
-    /// per image and shared by the listings that show it (made per listing, they were 34 MB of the L build).
-    let imageValues: [String: Value]
+    /// What the image stage published, by path below `content/media/`, as templates and apps see it
+    /// (`imageValues(_:site:)`), shared by the listings that show each image.
+    public let images: [String: Value]
     /// Kinds whose listings have pages: only those get `url` and `path`, and only references to them do.
     public let kindsWithPages: Set<String>
 
     public init(
         site: SiteConfig, schema: KindSchema, markdown: MarkdownRenderer, formatter: DisplayFormatter, titles: [String: [String: String]],
-        images: [String: PublishedImage], kindsWithPages: Set<String>
+        images: [String: Value], kindsWithPages: Set<String>
     ) {
         self.site = site
         self.schema = schema
         self.markdown = markdown
         self.formatter = formatter
         self.titles = titles
-        self.imageValues = images.mapValues { Self.imageValue($0, site: site) }
+        self.images = images
         self.kindsWithPages = kindsWithPages
     }
 
@@ -63,7 +63,7 @@ public struct ListingEnricher: Sendable {
         switch (type, value) {
         case (.image, .string(let path)):
             // The build stops before enrichment when an image a listing names could not be published.
-            return imageValues[path] ?? .null
+            return images[path] ?? .null
         case (.reference(let kind), .string(let slug)):
             let page = "\(kind)/\(slug)/"
             var reference: OrderedDictionary<String, Value> = [
@@ -85,6 +85,12 @@ public struct ListingEnricher: Sendable {
         default:
             return value
         }
+    }
+
+    /// Each published image as templates and apps see it, made once for a site: made per listing that shows it,
+    /// these values were 34 MB of the L build's peak memory, for 48 images.
+    public static func imageValues(_ images: [String: PublishedImage], site: SiteConfig) -> [String: Value] {
+        images.mapValues { imageValue($0, site: site) }
     }
 
     /// An image as templates and apps see it: the widest variant in the source's format as `src` with its

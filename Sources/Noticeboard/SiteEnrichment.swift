@@ -7,7 +7,8 @@ import SiteValidation
 /// listings (which references show) and the published images.
 struct SiteEnrichment {
     let config: SiteConfig
-    let images: [String: PublishedImage]
+    /// The published images as listings show them (`ListingEnricher.imageValues`).
+    let images: [String: Value]
     let markdown: MarkdownRenderer
     let formatter: DisplayFormatter
     private(set) var titles: [String: [String: String]]
@@ -16,7 +17,7 @@ struct SiteEnrichment {
 
     init(_ site: LoadedSite) {
         config = site.config
-        images = site.images.images
+        images = ListingEnricher.imageValues(site.images.images, site: site.config)
         markdown = MarkdownRenderer(allowRawHTML: site.config.allowRawHTML)
         formatter = DisplayFormatter(language: site.config.language, currency: site.config.currency)
         titles = site.titles
