@@ -73,10 +73,11 @@ public struct Catalogue: Sendable {
     public func withoutSourceDetails() -> Catalogue {
         func compact(_ listings: [Listing]) -> [Listing] { listings.map { $0.withoutSourceDetails() } }
         let kinds = kinds.map { collection in
-            KindCollection(
-                schema: collection.schema, listings: compact(collection.listings), entries: compact(collection.entries),
+            let (listings, entries) = (compact(collection.listings), compact(collection.entries))
+            return KindCollection(
+                schema: collection.schema, listings: listings, entries: entries,
                 facets: collection.facets.map { facet in
-                    Facet(field: facet.field, values: facet.values.map { FacetValue(text: $0.text, slug: $0.slug, listings: compact($0.listings)) })
+                    facet.over(collection.schema.facetIsOverEntries(facet.field.name) ? entries : listings)
                 })
         }
         return Catalogue(site: site, buildDate: buildDate, kinds: kinds, newest: compact(newest), pages: pages, collation: collation)

@@ -6,6 +6,12 @@ public struct Facet: Sendable {
     /// Sorted by their text.
     public let values: [FacetValue]
 
+    /// The facet with its values' listings taken from `base`: the list they were chosen from, compacted or with
+    /// one listing edited in place.
+    func over(_ base: [Listing]) -> Facet {
+        Facet(field: field, values: values.map { FacetValue(text: $0.text, slug: $0.slug, listings: $0.listings.over(base)) })
+    }
+
     /// The facet's own page, listing its values: `cleaners/county/`.
     public func outputPath(kind: String) -> String { "\(kind)/\(field.name)/" }
 
@@ -21,7 +27,7 @@ public struct FacetValue: Sendable {
     /// Its URL segment: `cork`, `like-new`, `yes`.
     public let slug: String
     /// In the kind's order.
-    public let listings: [Listing]
+    public let listings: ListingSelection
 }
 
 /// Each value's URL segment is its own slug, whatever other values there are, so adding a value never moves
@@ -33,12 +39,13 @@ func facets(
     let facets = schema.facets.compactMap { name -> Facet? in
         guard let field = schema.facetField(named: name) else { return nil }
         var order: [String] = []
-        var members: [String: [Listing]] = [:]
-        for listing in schema.facetIsOverEntries(name) ? entries : listings {
+        var members: [String: [UInt32]] = [:]
+        let base = schema.facetIsOverEntries(name) ? entries : listings
+        for (position, listing) in base.enumerated() {
             var seen = Set<String>()
             for text in facetTexts(listing.fields[name]) where seen.insert(text).inserted {
                 if members[text] == nil { order.append(text) }
-                members[text, default: []].append(listing)
+                members[text, default: []].append(UInt32(position))
             }
         }
         // Enum values keep their declared order; others sort by the site language's collation.
@@ -52,7 +59,7 @@ func facets(
             let byCollation = Collation.compare(keys[a]!, keys[b]!)
             return byCollation == .orderedSame ? a < b : byCollation == .orderedAscending
         }
-        let values = sorted.map { FacetValue(text: $0, slug: Slug.from(text: $0), listings: members[$0]!) }
+        let values = sorted.map { FacetValue(text: $0, slug: Slug.from(text: $0), listings: ListingSelection(base, at: members[$0]!)) }
         problems += slugProblems(of: values, field: name)
         return Facet(field: field, values: values)
     }

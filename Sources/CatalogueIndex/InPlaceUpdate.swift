@@ -30,16 +30,10 @@ extension Catalogue {
 
         var listings = collection.listings
         listings[position] = listing
-        let facets = collection.facets.map { facet in
-            Facet(field: facet.field, values: facet.values.map { value in
-                guard let index = value.listings.firstIndex(where: { $0.slug == listing.slug }) else { return value }
-                var members = value.listings
-                members[index] = listing
-                return FacetValue(text: value.text, slug: value.slug, listings: members)
-            })
-        }
+        // A kind with entries is never edited in place (the guard above), so every facet is over the listings.
         var updatedKinds = kinds
-        updatedKinds[kindIndex] = KindCollection(schema: schema, listings: listings, entries: collection.entries, facets: facets)
+        updatedKinds[kindIndex] = KindCollection(
+            schema: schema, listings: listings, entries: collection.entries, facets: collection.facets.map { $0.over(listings) })
         let newest = newest.map { $0.kind == listing.kind && $0.slug == listing.slug ? listing : $0 }
         return Catalogue(site: site, buildDate: buildDate, kinds: updatedKinds, newest: newest, pages: pages, collation: collation)
     }

@@ -2,23 +2,26 @@
 public struct Pagination<Item: Sendable>: Sendable {
     public let number: Int
     public let count: Int
-    public let items: ArraySlice<Item>
+    public let items: [Item]
     /// The list's own path, e.g. `cleaners/county/cork/`.
     public let basePath: String
 
     /// Every page of `items`, at least one (an empty list still has its page).
-    public static func pages(of items: [Item], size: Int, basePath: String) -> [Pagination] {
+    public static func pages(of items: some RandomAccessCollection<Item>, size: Int, basePath: String) -> [Pagination] {
         pages(of: items, size: size, basePath: basePath, in: 0..<count(of: items.count, size: size))
     }
 
     /// The pages of `items` at `positions` (counting from 0), without making the others: a long list's pages
     /// are rendered in groups, and making every page for each group grew with the square of its length.
-    public static func pages(of items: [Item], size: Int, basePath: String, in positions: Range<Int>) -> [Pagination] {
+    public static func pages(
+        of items: some RandomAccessCollection<Item>, size: Int, basePath: String, in positions: Range<Int>
+    ) -> [Pagination] {
         let count = count(of: items.count, size: size)
         precondition(positions.clamped(to: 0..<count) == positions, "pages \(positions) of a list of \(count) pages")
         return positions.map { position in
-            let start = position * size
-            return Pagination(number: position + 1, count: count, items: items[start..<min(start + size, items.count)], basePath: basePath)
+            let start = items.index(items.startIndex, offsetBy: position * size)
+            let end = items.index(start, offsetBy: size, limitedBy: items.endIndex) ?? items.endIndex
+            return Pagination(number: position + 1, count: count, items: Array(items[start..<end]), basePath: basePath)
         }
     }
 

@@ -93,7 +93,7 @@ extension SiteRenderer {
 
     /// The list's pages in `pages` (counting from 0; see `RenderPass.listPageGroups`).
     private func listPages(
-        _ listings: [Listing], pages: Range<Int>, in collection: KindCollection, basePath: String, title: String, description: String,
+        _ listings: some RandomAccessCollection<Listing>, pages: Range<Int>, in collection: KindCollection, basePath: String, title: String, description: String,
         facet: Value, filter: (name: String, value: String)? = nil, breadcrumbs: Value, combined: Value = .list([]), showing: Set<String>?,
         cardDigests: CardDigests
     ) -> [Page] {

@@ -282,7 +282,7 @@ struct RenderPass: Sendable {
     static let listPagesPerGroup = 64
 
     /// The pages of a list of `listings` (counting from 0), in groups.
-    func listPageGroups(_ listings: [Listing], _ make: (Range<Int>) -> RenderWork) -> [RenderWork] {
+    func listPageGroups(_ listings: some Collection<Listing>, _ make: (Range<Int>) -> RenderWork) -> [RenderWork] {
         let count = Pagination<Listing>.count(of: listings.count, size: renderer.site.pageSize)
         return (0..<count).runs(of: Self.listPagesPerGroup).map(make)
     }

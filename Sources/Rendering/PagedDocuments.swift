@@ -98,7 +98,7 @@ extension SiteRenderer {
     private func pageCount(_ items: Int) -> Int { max(1, (items + site.pageSize - 1) / site.pageSize) }
 
     private func pageDocuments(
-        _ listings: [Listing], of collection: KindCollection, facet: Value?, isEntries: Bool = false, showing: Set<String>?,
+        _ listings: some RandomAccessCollection<Listing>, of collection: KindCollection, facet: Value?, isEntries: Bool = false, showing: Set<String>?,
         path: (Int) -> String
     ) -> [OutputFile] {
         let pages = Pagination.pages(of: listings, size: site.pageSize, basePath: "")

@@ -1,0 +1,27 @@
+import SiteModel
+
+/// Some of a kind's listings (or of its entries), in the kind's order, held as their positions in its list:
+/// a listing with a value in each of several facets is held once by the kind, not copied into every value's list.
+public struct ListingSelection: RandomAccessCollection, Sendable {
+    /// The list the positions point into.
+    private let base: [Listing]
+    private let positions: [UInt32]
+
+    /// The listings of `base` at `positions`, which are in `base`'s order.
+    init(_ base: [Listing], at positions: [UInt32]) {
+        precondition(positions.last.map { Int($0) < base.count } ?? true, "a position past the list's end")
+        self.base = base
+        self.positions = positions
+    }
+
+    /// The same positions in `base`, which holds the same listings in the same order, changed in place
+    /// (compacted, or one listing edited).
+    func over(_ base: [Listing]) -> ListingSelection {
+        precondition(base.count == self.base.count, "another list: \(base.count) listings for \(self.base.count)")
+        return ListingSelection(base, at: positions)
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { positions.count }
+    public subscript(position: Int) -> Listing { base[Int(positions[position])] }
+}
