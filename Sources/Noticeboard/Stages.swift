@@ -19,20 +19,20 @@ extension Noticeboard {
         guard var loaded = try load(&run) else { return nil }
         let book = try beginWriting(run, loaded)
         var enriched = enrich(loaded, changes: run.changes, stages: &run.stages)
-        let indexed: Catalogue?
+        var catalogue: Catalogue
         do throws(BuildFailure) {
-            indexed = try index(enriched, changes: run.changes, buildDate: run.buildDate, stages: &run.stages)
+            guard let indexed = try index(enriched, changes: run.changes, buildDate: run.buildDate, stages: &run.stages) else { return nil }
+            catalogue = indexed
         } catch {
             book.abandon()
             throw error
         }
-        guard var catalogue = indexed else { return nil }
         if !run.keepsSite {
             // Each listing held once from here on, by the catalogue, without what only reading and indexing needed.
             loaded.site.releaseListings()
             enriched.site.releaseListings()
             enriched.listings = [:]
-            enriched.enrichment.releaseTitles()
+            enriched.enrichment.releaseReferences()
             catalogue = catalogue.withoutSourceDetails()
         }
         let versions = track(catalogue, run, &run.stages)
