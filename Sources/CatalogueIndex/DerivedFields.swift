@@ -85,6 +85,8 @@ func withDerivedFields(
     _ listing: Listing, schema: KindSchema, sources: DerivationSources, buildDate: CalendarDate, formatter: DisplayFormatter
 ) throws(Diagnostic) -> Listing {
     var listing = listing
+    // Room for every derived field at once: added one by one, they grew the fields' storage to twice their count.
+    if !schema.derived.isEmpty { listing.fields.reserveCapacity(listing.fields.count + schema.derived.count) }
     for derived in schema.derived {
         let value: Value?
         if derived.operation.gathers {
