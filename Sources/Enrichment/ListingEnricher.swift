@@ -9,8 +9,8 @@ public struct ListingEnricher: Sendable {
     public let schema: KindSchema
     public let markdown: MarkdownRenderer
     public let formatter: DisplayFormatter
-    /// The title of every listing, by kind then slug, so references can show names.
-    public let titles: [String: [String: String]]
+    /// What a reference to each listing shows.
+    public let references: ReferenceValues
     /// What the image stage published, by path below `content/media/`, as templates and apps see it
     /// (`imageValues(_:site:)`), shared by the listings that show each image.
     public let images: [String: Value]
@@ -18,14 +18,14 @@ public struct ListingEnricher: Sendable {
     public let kindsWithPages: Set<String>
 
     public init(
-        site: SiteConfig, schema: KindSchema, markdown: MarkdownRenderer, formatter: DisplayFormatter, titles: [String: [String: String]],
+        site: SiteConfig, schema: KindSchema, markdown: MarkdownRenderer, formatter: DisplayFormatter, references: ReferenceValues,
         images: [String: Value], kindsWithPages: Set<String>
     ) {
         self.site = site
         self.schema = schema
         self.markdown = markdown
         self.formatter = formatter
-        self.titles = titles
+        self.references = references
         self.images = images
         self.kindsWithPages = kindsWithPages
     }
@@ -65,19 +65,15 @@ public struct ListingEnricher: Sendable {
             // The build stops before enrichment when an image a listing names could not be published.
             return images[path] ?? .null
         case (.reference(let kind), .string(let slug)):
-            let page = "\(kind)/\(slug)/"
-            var reference: OrderedDictionary<String, Value> = [
-                "kind": .string(kind), "slug": .string(slug), "title": .string(titles[kind]?[slug] ?? slug),
-            ]
-            if kindsWithPages.contains(kind) {
-                reference["path"] = .string(site.path(page))
-                reference["url"] = .string(site.url(page))
-            }
-            return .object(reference)
+            return references.value(kind: kind, slug: slug)
         case (.list(let item), .list(let items)):
             return .list(items.map { transform($0, as: item.type) })
         case (.object(let subfields), .object(let values)):
             var result = OrderedDictionary<String, Value>()
+            // Its fields, and the HTML beside each Markdown one, at their exact size (added one by one, they grew to twice).
+            result.reserveCapacity(values.count + subfields.count { field in
+                if case .markdown = field.type { values[field.name] != nil } else { false }
+            })
             for field in subfields {
                 if let value = values[field.name] { add(field, value, to: &result) }
             }

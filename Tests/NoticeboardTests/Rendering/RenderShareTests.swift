@@ -57,7 +57,7 @@ import Testing
 }
 
 /// A build that keeps nothing for an in-place edit lets go of what only reading and enriching needed before
-/// it renders: the read listings, their slugs and their titles.
+/// it renders: the read listings, their slugs and the values references show.
 @Suite struct ReleasedInputsTests {
     @Test func aBuildThatKeepsNothingHoldsNoListingTwice() throws {
         let folder = TestSupport.temporaryFolder()
@@ -67,7 +67,7 @@ import Testing
             var run = try BuildRun(
                 BuildOptions(root: folder, output: folder + "/public-\(keeping)", now: OutputPlanTests.now), keepingSite: keeping, waiting: {})
             let built = try #require(try Noticeboard.runStages(&run))
-            let held = [built.site.listings.isEmpty, built.site.slugs.isEmpty, built.enrichment.titles.isEmpty]
+            let held = [built.site.listings.isEmpty, built.site.slugs.isEmpty, built.enrichment.references.isEmpty]
             #expect(held == (keeping ? [false, false, false] : [true, true, true]), "keeping: \(keeping)")
         }
     }
