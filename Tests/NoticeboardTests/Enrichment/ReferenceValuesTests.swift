@@ -1,0 +1,41 @@
+import Enrichment
+import OrderedCollections
+import SiteModel
+import Testing
+
+/// A reference's value is made once for the listing it refers to, and shared by the listings that refer to it.
+@Suite struct ReferenceValuesTests {
+    static let site = SiteConfig(
+        title: "Board", description: "", baseURL: "https://example.org/sub/", language: "en", currency: "EUR", pageSize: 24, allowRawHTML: false,
+        kinds: ["cleaners", "owners"])
+    static let titles = ["cleaners": ["ana": "Ana Murphy"], "owners": ["olga": "Olga"]]
+
+    func reference(_ kind: String, _ slug: String) -> Reference {
+        Reference(kind: kind, slug: slug, fieldPath: ["cleaner"], location: SourceLocation(file: "content/reviews/a.yaml"))
+    }
+
+    /// Where the value's field names are stored: the same place for a shared value.
+    func storage(_ value: Value) -> UnsafeRawPointer? {
+        guard case .object(let fields) = value else { return nil }
+        return fields.keys.elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+    }
+
+    @Test func aListingReferredToTwiceHasOneValue() throws {
+        let references = ReferenceValues(
+            site: Self.site, titles: Self.titles, kindsWithPages: ["cleaners"], referenced: [reference("cleaners", "ana"), reference("cleaners", "ana")])
+        let first = references.value(kind: "cleaners", slug: "ana"), second = references.value(kind: "cleaners", slug: "ana")
+        #expect(first == .object([
+            "kind": .string("cleaners"), "slug": .string("ana"), "title": .string("Ana Murphy"),
+            "path": .string("/sub/cleaners/ana/"), "url": .string("https://example.org/sub/cleaners/ana/"),
+        ]))
+        #expect(try #require(storage(first)) == storage(second))
+    }
+
+    /// A listing no one referred to when the table was made (an edit in `serve` adds a reference) still gets its value.
+    @Test func aListingNotInTheTableIsMadeWhenAskedFor() {
+        let references = ReferenceValues(site: Self.site, titles: Self.titles, kindsWithPages: ["cleaners"], referenced: [])
+        #expect(references.value(kind: "owners", slug: "olga") == .object(["kind": .string("owners"), "slug": .string("olga"), "title": .string("Olga")]))
+        #expect(references.value(kind: "owners", slug: "gone") == .object(["kind": .string("owners"), "slug": .string("gone"), "title": .string("gone")]))
+        #expect(!references.isEmpty && ReferenceValues.none(site: Self.site).isEmpty)
+    }
+}
