@@ -102,3 +102,29 @@ import Testing
         }
     }
 }
+
+/// The CSV's rows are made a run at a time: across runs, the download is still every row in the kind's order.
+@Suite struct CSVRunsTests {
+    @Test func aDownloadMadeInRunsHoldsEveryRowInOrder() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let renderer = try RenderShareTests.renderer(in: folder)
+        let cleaners = try #require(renderer.catalogue.collection("cleaners"))
+        let columns = SiteRenderer.csvColumns(cleaners.schema)
+        for count in [0, 1, SiteRenderer.rowsPerRun, SiteRenderer.rowsPerRun + 1, 2 * SiteRenderer.rowsPerRun + 7] {
+            let listings = (0..<count).map { index in
+                var listing = cleaners.listings[index % cleaners.listings.count]
+                listing.slug = "cleaner-\(index)"
+                return listing
+            }
+            let collection = KindCollection(schema: cleaners.schema, listings: listings, entries: [], facets: [])
+            let (file, spans) = renderer.csvDownload(collection)
+            guard case .bytes(let bytes) = file.contents else { Issue.record("no bytes"); return }
+            let header = Array((columns.joined(separator: ",") + "\r\n").utf8)
+            let expected = header + listings.flatMap { SiteRenderer.csvRow($0, columns: columns) }
+            let same = bytes == expected
+            #expect(same, "\(count) rows: \(bytes.count) bytes for \(expected.count)")
+            #expect(spans.count == count)
+        }
+    }
+}
