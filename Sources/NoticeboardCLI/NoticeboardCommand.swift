@@ -42,6 +42,7 @@ struct Build: ParsableCommand {
     var timings = false
 
     func run() throws {
+        Allocator.returnFreedMemoryAtOnce()
         var options = BuildOptions(root: site.root, output: output, maxFileBytes: site.maxFileBytes, now: site.now?.date)
         options.processEndsAfter = true
         // Progress goes to a terminal only, on one line that the summary replaces.
@@ -89,6 +90,7 @@ struct Serve: AsyncParsableCommand {
     var timings = false
 
     func run() async throws {
+        Allocator.returnFreedMemoryAtOnce()
         let server = PreviewServer(
             root: site.root, host: host, port: port, now: site.now?.date, maxFileBytes: site.maxFileBytes, timings: timings)
         do {
