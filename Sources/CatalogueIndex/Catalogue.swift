@@ -116,24 +116,29 @@ func entryListings(of listings: [Listing], schema: KindSchema, collation: Collat
     guard let entriesField = schema.entriesField else { return [] }
     var entries: [Listing] = []
     for listing in listings {
+        // A kind without pages has no page to link into.
+        var page: (url: String, path: String)?
+        if case .string(let url)? = listing.fields["url"], case .string(let path)? = listing.fields["path"] { page = (url, path) }
+        // One value for the collection, which all its entries share.
+        var collection: OrderedDictionary<String, Value> = [
+            "slug": .string(listing.slug), "title": listing.fields[schema.titleField] ?? .string(listing.slug),
+        ]
+        if let page {
+            collection["path"] = .string(page.path)
+            collection["url"] = .string(page.url)
+        }
         for (index, entry) in (listing.fields[entriesField]?.listValue ?? []).enumerated() {
             guard var fields = entry.objectValue else { continue }
             // Room for `slug`, `url`, `path` and `collection` at once, instead of growth to twice the entry's count.
             fields.reserveCapacity(fields.count + 4)
-            let anchor = "#entry-\(index)"
-            fields.updateValue(.string("\(listing.slug)-\(index)"), forKey: "slug", insertingAt: 0)
-            var collection: OrderedDictionary<String, Value> = [
-                "slug": .string(listing.slug), "title": listing.fields[schema.titleField] ?? .string(listing.slug),
-            ]
-            // A kind without pages has no page to link into.
-            if case .string(let url)? = listing.fields["url"], case .string(let path)? = listing.fields["path"] {
-                fields.updateValue(.string(url + anchor), forKey: "url", insertingAt: 1)
-                fields.updateValue(.string(path + anchor), forKey: "path", insertingAt: 2)
-                collection["path"] = .string(path)
-                collection["url"] = .string(url)
+            let anchor = "#entry-\(index)", slug = "\(listing.slug)-\(index)"
+            fields.updateValue(.string(slug), forKey: "slug", insertingAt: 0)
+            if let page {
+                fields.updateValue(.string(page.url + anchor), forKey: "url", insertingAt: 1)
+                fields.updateValue(.string(page.path + anchor), forKey: "path", insertingAt: 2)
             }
             fields["collection"] = .object(collection)
-            entries.append(Listing(kind: schema.name, slug: "\(listing.slug)-\(index)", file: listing.file, fields: fields))
+            entries.append(Listing(kind: schema.name, slug: slug, file: listing.file, fields: fields))
         }
     }
     return schema.entrySort.isEmpty ? entries : sortListings(entries, keys: schema.entrySort, collation: collation)
