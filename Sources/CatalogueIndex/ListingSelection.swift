@@ -4,8 +4,8 @@ import SiteModel
 /// a listing with a value in each of several facets is held once by the kind, not copied into every value's list.
 public struct ListingSelection: RandomAccessCollection, Sendable {
     /// The list the positions point into.
-    private let base: [Listing]
-    private let positions: [UInt32]
+    @usableFromInline let base: [Listing]
+    @usableFromInline let positions: [UInt32]
 
     /// The listings of `base` at `positions`, which are in `base`'s order.
     init(_ base: [Listing], at positions: [UInt32]) {
@@ -21,7 +21,8 @@ public struct ListingSelection: RandomAccessCollection, Sendable {
         return ListingSelection(base, at: positions)
     }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { positions.count }
-    public subscript(position: Int) -> Listing { base[Int(positions[position])] }
+    // Inlinable, so that reading one field of a listing through a selection does not copy the whole listing.
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { positions.count }
+    @inlinable public subscript(position: Int) -> Listing { base[Int(positions[position])] }
 }

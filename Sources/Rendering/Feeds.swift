@@ -20,6 +20,18 @@ extension SiteRenderer {
     }
 
     /// The feed entry's HTML: the kind's `feed_item` template when it has one, else its rendered Markdown.
+    /// The names of the facet's values that the listing has, in the facet's order. A facet over listings is
+    /// read from the listing's own value, which is what puts it in the facet's values; one over a collection's
+    /// entries from the values' members.
+    private func facetTags(of listing: Listing, facet: Facet?, in collection: KindCollection) -> [String] {
+        guard let facet else { return [] }
+        guard !collection.schema.facetIsOverEntries(facet.field.name) else {
+            return facet.values.filter { value in value.listings.contains { $0.slug == listing.slug } }.map(\.text)
+        }
+        let texts = Set(facetTexts(listing.fields[facet.field.name]))
+        return facet.values.filter { texts.contains($0.text) }.map(\.text)
+    }
+
     private func content(_ listing: Listing, in collection: KindCollection) -> String {
         let template = "\(collection.schema.name)/feed_item"
         if templates.names.contains(template) { return templates.render(feedItemContext(listing), with: template) }
@@ -53,7 +65,7 @@ extension SiteRenderer {
                     "content_html": .string(content(listing, in: collection)),
                     "date_published": .string(timestamp(date)),
                 ]
-                let tags = schema.facets.flatMap { facet in collection.facets.first { $0.field.name == facet }?.values.filter { value in value.listings.contains { $0.slug == listing.slug } }.map(\.text) ?? [] }
+                let tags = schema.facets.flatMap { name in facetTags(of: listing, facet: collection.facets.first { $0.field.name == name }, in: collection) }
                 if !tags.isEmpty { item["tags"] = .list(tags.map(Value.string)) }
                 // JSON Feed's `image` is one URL; the extension lists every image with its variants, as the API does.
                 let images = images(of: listing, schema: schema)
