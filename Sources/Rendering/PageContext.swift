@@ -56,7 +56,7 @@ struct SharedValue: KeyedValue {
 /// The digests of cards as they look off the first screen (`PageContexts.cardDigest`), by slug: made once for
 /// a whole render rather than once per list page showing a listing. A card missing here is digested when asked.
 struct CardDigests: Sendable {
-    private var digests: [String: String] = [:]
+    private var digests: [String: SHA256.Digest] = [:]
 
     static let none = CardDigests()
 
@@ -68,7 +68,7 @@ struct CardDigests: Sendable {
     }
 
     func digest(of listing: Listing, schema: KindSchema, contexts: PageContexts) -> String {
-        digests[listing.slug] ?? contexts.cardDigest(listing, schema: schema)
+        (digests[listing.slug] ?? contexts.cardDigest(listing, schema: schema)).hex
     }
 }
 

@@ -1,6 +1,7 @@
 import CatalogueIndex
 import OrderedCollections
 import SiteModel
+import Support
 
 /// Builds the values templates see. Every page gets `site` and `page`; the layout also gets `content`.
 struct PageContexts: Sendable {
@@ -271,8 +272,8 @@ struct PageContexts: Sendable {
         return .object(cards)
     }
 
-    func cardDigest(_ listing: Listing, schema: KindSchema) -> String {
-        RenderKey.digest(of: card(listing, schema: schema, firstScreen: false))
+    func cardDigest(_ listing: Listing, schema: KindSchema) -> SHA256.Digest {
+        RenderKey.compactDigest(of: card(listing, schema: schema, firstScreen: false))
     }
 
     /// The title field's text; for an entry of a collection, its first text field.

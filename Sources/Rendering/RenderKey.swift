@@ -30,9 +30,14 @@ enum RenderKey {
 
     /// SHA-256 of the value's encoding: a stand-in for a value many pages share, made once.
     static func digest(of value: Value) -> String {
+        compactDigest(of: value).hex
+    }
+
+    /// `digest(of:)` in its 32 bytes, for stand-ins held for every listing until pages ask for them.
+    static func compactDigest(of value: Value) -> SHA256.Digest {
         var bytes: [UInt8] = []
         append(value, to: &bytes)
-        return SHA256.hex(bytes)
+        return SHA256.digest(bytes)
     }
 
     private enum Tag: UInt8 {

@@ -10,16 +10,50 @@ public enum SHA256 {
 
     /// The digest in lowercase hex, of bytes anywhere in memory (a file mapped rather than read).
     public static func hex(_ bytes: UnsafeRawBufferPointer) -> String {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        let length = digest.withUnsafeMutableBufferPointer { compute(bytes, into: $0.baseAddress!) }
-        // Two table lookups a byte: String(radix:) per byte cost more than the digest of a small page.
-        var hex: [UInt8] = []
-        hex.reserveCapacity(length * 2)
-        for byte in digest.prefix(length) {
-            hex.append(lowercaseHexDigits[Int(byte >> 4)])
-            hex.append(lowercaseHexDigits[Int(byte & 0xF)])
+        digest(bytes).hex
+    }
+
+    /// The digest, held in its 32 bytes.
+    public static func digest(_ bytes: UnsafeRawBufferPointer) -> Digest {
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: Int(EVP_MAX_MD_SIZE) / 8) { words in
+            _ = compute(bytes, into: UnsafeMutableRawPointer(words.baseAddress!).assumingMemoryBound(to: UInt8.self))
+            return Digest(words[0], words[1], words[2], words[3])
         }
-        return String(decoding: hex, as: UTF8.self)
+    }
+
+    public static func digest(_ bytes: [UInt8]) -> Digest {
+        bytes.withUnsafeBytes { digest($0) }
+    }
+
+    /// A SHA-256 digest in its 32 bytes, for digests held by the hundred thousand: as 64 characters of text
+    /// each took 112 bytes and an allocation. `hex` makes the text when it is needed.
+    public struct Digest: Hashable, Sendable {
+        private let words: (UInt64, UInt64, UInt64, UInt64)
+
+        init(_ first: UInt64, _ second: UInt64, _ third: UInt64, _ fourth: UInt64) {
+            words = (first, second, third, fourth)
+        }
+
+        public static func == (a: Digest, b: Digest) -> Bool { a.words == b.words }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(words.0)
+            hasher.combine(words.1)
+        }
+
+        /// Lowercase hex, as the digest's bytes come.
+        public var hex: String {
+            String(unsafeUninitializedCapacity: 64) { text in
+                withUnsafeBytes(of: words) { bytes in
+                    // Two table lookups a byte: String(radix:) per byte cost more than the digest of a small page.
+                    for (index, byte) in bytes.enumerated() {
+                        text[2 * index] = lowercaseHexDigits[Int(byte >> 4)]
+                        text[2 * index + 1] = lowercaseHexDigits[Int(byte & 0xF)]
+                    }
+                }
+                return 64
+            }
+        }
     }
 
     public static func hex(_ text: String) -> String {
