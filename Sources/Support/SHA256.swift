@@ -28,7 +28,7 @@ public enum SHA256 {
     /// A SHA-256 digest in its 32 bytes, for digests held by the hundred thousand: as 64 characters of text
     /// each took 112 bytes and an allocation. `hex` makes the text when it is needed.
     public struct Digest: Hashable, Sendable {
-        private let words: (UInt64, UInt64, UInt64, UInt64)
+        fileprivate let words: (UInt64, UInt64, UInt64, UInt64)
 
         init(_ first: UInt64, _ second: UInt64, _ third: UInt64, _ fourth: UInt64) {
             words = (first, second, third, fourth)
@@ -62,10 +62,8 @@ public enum SHA256 {
 
     /// The digest's first 128 bits, as two words.
     public static func prefix128(_ bytes: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
-        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: Int(EVP_MAX_MD_SIZE) / 8) { words in
-            _ = compute(bytes, into: UnsafeMutableRawPointer(words.baseAddress!).assumingMemoryBound(to: UInt8.self))
-            return (words[0], words[1])
-        }
+        let words = digest(bytes).words
+        return (words.0, words.1)
     }
 
     /// Writes the digest of `bytes` at `digest` (room for `EVP_MAX_MD_SIZE` bytes); returns its length.
