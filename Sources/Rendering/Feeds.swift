@@ -19,7 +19,6 @@ extension SiteRenderer {
         }
     }
 
-    /// The feed entry's HTML: the kind's `feed_item` template when it has one, else its rendered Markdown.
     /// The names of the facet's values that the listing has, in the facet's order. A facet over listings is
     /// read from the listing's own value, which is what puts it in the facet's values; one over a collection's
     /// entries from the values' members.
@@ -32,6 +31,7 @@ extension SiteRenderer {
         return facet.values.filter { texts.contains($0.text) }.map(\.text)
     }
 
+    /// The feed entry's HTML: the kind's `feed_item` template when it has one, else its rendered Markdown.
     private func content(_ listing: Listing, in collection: KindCollection) -> String {
         let template = "\(collection.schema.name)/feed_item"
         if templates.names.contains(template) { return templates.render(feedItemContext(listing), with: template) }
