@@ -46,7 +46,7 @@ let package = Package(
 
         // What every stage may use and none owns: SHA-256, paths below the site root, the parallel map, a seeded RNG.
         .target(name: "Support", dependencies: ["CCrypto"]),
-        .target(name: "SiteModel", dependencies: [.product(name: "OrderedCollections", package: "swift-collections")]),
+        .target(name: "SiteModel", dependencies: ["Support", .product(name: "OrderedCollections", package: "swift-collections")]),
         .target(name: "LocatedYAML", dependencies: ["CYAML", "SiteModel"]),
         .target(name: "SiteLoader", dependencies: ["SiteModel", "Support"]),
         // cmark-gfm for validation (each Markdown field checked against the site's limits) and enrichment.

@@ -35,7 +35,7 @@ public struct BuildState: Equatable, Sendable {
 
     public struct Output: Equatable, Sendable {
         public var digest: FileDigest
-        public var renderKey: String?
+        public var renderKey: SHA256.Digest?
     }
 
     static let header = "noticeboard-build-state 4"
@@ -127,14 +127,15 @@ public struct BuildState: Equatable, Sendable {
             case ("staging", 2):
                 stagingID = fields[1].text
             case ("staged", 4):
-                guard let size = Int(fields[1].text) else { return nil }
-                stagedDifferent[fields[3].text] = FileDigest(size: size, sha256: fields[2].text)
+                guard let digest = fileDigest(size: fields[1], sha256: fields[2]) else { return nil }
+                stagedDifferent[fields[3].text] = digest
             case ("unstaged", 2):
                 unstaged.insert(fields[1].text)
             case ("output", 5):
-                guard let size = Int(fields[1].text) else { return nil }
-                let renderKey = fields[3].text
-                outputs[fields[4].text] = Output(digest: FileDigest(size: size, sha256: fields[2].text), renderKey: renderKey == "-" ? nil : renderKey)
+                guard let digest = fileDigest(size: fields[1], sha256: fields[2]) else { return nil }
+                let renderKey = fields[3].elementsEqual("-".utf8) ? nil : SHA256.Digest(hex: fields[3])
+                guard renderKey != nil || fields[3].count == 1 else { return nil }
+                outputs[fields[4].text] = Output(digest: digest, renderKey: renderKey)
             default:
                 guard readTracking(fields, versions: &versions, sync: &sync) else { return nil }
             }
@@ -145,14 +146,20 @@ public struct BuildState: Equatable, Sendable {
             versions: versions, sync: sync)
     }
 
+    /// A file's size and digest from their fields; nil when either is damaged.
+    private static func fileDigest(size: RecordText.Line, sha256: RecordText.Line) -> FileDigest? {
+        guard let size = size.decimal, let sha256 = SHA256.Digest(hex: sha256) else { return nil }
+        return FileDigest(size: size, sha256: sha256)
+    }
+
     /// A line of the listings' versions or the sync history; false when it is neither, or damaged.
     private static func readTracking(
         _ fields: [RecordText.Line], versions: inout [String: ListingVersions.Version], sync: inout SyncHistory
     ) -> Bool {
         switch (fields[0].text, fields.count) {
         case ("listing", 4):
-            guard let date = CalendarDate(parsing: Substring(fields[1].text)) else { return false }
-            versions[fields[3].text] = ListingVersions.Version(updated: date, sha256: fields[2].text)
+            guard let date = CalendarDate(parsing: Substring(fields[1].text)), let sha256 = SHA256.Digest(hex: fields[2]) else { return false }
+            versions[fields[3].text] = ListingVersions.Version(updated: date, sha256: sha256)
         case ("build", 4):
             guard let build = Int(fields[1].text) else { return false }
             sync.build = build
@@ -162,8 +169,8 @@ public struct BuildState: Equatable, Sendable {
             guard let build = Int(fields[1].text), let date = CalendarDate(parsing: Substring(fields[2].text)) else { return false }
             sync.changes.append(ChangeList(build: build, date: date, from: fields[3].text, to: fields[4].text, files: [:]))
         case ("changed", 4):
-            guard let size = Int(fields[1].text), !sync.changes.isEmpty else { return false }
-            sync.changes[sync.changes.count - 1].files[fields[3].text] = FileDigest(size: size, sha256: fields[2].text)
+            guard let digest = fileDigest(size: fields[1], sha256: fields[2]), !sync.changes.isEmpty else { return false }
+            sync.changes[sync.changes.count - 1].files[fields[3].text] = digest
         case ("removed", 2):
             guard !sync.changes.isEmpty else { return false }
             sync.changes[sync.changes.count - 1].files[fields[1].text] = .some(nil)
@@ -180,7 +187,10 @@ public struct BuildState: Equatable, Sendable {
             warnings.allSatisfy({ $0.location.map { isField($0.file) } == true && isField($0.message) })
         else { return nil }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(160 * (inputs.count + outputs.count))
+        // Room for every line at once (they average under 140 bytes): grown as it was written, the record's
+        // buffer ended at up to twice its size.
+        let lines = inputs.count + outputs.count + versions.count + sync.changes.reduce(0) { $0 + 1 + $1.files.count }
+        bytes.reserveCapacity(160 * (lines + warnings.count + (staged.map { $0.differing.count + $0.missing.count } ?? 0)))
         func line(_ fields: String...) { RecordText.append(fields, to: &bytes) }
         line(Self.header)
         line(settings)
@@ -193,20 +203,20 @@ public struct BuildState: Equatable, Sendable {
         }
         for (path, stamp) in inputs.stamps.sorted(by: { $0.key < $1.key }) { line("input", stamp, path) }
         for (path, output) in outputs.sorted(by: { $0.key < $1.key }) {
-            line("output", String(output.digest.size), output.digest.sha256, output.renderKey ?? "-", path)
+            line("output", String(output.digest.size), output.digest.sha256.hex, output.renderKey?.hex ?? "-", path)
         }
-        for (key, version) in versions.sorted(by: { $0.key < $1.key }) { line("listing", version.updated.description, version.sha256, key) }
+        for (key, version) in versions.sorted(by: { $0.key < $1.key }) { line("listing", version.updated.description, version.sha256.hex, key) }
         line("build", String(sync.build), sync.date?.description ?? "-", sync.root)
         for list in sync.changes {
             line("change", String(list.build), list.date.description, list.from, list.to)
             for (path, digest) in list.files.sorted(by: { $0.key < $1.key }) {
-                if let digest { line("changed", String(digest.size), digest.sha256, path) } else { line("removed", path) }
+                if let digest { line("changed", String(digest.size), digest.sha256.hex, path) } else { line("removed", path) }
             }
         }
         if let staged, staged.differing.keys.allSatisfy(isField) {
             line("staging", staged.id)
             for (path, digest) in staged.differing.sorted(by: { $0.key < $1.key }) {
-                line("staged", String(digest.size), digest.sha256, path)
+                line("staged", String(digest.size), digest.sha256.hex, path)
             }
             for path in staged.missing.sorted() { line("unstaged", path) }
         }
@@ -240,7 +250,12 @@ public struct BuildState: Equatable, Sendable {
     /// the new ones; a failure leaves the old file.
     private static func replaceFile(at path: String, with bytes: [UInt8]) {
         let temporary = path + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else { return }
+        unlink(temporary)
+        // Written from the array itself: through `Data` it was copied, and at 400,000 listings the record is 160 MB.
+        do throws(WriteError) { try StagedOutput.writeBytes(bytes, at: temporary) } catch {
+            unlink(temporary)
+            return
+        }
         if rename(temporary, path) != 0 { unlink(temporary) }
     }
 }

@@ -277,7 +277,7 @@ public struct StagedOutput: Sendable {
     }
 
     /// Into a new file only (O_EXCL): an existing one may be a hard link that the output folder shares.
-    private static func writeBytes(_ bytes: [UInt8], at path: String) throws(WriteError) {
+    static func writeBytes(_ bytes: [UInt8], at path: String) throws(WriteError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw WriteError(path: path) }
         defer { close(descriptor) }

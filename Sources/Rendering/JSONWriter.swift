@@ -22,7 +22,7 @@ public enum JSONWriter {
             self.bytes = bytes
         }
 
-        public var sha256: String { SHA256.hex(bytes) }
+        public var sha256: SHA256.Digest { SHA256.digest(bytes) }
     }
 
     /// `encoded(.object(fields + more))`, without copying `fields`; `more`'s keys are not in `fields`.
@@ -46,16 +46,16 @@ public enum JSONWriter {
 
     /// `encoded(.object(["path": path, "size": size, "sha256": sha256]))`, written without the value tree:
     /// the manifest and the sync tree have one for every file (800,000 at 430,000 listings).
-    public static func fileEntry(path: String, size: Int, sha256: String) -> Encoded {
+    public static func fileEntry(path: String, size: Int, sha256: SHA256.Digest) -> Encoded {
         var output: [UInt8] = []
-        output.reserveCapacity(path.utf8.count + sha256.utf8.count + 40)
+        output.reserveCapacity(path.utf8.count + 64 + 40)
         output.append(contentsOf: #"{"path":"#.utf8)
         writeString(path, to: &output)
         output.append(contentsOf: #","size":"#.utf8)
         output.append(contentsOf: String(size).utf8)
-        output.append(contentsOf: #","sha256":"#.utf8)
-        writeString(sha256, to: &output)
-        output.append(UInt8(ascii: "}"))
+        output.append(contentsOf: #","sha256":""#.utf8)
+        sha256.appendHex(to: &output)
+        output.append(contentsOf: #""}"#.utf8)
         return Encoded(bytes: output)
     }
 

@@ -10,9 +10,9 @@ public struct ListingVersions: Sendable {
     public struct Version: Equatable, Sendable {
         public var updated: CalendarDate
         /// SHA-256 of the listing's published fields as JSON, without `updated`.
-        public var sha256: String
+        public var sha256: SHA256.Digest
 
-        public init(updated: CalendarDate, sha256: String) {
+        public init(updated: CalendarDate, sha256: SHA256.Digest) {
             self.updated = updated
             self.sha256 = sha256
         }

@@ -57,6 +57,6 @@ public enum Manifest {
     }
 
     public static func digest(_ bytes: [UInt8]) -> FileDigest {
-        FileDigest(size: bytes.count, sha256: SHA256.hex(bytes))
+        FileDigest(size: bytes.count, sha256: SHA256.digest(bytes))
     }
 }

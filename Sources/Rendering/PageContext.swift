@@ -30,7 +30,7 @@ struct PageContext: Sendable {
     var value: Value { .object(fields) }
 
     /// What the page is rendered from, with this context (see `RenderKey`).
-    func renderKey(fingerprint: String, template: String) -> String {
+    func renderKey(fingerprint: String, template: String) -> SHA256.Digest {
         RenderKey.of(fingerprint: fingerprint, template: template, context: value, standIns: standIns)
     }
 }

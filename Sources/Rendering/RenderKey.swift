@@ -15,7 +15,7 @@ import Support
 /// it took the keys from 10 % of the CPU samples of a `check` to 4–5 %.
 enum RenderKey {
     /// `standIns` replace top-level fields of the context in the key; each must determine its field's value.
-    static func of(fingerprint: String, template: String, context: Value, standIns: [String: Value] = [:]) -> String {
+    static func of(fingerprint: String, template: String, context: Value, standIns: [String: Value] = [:]) -> SHA256.Digest {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(8192)
         appendText(fingerprint, to: &bytes)
@@ -25,7 +25,7 @@ enum RenderKey {
         } else {
             append(context, to: &bytes)
         }
-        return SHA256.hex(bytes)
+        return SHA256.digest(bytes)
     }
 
     /// SHA-256 of the value's encoding: a stand-in for a value many pages share, made once.

@@ -50,9 +50,9 @@ public struct SiteRenderer: Sendable {
     public struct RenderedFile: Sendable {
         public var file: OutputFile
         /// SHA-256 of the template set, the template's name and the context; nil for files that are not pages.
-        public var renderKey: String?
+        public var renderKey: SHA256.Digest?
 
-        public init(file: OutputFile, renderKey: String?) {
+        public init(file: OutputFile, renderKey: SHA256.Digest?) {
             self.file = file
             self.renderKey = renderKey
         }
@@ -68,7 +68,7 @@ public struct SiteRenderer: Sendable {
     /// documents from their `lastBytes`; what this render makes for the next is left with `keeper`.
     public func render(
         changes: [String: Set<String>]? = nil, last: KeptRender? = nil, lastBytes: @escaping @Sendable (String) -> [UInt8]? = { _ in nil },
-        keeper: RenderKeeper? = nil, previousKey: @Sendable (String) -> String? = { _ in nil }, emit: @Sendable ([RenderedFile]) -> Void
+        keeper: RenderKeeper? = nil, previousKey: @Sendable (String) -> SHA256.Digest? = { _ in nil }, emit: @Sendable ([RenderedFile]) -> Void
     ) {
         let (work, fromPages) = plan(RenderPass(renderer: self, changes: changes, last: last, lastBytes: lastBytes, keeper: keeper))
         let pages = run(work, previousKey: previousKey, emit: emit)
@@ -97,7 +97,7 @@ public struct SiteRenderer: Sendable {
     }
 
     /// Makes the work across all cores and hands its files to `emit`; returns the pages' sitemap entries.
-    private func run(_ work: [RenderWork], previousKey: @Sendable (String) -> String?, emit: @Sendable ([RenderedFile]) -> Void) -> [SitemapEntry] {
+    private func run(_ work: [RenderWork], previousKey: @Sendable (String) -> SHA256.Digest?, emit: @Sendable ([RenderedFile]) -> Void) -> [SitemapEntry] {
         work.parallelMap { item -> [SitemapEntry] in
             switch item {
             case .documents(let make):

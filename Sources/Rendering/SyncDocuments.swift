@@ -101,7 +101,7 @@ extension SiteRenderer {
         let tree = tree(synced.now, changed: changed.map { _ in synced.differing.keys }, last: kept?.syncTree)
         kept?.syncTree = tree.kept
         var files = [root] + tree.files
-        let rootDigest = Manifest.digest(files[1].madeBytes).sha256
+        let rootDigest = Manifest.digest(files[1].madeBytes).sha256.hex
         var changes = lastSync.changes
         if isNew {
             let list = ChangeList(build: build, date: catalogue.buildDate, from: lastSync.root, to: rootDigest, files: synced.differing)
@@ -159,7 +159,7 @@ extension SiteRenderer {
             "buckets": .list(made.buckets.map { bucket in
                 .object([
                     "bucket": .string(bucket.name), "url": .string(site.url(bucket.file.path)), "files": .int(Int64(bucket.paths.count)),
-                    "size": .int(Int64(bucket.digest.size)), "sha256": .string(bucket.digest.sha256),
+                    "size": .int(Int64(bucket.digest.size)), "sha256": .string(bucket.digest.sha256.hex),
                 ])
             }),
         ])
@@ -181,7 +181,7 @@ extension SiteRenderer {
                 let bytes = byPath[list.path] ?? []
                 return .object([
                     "build": .int(Int64(list.build)), "from": .string(list.from), "to": .string(list.to), "url": .string(site.url(list.path)),
-                    "size": .int(Int64(bytes.count)), "sha256": .string(Manifest.digest(bytes).sha256),
+                    "size": .int(Int64(bytes.count)), "sha256": .string(Manifest.digest(bytes).sha256.hex),
                 ])
             }),
         ])
@@ -198,7 +198,7 @@ extension SiteRenderer {
     }
 
     private func fileEntry(_ path: String, _ digest: FileDigest) -> Value {
-        .object(["path": .string(path), "size": .int(Int64(digest.size)), "sha256": .string(digest.sha256)])
+        .object(["path": .string(path), "size": .int(Int64(digest.size)), "sha256": .string(digest.sha256.hex)])
     }
 }
 

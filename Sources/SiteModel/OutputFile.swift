@@ -1,3 +1,5 @@
+import Support
+
 /// One file of the built site, named relative to the output folder (`cleaners/ana/index.html`).
 public struct OutputFile: Sendable {
     public enum Contents: Sendable {
@@ -31,10 +33,10 @@ public struct OutputFile: Sendable {
 /// What an output file holds, as the manifest and the build cache record it.
 public struct FileDigest: Sendable, Hashable {
     public var size: Int
-    /// Lowercase hex SHA-256.
-    public var sha256: String
+    /// Held in its 32 bytes: there is one for every output file (800,000 at 430,000 listings).
+    public var sha256: SHA256.Digest
 
-    public init(size: Int, sha256: String) {
+    public init(size: Int, sha256: SHA256.Digest) {
         self.size = size
         self.sha256 = sha256
     }

@@ -41,17 +41,52 @@ public enum SHA256 {
             hasher.combine(words.1)
         }
 
+        /// The digest that `hex` gives as `text`; nil for text that is not 64 lowercase hex digits.
+        public init?(hex text: some Collection<UInt8>) {
+            guard text.count == 64 else { return nil }
+            var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+            let valid = withUnsafeMutableBytes(of: &words) { bytes in
+                var digits = text.makeIterator()
+                for index in 0..<32 {
+                    guard let high = digits.next().flatMap(Self.value(ofHexDigit:)), let low = digits.next().flatMap(Self.value(ofHexDigit:)) else { return false }
+                    bytes[index] = high << 4 | low
+                }
+                return true
+            }
+            guard valid else { return nil }
+            self.words = words
+        }
+
+        private static func value(ofHexDigit digit: UInt8) -> UInt8? {
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+            default: nil
+            }
+        }
+
         /// Lowercase hex, as the digest's bytes come.
         public var hex: String {
             String(unsafeUninitializedCapacity: 64) { text in
-                withUnsafeBytes(of: words) { bytes in
-                    // Two table lookups a byte: String(radix:) per byte cost more than the digest of a small page.
-                    for (index, byte) in bytes.enumerated() {
-                        text[2 * index] = lowercaseHexDigits[Int(byte >> 4)]
-                        text[2 * index + 1] = lowercaseHexDigits[Int(byte & 0xF)]
-                    }
-                }
+                writeHex(into: text)
                 return 64
+            }
+        }
+
+        /// Appends `hex` to `bytes` without making it as a string first.
+        public func appendHex(to bytes: inout [UInt8]) {
+            let start = bytes.count
+            bytes.append(contentsOf: repeatElement(0, count: 64))
+            bytes.withUnsafeMutableBufferPointer { buffer in writeHex(into: UnsafeMutableBufferPointer(rebasing: buffer[start...])) }
+        }
+
+        private func writeHex(into text: UnsafeMutableBufferPointer<UInt8>) {
+            withUnsafeBytes(of: words) { bytes in
+                // Two table lookups a byte: String(radix:) per byte cost more than the digest of a small page.
+                for (index, byte) in bytes.enumerated() {
+                    text[2 * index] = lowercaseHexDigits[Int(byte >> 4)]
+                    text[2 * index + 1] = lowercaseHexDigits[Int(byte & 0xF)]
+                }
             }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import OutputWriter
+import Rendering
 import SiteModel
 import Testing
 
@@ -38,7 +39,7 @@ import Testing
         DispatchQueue.concurrentPerform(iterations: 40) { batch in
             staging.add((0..<50).map { item in
                 let text = "page \(batch)-\(item)"
-                return (OutputFile(path: "kind\(batch % 3)/\(batch)-\(item)/index.html", text: text), FileDigest(size: text.utf8.count, sha256: text))
+                return (OutputFile(path: "kind\(batch % 3)/\(batch)-\(item)/index.html", text: text), Manifest.digest(Array(text.utf8)))
             })
         }
         #expect(TestSupport.tree(folder + "/public") == ["index.html": Data("previous".utf8)], "nothing is swapped in before finish")
@@ -84,7 +85,7 @@ import Testing
         let folder = TestSupport.temporaryFolder()
         defer { TestSupport.removeTree(folder) }
         let output = StagedOutput(outputPath: folder + "/public")
-        func digest(_ text: String) -> FileDigest { FileDigest(size: text.utf8.count, sha256: text) }
+        func digest(_ text: String) -> FileDigest { Manifest.digest(Array(text.utf8)) }
         func inode(_ path: String) -> ino_t {
             var info = stat()
             return stat(folder + "/" + path, &info) == 0 ? info.st_ino : 0

@@ -2,6 +2,7 @@ import LocatedYAML
 @testable import Rendering
 import SchemaValidation
 import SiteModel
+import Support
 import Testing
 
 /// The manifest lists its paths sorted. In place it merges the few new ones into the last manifest's order
@@ -10,7 +11,7 @@ import Testing
     private static let names = ["a", "b", "é", "e\u{301}x", "z", "Z", "10", "9", "index.json", "api", "api-x", "ä", "日本"]
 
     private static func digests(_ paths: Set<String>) -> [String: FileDigest] {
-        Dictionary(uniqueKeysWithValues: paths.map { ($0, FileDigest(size: 1, sha256: "00")) })
+        Dictionary(uniqueKeysWithValues: paths.map { ($0, FileDigest(size: 1, sha256: SHA256.digest([0]))) })
     }
 
     @Test func theOrderIsSortedWhateverCameAndWent() {
@@ -36,6 +37,7 @@ import Testing
         #expect(made.order == ["api/a.json", "api/b.json", "index.html"])
         guard case .bytes(let bytes) = made.file.contents else { Issue.record("no bytes"); return }
         let text = String(decoding: bytes, as: UTF8.self)
-        #expect(text.contains(#"{"path":"api/a.json","size":1,"sha256":"00"},{"path":"api/b.json""#))
+        let zero = SHA256.digest([0]).hex
+        #expect(text.contains(#"{"path":"api/a.json","size":1,"sha256":""# + zero + #""},{"path":"api/b.json""#))
     }
 }

@@ -11,7 +11,7 @@ import Testing
     }
 
     private static func digest(_ seed: Int) -> FileDigest {
-        FileDigest(size: seed, sha256: SHA256.hex("\(seed)"))
+        FileDigest(size: seed, sha256: SHA256.digest(Array("\(seed)".utf8)))
     }
 
     private static func same(_ left: SyncTree, _ right: SyncTree) -> Bool {

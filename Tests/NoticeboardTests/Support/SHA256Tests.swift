@@ -15,4 +15,19 @@ import Testing
             #expect(SHA256.digest(bytes) != SHA256.digest(bytes + [0]))
         }
     }
+
+    /// The build record holds digests as hex: read back, each is the digest written; anything else is refused.
+    @Test func aDigestReadsBackFromItsHex() {
+        for text in ["", "abc"] + TestSupport.awkwardTexts {
+            let digest = SHA256.digest(Array(text.utf8))
+            #expect(SHA256.Digest(hex: Array(digest.hex.utf8)) == digest)
+            var appended: [UInt8] = [1]
+            digest.appendHex(to: &appended)
+            #expect(appended == [1] + Array(digest.hex.utf8))
+        }
+        let hex = SHA256.digest([]).hex
+        for damaged in [String(hex.dropLast()), hex + "0", hex.uppercased(), "g" + hex.dropFirst(), String(hex.dropLast()) + " "] {
+            #expect(SHA256.Digest(hex: Array(damaged.utf8)) == nil, "\(damaged)")
+        }
+    }
 }
