@@ -104,16 +104,25 @@ public final class OutputBook: Sendable {
     public func add(_ batch: [SiteRenderer.RenderedFile]) {
         switch mode {
         case .restaging(let staging):
-            let digested = batch.map(restaged)
-            staging.add(digested.map { ($0.file, $0.output.digest) })
+            var queued: [(file: OutputFile, digest: FileDigest?)] = [], made: [(path: String, output: BuildState.Output)] = []
+            for item in batch {
+                if let digest = digest(of: item.file) {
+                    queued.append((restaged(item.file, digest), digest))
+                    made.append((item.file.path, BuildState.Output(digest: digest, renderKey: item.renderKey)))
+                } else if case .streamed(let write) = item.file.contents, let digest = staging.stream(write, at: item.file.path) {
+                    made.append((item.file.path, BuildState.Output(digest: digest, renderKey: item.renderKey)))
+                }
+            }
+            staging.add(queued)
             outputs.withLock { outputs in
-                for item in digested { outputs[item.file.path] = item.output }
+                for item in made { outputs[item.path] = item.output }
             }
         case .inPlace:
-            // A page whose render key did not change comes as `.previous`, and stays as the record says.
+            // A page whose render key did not change comes as `.previous`, and stays as the record says. A
+            // stream is made whole: in place, the files that changed are written at the end.
             let digested = batch.compactMap { item -> (file: OutputFile, output: BuildState.Output)? in
-                guard case .bytes(let bytes) = item.file.contents else { return nil }
-                return (item.file, BuildState.Output(digest: Manifest.digest(bytes), renderKey: item.renderKey))
+                guard let bytes = item.file.contents.inMemory else { return nil }
+                return (OutputFile(path: item.file.path, contents: .bytes(bytes)), BuildState.Output(digest: Manifest.digest(bytes), renderKey: item.renderKey))
             }
             outputs.withLock { outputs in
                 changed.withLock { changed in
@@ -126,17 +135,19 @@ public final class OutputBook: Sendable {
         }
     }
 
-    /// A file to stage, with its digest; one whose bytes the last build wrote is kept rather than rewritten.
-    private func restaged(_ item: SiteRenderer.RenderedFile) -> (file: OutputFile, output: BuildState.Output) {
-        var file = item.file
-        let digest: FileDigest
+    /// The digest of a file held whole, copied or kept; nil for a stream, which is digested as it is written.
+    private func digest(of file: OutputFile) -> FileDigest? {
         switch file.contents {
-        case .previous: digest = recorded!.outputs[file.path]!.digest
-        case .bytes(let bytes): digest = Manifest.digest(bytes)
-        case .copy(let source): digest = Manifest.digest(FileManager.default.contents(atPath: source).map { [UInt8]($0) } ?? [])
+        case .previous: recorded!.outputs[file.path]!.digest
+        case .bytes(let bytes): Manifest.digest(bytes)
+        case .copy(let source): Manifest.digest(FileManager.default.contents(atPath: source).map { [UInt8]($0) } ?? [])
+        case .streamed: nil
         }
-        if recorded?.outputs[file.path]?.digest == digest { file.contents = .previous }
-        return (file, BuildState.Output(digest: digest, renderKey: item.renderKey))
+    }
+
+    /// The file to stage: one whose bytes the last build wrote is kept rather than rewritten.
+    private func restaged(_ file: OutputFile, _ digest: FileDigest) -> OutputFile {
+        recorded?.outputs[file.path]?.digest == digest ? OutputFile(path: file.path, contents: .previous) : file
     }
 
     /// Adds the files made from every other file's digest (`derive`: the sync documents and the manifest;

@@ -198,7 +198,7 @@ public struct StagedOutput: Sendable {
     }
 
     /// Removes a file, or a folder the previous site had where this one has a file; absent is fine.
-    private static func remove(_ path: String) throws(WriteError) {
+    static func remove(_ path: String) throws(WriteError) {
         if unlink(path) == 0 || errno == ENOENT { return }
         guard errno == EISDIR || errno == EPERM, (try? FileManager.default.removeItem(atPath: path)) != nil else { throw WriteError(path: path) }
     }
@@ -260,6 +260,8 @@ public struct StagedOutput: Sendable {
         case .copy(let source):
             guard let data = FileManager.default.contents(atPath: source) else { throw WriteError(message: "cannot read \(source)") }
             bytes = [UInt8](data)
+        case .streamed(let write):
+            return try StreamedFile.write(write, at: path, sameAs: linkingSameBytes ? existing : nil).linked
         }
         if linkingSameBytes, Self.holds(existing, bytes), link(existing, path) == 0 { return true }
         try Self.writeBytes(bytes, at: path)
@@ -281,19 +283,21 @@ public struct StagedOutput: Sendable {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw WriteError(path: path) }
         defer { close(descriptor) }
-        let failed = bytes.withUnsafeBytes { buffer -> Bool in
-            var written = 0
-            while written < buffer.count {
-                let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return true
-                }
-                written += result
+        guard bytes.withUnsafeBytes({ writeAll($0, to: descriptor) }) else { throw WriteError(path: path) }
+    }
+
+    /// Writes all of `buffer` to the open file; false when a write fails (`errno` says why).
+    static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
+        var written = 0
+        while written < buffer.count {
+            let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+            if result < 0 {
+                if errno == EINTR { continue }
+                return false
             }
-            return false
+            written += result
         }
-        if failed { throw WriteError(path: path) }
+        return true
     }
 }
 

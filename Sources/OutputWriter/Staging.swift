@@ -12,6 +12,7 @@ import Synchronization
 /// and one for the rest: creating files is kernel time that threads creating them in the same folders
 /// spend waiting on each other's locks, and these two never share a folder. When the folder is brought up
 /// to date, the few files that differ are written at the end, after the files no longer wanted are removed.
+/// A document made as a stream (a kind's JSON or CSV) is written by the thread that makes it (`stream`).
 public final class Staging: Sendable {
     let output: StagedOutput
     /// The staging folder.
@@ -59,10 +60,8 @@ public final class Staging: Sendable {
             if case .previous = file.file.contents { return false }
             return true
         }.count
+        if let unsafe { refuse(unsafe.file.path) }
         progress.withLock { progress in
-            if let unsafe, progress.failure == nil {
-                progress.failure = BuildFailure([.error("refusing to write '\(unsafe.file.path)': output paths must stay inside \(output.outputPath)/")])
-            }
             progress.new += fresh
             for (file, digest) in files {
                 progress.paths.append(file.path)
@@ -90,6 +89,40 @@ public final class Staging: Sendable {
                 } catch {
                     fail(error)
                 }
+            }
+        }
+    }
+
+    /// Writes a file made as it is written (`OutputFile.Contents.streamed`) at `path`, on the calling thread,
+    /// and returns its digest; nil when it was not written (`finish` then throws). It does not wait for the
+    /// writers: held whole, a kind's document was the largest allocation of a build. In a folder brought up
+    /// to date it goes into place at once, which the files `finish` removes and writes never include.
+    public func stream(_ write: (inout ByteStream) -> Void, at path: String) -> FileDigest? {
+        guard StagedOutput.isSafeRelativePath(path) else {
+            refuse(path)
+            return nil
+        }
+        guard progress.withLock({ $0.failure == nil }) else { return nil }
+        do throws(WriteError) {
+            if staged == nil { try makeFolders(for: path) } else { try StagedOutput.makeFolders(for: [path], in: root) }
+            let written = try StreamedFile.write(write, at: root + "/" + path, sameAs: output.outputPath + "/" + path)
+            progress.withLock { progress in
+                progress.paths.append(path)
+                progress.knownBytes += written.digest.size
+                progress.new += 1
+                if written.linked { progress.kept += 1 }
+            }
+            return written.digest
+        } catch {
+            fail(error)
+            return nil
+        }
+    }
+
+    private func refuse(_ path: String) {
+        progress.withLock { progress in
+            if progress.failure == nil {
+                progress.failure = BuildFailure([.error("refusing to write '\(path)': output paths must stay inside \(output.outputPath)/")])
             }
         }
     }

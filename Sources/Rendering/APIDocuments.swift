@@ -8,10 +8,15 @@ import Support
 extension SiteRenderer {
     func schemaURL(_ name: String) -> Value { .string(site.url("api/schema/\(name).json")) }
 
-    /// `api/<kind>.json`, and where each listing's item lies in it. Each listing's fields and `updated` are
-    /// encoded as the document is written, and again for its own document: holding them encoded between the
-    /// two cost more memory than encoding twice.
-    func kindDocument(_ collection: KindCollection) -> (file: OutputFile, spans: ItemSpans) {
+    /// `api/<kind>.json`, made as it is written (`ByteStream`); `made` is given where each listing's item lies in it.
+    func kindDocument(_ collection: KindCollection, made: @escaping @Sendable (ItemSpans) -> Void) -> OutputFile {
+        OutputFile(path: Self.kindDocumentPath(collection.schema), contents: .streamed { made(writeKindDocument(collection, into: &$0)) })
+    }
+
+    /// Writes `api/<kind>.json` into `output`; returns where each listing's item lies in it. Each listing's
+    /// fields and `updated` are encoded as the document is written, and again for its own document: holding
+    /// them encoded between the two cost more memory than encoding twice.
+    func writeKindDocument(_ collection: KindCollection, into output: inout some ByteSink) -> ItemSpans {
         let schema = collection.schema
         let list: OrderedDictionary<String, Value> = [
             "$schema": schemaURL(schema.name),
@@ -20,8 +25,7 @@ extension SiteRenderer {
             "url": schema.hasPages ? .string(site.url(collection.outputPath)) : .null,
             "count": .int(Int64(collection.listings.count)),
         ]
-        let (bytes, spans) = JSONWriter.listDocument(list, thenList: "items", of: collection.listings.lazy.map(encoded))
-        return (OutputFile(path: Self.kindDocumentPath(schema), contents: .bytes(bytes)), spans)
+        return JSONWriter.listDocument(list, thenList: "items", of: collection.listings.lazy.map(encoded), into: &output)
     }
 
     static func kindDocumentPath(_ schema: KindSchema) -> String { "api/\(schema.name).json" }

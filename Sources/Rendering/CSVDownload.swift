@@ -6,20 +6,26 @@ import Support
 /// one row a listing, with `slug`, `url` (for kinds with pages), then every public field and derived value in the
 /// JSON's order.
 extension SiteRenderer {
-    /// The download, and where each listing's row lies in it.
-    func csvDownload(_ collection: KindCollection) -> (file: OutputFile, spans: ItemSpans) {
+    /// The download, made as it is written (`ByteStream`); `made` is given where each listing's row lies in it.
+    func csvDownload(_ collection: KindCollection, made: @escaping @Sendable (ItemSpans) -> Void) -> OutputFile {
+        OutputFile(path: Self.csvDownloadPath(collection.schema), contents: .streamed { made(writeCSVDownload(collection, into: &$0)) })
+    }
+
+    /// Writes the download into `output`; returns where each listing's row lies in it.
+    func writeCSVDownload(_ collection: KindCollection, into output: inout some ByteSink) -> ItemSpans {
         let columns = Self.csvColumns(collection.schema)
-        var bytes: [UInt8] = []
-        Self.appendRow(columns.map { Value.string($0) }, to: &bytes)
+        var header: [UInt8] = []
+        Self.appendRow(columns.map { Value.string($0) }, to: &header)
+        output.append(contentsOf: header)
         var spans = ItemSpans()
         let listings = collection.listings
         // Rows are made on every core a run at a time, so that only one run's rows are held beside the download.
         for run in listings.indices.runs(of: Self.rowsPerRun) {
             for row in Array(run).parallelMap({ Self.csvRow(listings[$0], columns: columns) }) {
-                spans.append(row, to: &bytes)
+                spans.append(row, to: &output)
             }
         }
-        return (OutputFile(path: Self.csvDownloadPath(collection.schema), contents: .bytes(bytes)), spans)
+        return spans
     }
 
     static let rowsPerRun = 4_096

@@ -1,3 +1,5 @@
+import SiteModel
+
 /// Where each listing's item lies in a document that holds one per listing, in the kind's order: the kind
 /// document (`api/<kind>.json`) and the CSV download (`api/<kind>.csv`). An in-place edit changes no kind's
 /// order (`Catalogue.replacing`), so its document is the last one with the edited listings' items made
@@ -12,11 +14,11 @@ public struct ItemSpans: Sendable, Equatable {
 
     public var count: Int { starts.count }
 
-    /// Appends `item` to `bytes` as the next item, noting where it lies.
-    mutating func append(_ item: [UInt8], to bytes: inout [UInt8]) {
-        starts.append(bytes.count)
-        bytes.append(contentsOf: item)
-        ends.append(bytes.count)
+    /// Appends `item` to `output` as the next item, noting where it lies.
+    mutating func append(_ item: [UInt8], to output: inout some ByteSink) {
+        starts.append(output.count)
+        output.append(contentsOf: item)
+        ends.append(output.count)
     }
 
     /// Whether these spans can be those of `bytes` with `count` items: as many, and inside it.

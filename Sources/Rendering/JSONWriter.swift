@@ -62,7 +62,9 @@ public enum JSONWriter {
     /// `bytes(.object(fields + [name: .list(items)]))`, from the items already encoded.
     /// `items` may be lazy: each is encoded as it is appended, and not kept.
     public static func bytes(_ fields: OrderedDictionary<String, Value>, thenList name: String, of items: some Sequence<Encoded>) -> [UInt8] {
-        listDocument(fields, thenList: name, of: items).bytes
+        var output: [UInt8] = []
+        _ = listDocument(fields, thenList: name, of: items, into: &output)
+        return output
     }
 
     /// `bytes(_:thenList:of:)` with the `count` items made by `item(index)`, encoded in runs on every core:
@@ -91,21 +93,22 @@ public enum JSONWriter {
         return output
     }
 
-    /// `bytes(_:thenList:of:)`, with where each item lies in it.
+    /// `bytes(_:thenList:of:)` into `output`; returns where each item lies in it.
     static func listDocument(
-        _ fields: OrderedDictionary<String, Value>, thenList name: String, of items: some Sequence<Encoded>
-    ) -> (bytes: [UInt8], spans: ItemSpans) {
-        var output: [UInt8] = []
+        _ fields: OrderedDictionary<String, Value>, thenList name: String, of items: some Sequence<Encoded>, into output: inout some ByteSink
+    ) -> ItemSpans {
         var spans = ItemSpans()
-        writeOpenObject(fields, to: &output)
-        writeString(name, to: &output)
-        output.append(contentsOf: ":[".utf8)
+        var head: [UInt8] = []
+        writeOpenObject(fields, to: &head)
+        writeString(name, to: &head)
+        head.append(contentsOf: ":[".utf8)
+        output.append(contentsOf: head)
         for (index, item) in items.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             spans.append(item.bytes, to: &output)
         }
-        output.append(contentsOf: "]}\n".utf8)
-        return (output, spans)
+        output.append(contentsOf: Array("]}\n".utf8))
+        return spans
     }
 
     /// `bytes(.object(first + rest))` where `rest` is an encoded object whose keys are not in `first`.

@@ -246,13 +246,13 @@ struct RenderPass: Sendable {
     /// `api/<kind>.json`: made anew, or in place spliced from the last one.
     func kindDocument(_ collection: KindCollection) -> OutputFile {
         let path = SiteRenderer.kindDocumentPath(collection.schema)
-        return spliced(path, collection, item: renderer.kindDocumentItem) ?? kept(renderer.kindDocument(collection))
+        return spliced(path, collection, item: renderer.kindDocumentItem) ?? renderer.kindDocument(collection, made: keep(for: path))
     }
 
     /// `api/<kind>.csv`: made anew, or in place spliced from the last one.
     func csvDownload(_ collection: KindCollection) -> OutputFile {
         let path = SiteRenderer.csvDownloadPath(collection.schema), columns = SiteRenderer.csvColumns(collection.schema)
-        return spliced(path, collection, item: { SiteRenderer.csvRow($0, columns: columns) }) ?? kept(renderer.csvDownload(collection))
+        return spliced(path, collection, item: { SiteRenderer.csvRow($0, columns: columns) }) ?? renderer.csvDownload(collection, made: keep(for: path))
     }
 
     /// In place, the last document at `path` with the edited listings' items made anew; nil when the last
@@ -264,13 +264,13 @@ struct RenderPass: Sendable {
         let listings = collection.listings
         let positions = listings.indices.filter { slugs.contains(listings[$0].slug) }
         let made = spans.splicing(bytes, at: positions, with: positions.map { item(listings[$0]) })
-        return kept((OutputFile(path: path, contents: .bytes(made.bytes)), made.spans))
+        keep(for: path)(made.spans)
+        return OutputFile(path: path, contents: .bytes(made.bytes))
     }
 
-    /// The document, its spans left with the keeper.
-    private func kept(_ made: (file: OutputFile, spans: ItemSpans)) -> OutputFile {
-        keeper?.keep(made.spans, for: made.file.path)
-        return made.file
+    /// Leaves the spans of the document at `path` with the keeper.
+    private func keep(for path: String) -> @Sendable (ItemSpans) -> Void {
+        { [keeper] spans in keeper?.keep(spans, for: path) }
     }
 
     /// Listing pages are described and rendered in groups of this many, so the cores share them evenly.

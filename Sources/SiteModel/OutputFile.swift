@@ -8,6 +8,17 @@ public struct OutputFile: Sendable {
         case copy(from: String)
         /// The same bytes as the file the previous build wrote at this path: kept, not rewritten.
         case previous
+        /// A large document, made part by part as it is written (see `ByteStream`): never whole in memory.
+        case streamed(@Sendable (inout ByteStream) -> Void)
+
+        /// The bytes, made in memory: a stream's parts joined. Nil for a copy or a previous build's file.
+        public var inMemory: [UInt8]? {
+            switch self {
+            case .bytes(let bytes): bytes
+            case .streamed(let write): ByteStream.collect(write)
+            case .copy, .previous: nil
+            }
+        }
     }
 
     public var path: String
@@ -23,7 +34,7 @@ public struct OutputFile: Sendable {
     }
 
     /// The memory the file's bytes take: their buffer's capacity, which a buffer grown while it was written
-    /// leaves at up to twice their count; none for a copy or a previous build's file.
+    /// leaves at up to twice their count; none for a copy, a stream or a previous build's file.
     public var heldBytes: Int {
         if case .bytes(let bytes) = contents { return bytes.capacity }
         return 0

@@ -25,6 +25,32 @@ public enum SHA256 {
         bytes.withUnsafeBytes { digest($0) }
     }
 
+    /// A digest of bytes given in parts, for a file written as it is made.
+    public final class Parts {
+        private let context: OpaquePointer
+
+        public init() {
+            context = EVP_MD_CTX_new()
+            precondition(EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1, "OpenSSL could not start SHA-256")
+        }
+
+        deinit { EVP_MD_CTX_free(context) }
+
+        public func add(_ bytes: UnsafeRawBufferPointer) {
+            precondition(EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) == 1, "OpenSSL could not compute SHA-256")
+        }
+
+        /// The digest of every part added; nothing may be added after.
+        public func digest() -> Digest {
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: Int(EVP_MAX_MD_SIZE) / 8) { words in
+                var length: UInt32 = 0
+                let bytes = UnsafeMutableRawPointer(words.baseAddress!).assumingMemoryBound(to: UInt8.self)
+                precondition(EVP_DigestFinal_ex(context, bytes, &length) == 1, "OpenSSL could not compute SHA-256")
+                return Digest(words[0], words[1], words[2], words[3])
+            }
+        }
+    }
+
     /// A SHA-256 digest in its 32 bytes, for digests held by the hundred thousand: as 64 characters of text
     /// each took 112 bytes and an allocation. `hex` makes the text when it is needed.
     public struct Digest: Hashable, Sendable {

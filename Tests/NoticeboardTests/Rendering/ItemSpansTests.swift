@@ -73,13 +73,14 @@ import Testing
         let full = RenderPass(renderer: renderer, changes: nil, keeper: keeper)
         var lastFiles: [String: [UInt8]] = [:]
         for file in [full.kindDocument(cleaners), full.csvDownload(cleaners)] {
-            guard case .bytes(let bytes) = file.contents else { Issue.record("\(file.path) has no bytes"); return }
+            guard case .streamed = file.contents, let bytes = file.contents.inMemory else { Issue.record("\(file.path) is not streamed"); return }
             lastFiles[file.path] = bytes
         }
         #expect(keeper.kept.spans.keys.sorted() == ["api/cleaners.csv", "api/cleaners.json"])
 
         let (collection, slugs) = Self.edited(cleaners)
-        let anew = (renderer.kindDocument(collection), renderer.csvDownload(collection))
+        var anewBytes: ([UInt8], [UInt8]) = ([], [])
+        let anewSpans = (renderer.writeKindDocument(collection, into: &anewBytes.0), renderer.writeCSVDownload(collection, into: &anewBytes.1))
         // The last bytes as the build wrote them; with a head that differs (which only a splice copies); none.
         let otherHead = lastFiles.mapValues { bytes in [UInt8](repeating: UInt8(ascii: "#"), count: 8) + bytes.dropFirst(8) }
         for lastBytes in [lastFiles, otherHead, [:]] {
@@ -88,16 +89,12 @@ import Testing
             let pass = RenderPass(
                 renderer: renderer, changes: ["cleaners": slugs], last: keeper.kept,
                 lastBytes: { path in asked.withLock { $0.append(path) }; return lastBytes[path] }, keeper: next)
-            let made = [pass.kindDocument(collection), pass.csvDownload(collection)].map { file -> [UInt8] in
-                guard case .bytes(let bytes) = file.contents else { return [] }
-                return bytes
-            }
-            let expected = [anew.0.file, anew.1.file].map { file -> [UInt8] in
-                guard case .bytes(let bytes) = file.contents else { return [] }
-                return lastBytes == otherHead ? Array("########".utf8) + bytes.dropFirst(8) : bytes
+            let made = [pass.kindDocument(collection), pass.csvDownload(collection)].map { $0.contents.inMemory ?? [] }
+            let expected = [anewBytes.0, anewBytes.1].map { bytes in
+                lastBytes == otherHead ? Array("########".utf8) + bytes.dropFirst(8) : bytes
             }
             #expect(made == expected && made != [lastFiles["api/cleaners.json"], lastFiles["api/cleaners.csv"]])
-            #expect(next.kept.spans["api/cleaners.json"] == anew.0.spans && next.kept.spans["api/cleaners.csv"] == anew.1.spans)
+            #expect(next.kept.spans["api/cleaners.json"] == anewSpans.0 && next.kept.spans["api/cleaners.csv"] == anewSpans.1)
             #expect(asked.withLock { $0 } == ["api/cleaners.json", "api/cleaners.csv"])
         }
     }
@@ -118,8 +115,8 @@ import Testing
                 return listing
             }
             let collection = KindCollection(schema: cleaners.schema, listings: listings, entries: [], facets: [])
-            let (file, spans) = renderer.csvDownload(collection)
-            guard case .bytes(let bytes) = file.contents else { Issue.record("no bytes"); return }
+            var bytes: [UInt8] = []
+            let spans = renderer.writeCSVDownload(collection, into: &bytes)
             let header = Array((columns.joined(separator: ",") + "\r\n").utf8)
             let expected = header + listings.flatMap { SiteRenderer.csvRow($0, columns: columns) }
             let same = bytes == expected

@@ -107,7 +107,7 @@ private final class Collected: Sendable {
     @Sendable func add(_ batch: [SiteRenderer.RenderedFile]) {
         collected.withLock { files in
             for item in batch {
-                if case .bytes(let bytes) = item.file.contents { files[item.file.path] = String(decoding: bytes, as: UTF8.self) }
+                if let bytes = item.file.contents.inMemory { files[item.file.path] = String(decoding: bytes, as: UTF8.self) }
                 if case .copy(let source) = item.file.contents { files[item.file.path] = source }
             }
         }

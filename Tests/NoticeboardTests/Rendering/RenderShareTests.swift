@@ -79,7 +79,7 @@ private final class RenderedBytes: Sendable {
 
     @Sendable func add(_ batch: [SiteRenderer.RenderedFile]) {
         collected.withLock { files in
-            for item in batch { if case .bytes(let bytes) = item.file.contents { files[item.file.path] = bytes } }
+            for item in batch { if let bytes = item.file.contents.inMemory { files[item.file.path] = bytes } }
         }
     }
 
