@@ -236,9 +236,11 @@ struct RenderPass: Sendable {
         return made?.listings ?? .none
     }
 
-    /// The search index's files: made anew, or in place from the last build's corpus.
+    /// The search index's files: made anew, or in place from the last build's corpus. Only a corpus kept for
+    /// the next edit keeps its documents' text.
     func searchIndex() -> [OutputFile] {
-        let made = changes.flatMap { changes in last?.search.flatMap { renderer.searchIndex(replacing: changes, in: $0) } } ?? renderer.searchIndex()
+        let made = changes.flatMap { changes in last?.search.flatMap { renderer.searchIndex(replacing: changes, in: $0) } }
+            ?? renderer.searchIndex(keepingText: keeper != nil)
         keeper?.keep(made.corpus)
         return made.files
     }

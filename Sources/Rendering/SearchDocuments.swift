@@ -9,8 +9,9 @@ public struct SearchDocument: Sendable {
     public let kind: String
     public let title: String
     /// The public text of every other field (string, enum and Markdown fields, in lists and objects too,
-    /// and the titles of the listings it refers to), joined with spaces.
-    public let text: String
+    /// and the titles of the listings it refers to), joined with spaces. Empty once its terms are taken,
+    /// when the index is not kept for an edit in place (see `searchDocumentsAndTerms`).
+    public private(set) var text: String
     /// Facet name → the names of its values this listing has (in a collection kind, any of its entries has).
     public let facets: [String: [String]]
     /// The value of the kind's `search_range` field (an int or a decimal); null without one.
@@ -31,24 +32,42 @@ public struct SearchDocument: Sendable {
         /// The start of its first Markdown (or else text) field, for the snippet.
         public let summary: String
     }
+
+    /// The document without its text, which only its terms came from.
+    var withoutText: SearchDocument {
+        var document = self
+        document.text = ""
+        return document
+    }
 }
 
 extension SiteRenderer {
     /// Characters of a card's summary, cut at a word.
     static let summaryLength = 160
 
-    /// Every listing with a page, by kind in navigation order, each kind in its search order: the order of
-    /// the search index's document numbers.
-    public func searchDocuments() -> [SearchDocument] {
-        catalogue.kinds.filter(\.schema.hasPages).flatMap { collection in
+    /// Every listing with a page, by kind in navigation order, each kind in its search order (the order of
+    /// the search index's document numbers), and their terms. The terms are taken a run of documents at a
+    /// time; unless `keepingText`, each run's text then goes, as only an edit in place needs it again (to
+    /// take a document's old terms out): at XL the documents' text held hundreds of MB beside the terms.
+    func searchDocumentsAndTerms(keepingText: Bool) -> (documents: [SearchDocument], terms: SearchTerms) {
+        var documents: [SearchDocument] = [], terms = SearchTerms.Collector()
+        for collection in catalogue.kinds where collection.schema.hasPages {
             let facetValues = self.facetValues(collection)
             let clusters = self.clusters(collection)
-            return searchOrder(collection).parallelMap { index in
-                let listing = collection.listings[index]
-                return searchDocument(listing, collection, facetValues[listing.slug] ?? [:], cluster: clusters[listing.slug] ?? -1)
+            let order = searchOrder(collection)
+            for run in order.indices.runs(of: Self.searchDocumentsPerRun) {
+                let made = Array(order[run]).parallelMap { index in
+                    let listing = collection.listings[index]
+                    return searchDocument(listing, collection, facetValues[listing.slug] ?? [:], cluster: clusters[listing.slug] ?? -1)
+                }
+                terms.add(made, numberedFrom: documents.count)
+                documents += keepingText ? made : made.map(\.withoutText)
             }
         }
+        return (documents, terms.terms())
     }
+
+    static let searchDocumentsPerRun = 4_096
 
     /// The facet whose values cluster a kind's documents, so that a filter on it reads one stretch of them and
     /// its results' cards come from few files: of the facets with one value a listing, the one with most values.

@@ -25,12 +25,12 @@ extension SiteRenderer {
     static let facetFileBytes = 8_000
 
     /// The index made anew: its files, and the corpus they are made from.
-    public func searchIndex() -> (files: [OutputFile], corpus: SearchCorpus) {
-        let documents = searchDocuments()
+    public func searchIndex(keepingText: Bool = true) -> (files: [OutputFile], corpus: SearchCorpus) {
+        let (documents, terms) = searchDocumentsAndTerms(keepingText: keepingText)
         let collections = searchedKinds
         let numbers = Self.documentNumbers(collections)
         let (facetFiles, facetValues) = searchFacetFiles(documents, collections: collections, numbers: numbers)
-        let corpus = SearchCorpus(documents: documents, terms: SearchTerms(documents), facetValues: facetValues, cardStarts: Self.cardFileStarts(documents))
+        let corpus = SearchCorpus(documents: documents, terms: terms, facetValues: facetValues, cardStarts: Self.cardFileStarts(documents))
         var files = facetFiles + searchCardFiles(corpus, numbers: Array(corpus.cardStarts.indices))
         for (index, collection) in collections.enumerated() {
             files += searchRangeFile(collection, documents: documents[numbers[index]]).map { [$0] } ?? []

@@ -12,19 +12,35 @@ struct SearchTerms {
     let sorted: [(term: String, postings: String)]
 
     init(_ documents: [SearchDocument]) {
-        let partial = documents.indices.runs(of: 512).parallelMap { run in
-            Self.collect(documents, from: run.lowerBound, to: run.upperBound)
+        var collector = Collector()
+        collector.add(documents, numberedFrom: 0)
+        self = collector.terms()
+    }
+
+    /// The terms of documents added a run at a time, in document order: a run's documents can be let go
+    /// (their text at least) once their terms are taken.
+    struct Collector {
+        private var words: [String: [UInt32]] = [:]
+        private var bigrams: [String: [Occurrence]] = [:]
+
+        /// Adds the terms of `documents`, whose numbers start at `first`.
+        mutating func add(_ documents: [SearchDocument], numberedFrom first: Int) {
+            let partial = documents.indices.runs(of: 512).parallelMap { run in
+                SearchTerms.collect(documents[run], numberedFrom: first + run.lowerBound)
+            }
+            // Chunks are in document order, so each term's occurrences stay in increasing document order.
+            for found in partial {
+                for (term, entries) in found.words { words[term, default: []].append(contentsOf: entries) }
+                for (term, occurrences) in found.bigrams { bigrams[term, default: []].append(contentsOf: occurrences) }
+            }
         }
-        // Chunks are in document order, so each term's occurrences stay in increasing document order.
-        var words: [String: [UInt32]] = [:]
-        var bigrams: [String: [Occurrence]] = [:]
-        for found in partial {
-            for (term, entries) in found.words { words[term, default: []].append(contentsOf: entries) }
-            for (term, occurrences) in found.bigrams { bigrams[term, default: []].append(contentsOf: occurrences) }
+
+        /// Every term added, with its postings encoded, sorted.
+        func terms() -> SearchTerms {
+            let encoded = Array(words).parallelMap { term, entries in (term: term, postings: SearchTerms.encode(entries)) }
+                + Array(bigrams).parallelMap { term, occurrences in (term: term, postings: SearchTerms.encode(occurrences)) }
+            return SearchTerms(sorted: encoded.sorted { $0.term.utf16.lexicographicallyPrecedes($1.term.utf16) })
         }
-        let encoded = Array(words).parallelMap { term, entries in (term: term, postings: Self.encode(entries)) }
-            + Array(bigrams).parallelMap { term, occurrences in (term: term, postings: Self.encode(occurrences)) }
-        sorted = encoded.sorted { $0.term.utf16.lexicographicallyPrecedes($1.term.utf16) }
     }
 
     init(sorted: [(term: String, postings: String)]) {
@@ -38,12 +54,15 @@ struct SearchTerms {
         var positions: [Int32]
     }
 
-    /// The terms of documents `start..<end`: words with `number << 1 | inTitle` per document, and pairs.
-    private static func collect(_ documents: [SearchDocument], from start: Int, to end: Int) -> (words: [String: [UInt32]], bigrams: [String: [Occurrence]]) {
+    /// The terms of `documents`, numbered from `first`: words with `number << 1 | inTitle` per document, and pairs.
+    private static func collect(
+        _ documents: ArraySlice<SearchDocument>, numberedFrom first: Int
+    ) -> (words: [String: [UInt32]], bigrams: [String: [Occurrence]]) {
         var words: [String: [UInt32]] = [:]
         var bigrams: [String: [Occurrence]] = [:]
-        for number in start..<end {
-            let found = terms(of: documents[number], number: Int32(number)) { word, inTitle in
+        for (offset, document) in documents.enumerated() {
+            let number = first + offset
+            let found = terms(of: document, number: Int32(number)) { word, inTitle in
                 add(UInt32(number) << 1 | (inTitle ? 1 : 0), to: &words[word, default: []])
             }
             for (bigram, occurrence) in found { bigrams[bigram, default: []].append(occurrence) }

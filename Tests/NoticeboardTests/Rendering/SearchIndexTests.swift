@@ -127,7 +127,7 @@ import Testing
         let site = try LoadedSite(files: SiteFiles(root: root))
         var stages = StageTimes()
         let catalogue = try Noticeboard.enrichAndIndex(site, buildDate: Self.now, stages: &stages)
-        let documents = SiteRenderer(catalogue: catalogue, templates: site.templates, staticFiles: []).searchDocuments()
+        let documents = SiteRenderer(catalogue: catalogue, templates: site.templates, staticFiles: []).searchDocumentsAndTerms(keepingText: true).documents
         let listings: [[String: Any]] = documents.map { document in
             ["kind": document.kind, "title": document.title, "text": document.text, "facets": document.facets, "range": Self.number(document.range)]
         }
@@ -163,5 +163,28 @@ import Testing
         email: someone@example.net
 
         """
+    }
+}
+
+/// Terms are taken from the documents a run at a time, and without a keeper the documents' text goes: the
+/// index's files are the same either way, and terms taken in runs are those taken at once.
+@Suite struct SearchTermRunsTests {
+    @Test func theIndexIsTheSameWhenTheDocumentsTextIsLetGo() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let renderer = try RenderShareTests.renderer(in: folder)
+        let kept = renderer.searchIndex(keepingText: true), dropped = renderer.searchIndex(keepingText: false)
+        #expect(kept.files.map(\.path) == dropped.files.map(\.path))
+        #expect(kept.files.map(\.contents.inMemory) == dropped.files.map(\.contents.inMemory))
+        #expect(kept.corpus.documents.contains { !$0.text.isEmpty } && dropped.corpus.documents.allSatisfy(\.text.isEmpty))
+
+        let documents = kept.corpus.documents
+        let atOnce = SearchTerms(documents).sorted.map { "\($0.term) \($0.postings)" }
+        for cut in [1, documents.count / 2, documents.count - 1] {
+            var collector = SearchTerms.Collector()
+            collector.add(Array(documents[..<cut]), numberedFrom: 0)
+            collector.add(Array(documents[cut...]), numberedFrom: cut)
+            #expect(collector.terms().sorted.map { "\($0.term) \($0.postings)" } == atOnce, "cut at \(cut)")
+        }
     }
 }
