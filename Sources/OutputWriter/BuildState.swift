@@ -180,18 +180,14 @@ public struct BuildState: Equatable, Sendable {
         return true
     }
 
-    /// The state file's bytes; nil when a path or message cannot be written in its tab-separated lines.
-    public func encoded() -> [UInt8]? {
+    /// Writes the state file's lines into `output`; false, with nothing written, when a path or message
+    /// cannot be written in its tab-separated lines.
+    func write(into output: inout some ByteSink) -> Bool {
         func isField(_ text: String) -> Bool { !text.utf8.contains { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\t") } }
         guard inputs.stamps.keys.allSatisfy(isField), outputs.keys.allSatisfy(isField),
             warnings.allSatisfy({ $0.location.map { isField($0.file) } == true && isField($0.message) })
-        else { return nil }
-        var bytes: [UInt8] = []
-        // Room for every line at once (they average under 140 bytes): grown as it was written, the record's
-        // buffer ended at up to twice its size.
-        let lines = inputs.count + outputs.count + versions.count + sync.changes.reduce(0) { $0 + 1 + $1.files.count }
-        bytes.reserveCapacity(160 * (lines + warnings.count + (staged.map { $0.differing.count + $0.missing.count } ?? 0)))
-        func line(_ fields: String...) { RecordText.append(fields, to: &bytes) }
+        else { return false }
+        func line(_ fields: String...) { RecordText.append(fields, to: &output) }
         line(Self.header)
         line(settings)
         line("listings", String(listings))
@@ -220,7 +216,7 @@ public struct BuildState: Equatable, Sendable {
             }
             for path in staged.missing.sorted() { line("unstaged", path) }
         }
-        return bytes
+        return true
     }
 
     /// What a build reports of its output: counts and sizes, and the warnings it gave.
@@ -238,12 +234,27 @@ public struct BuildState: Equatable, Sendable {
             bytes: outputs.values.reduce(0) { $0 + $1.digest.size }, warnings: warnings)
     }
 
-    /// Writes encoded state beside the site; a site that cannot be written to simply builds in full next time.
-    public static func save(_ bytes: [UInt8]?, to path: String) {
-        guard let bytes else { return }
-        let folder = (path as NSString).deletingLastPathComponent
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        replaceFile(at: path, with: bytes)
+    /// Writes the record beside the state file at `path`, part by part as it is made (at 430,000 listings it
+    /// is 160 MB), under a temporary name that `WrittenRecord.save` puts in place. Nil when it cannot be
+    /// written: a site that cannot be written to, or a path that cannot be a field, simply builds in full next time.
+    public func write(besides path: String) -> WrittenRecord? {
+        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let temporary = path + ".tmp-\(getpid())"
+        unlink(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return nil }
+        var failed = false
+        var stream = ByteStream { part in
+            if !failed { failed = !part.withUnsafeBytes { StagedOutput.writeAll($0, to: descriptor) } }
+        }
+        let complete = write(into: &stream)
+        stream.finish()
+        close(descriptor)
+        guard complete, !failed else {
+            unlink(temporary)
+            return nil
+        }
+        return WrittenRecord(temporary: temporary, path: path)
     }
 
     /// Through a temporary file and a rename, so a reader (or a build killed half-way) finds the old bytes or
@@ -251,12 +262,27 @@ public struct BuildState: Equatable, Sendable {
     private static func replaceFile(at path: String, with bytes: [UInt8]) {
         let temporary = path + ".tmp-\(getpid())"
         unlink(temporary)
-        // Written from the array itself: through `Data` it was copied, and at 400,000 listings the record is 160 MB.
         do throws(WriteError) { try StagedOutput.writeBytes(bytes, at: temporary) } catch {
             unlink(temporary)
             return
         }
+        WrittenRecord(temporary: temporary, path: path).save()
+    }
+}
+
+/// A build record written under a temporary name beside its state file, until the output it describes is in place.
+public struct WrittenRecord: Sendable {
+    let temporary: String
+    let path: String
+
+    /// Puts the record in place with a rename: a reader, or a build killed half-way, finds the old one or this.
+    public func save() {
         if rename(temporary, path) != 0 { unlink(temporary) }
+    }
+
+    /// Removes it: the output it describes was not swapped in.
+    public func discard() {
+        unlink(temporary)
     }
 }
 

@@ -161,11 +161,17 @@ public final class OutputBook: Sendable {
         case .restaging(let staging):
             add(derive(outputs.withLock { $0 }.mapValues(\.digest), nil).map { SiteRenderer.RenderedFile(file: $0, renderKey: nil) })
             let state = record(outputs.withLock { $0 })
-            // The record is encoded while the last files are written.
-            let encoded = InBackground { state.encoded() }
-            let summary = try staging.finish()
+            // The record is written while the last files are.
+            let written = InBackground { [statePath] in state.write(besides: statePath) }
+            let summary: StagedOutput.Summary
+            do {
+                summary = try staging.finish()
+            } catch {
+                written.value?.discard()
+                throw error
+            }
             return Finished(state: state, written: summary.written, save: { [statePath] in
-                BuildState.save(encoded.value, to: statePath)
+                written.value?.save()
                 state.confirmStaged(statePath: statePath)
             })
         case .inPlace(let staged):
@@ -188,9 +194,9 @@ public final class OutputBook: Sendable {
             let lastDerived = last.outputs.keys.filter(SyncDocuments.isDerived)
             for path in lastDerived { outputs[path] = nil }
             for made in derive(outputs.mapValues(\.digest), Set(files.keys)) {
-                guard case .bytes(let bytes) = made.contents else { return nil }
+                guard let bytes = made.contents.inMemory else { return nil }
                 outputs[made.path] = BuildState.Output(digest: Manifest.digest(bytes), renderKey: nil)
-                if last.outputs[made.path]?.digest != outputs[made.path]!.digest { files[made.path] = made }
+                if last.outputs[made.path]?.digest != outputs[made.path]!.digest { files[made.path] = OutputFile(path: made.path, contents: .bytes(bytes)) }
             }
             // Only derived files come and go in place (the count was checked above).
             removed = Set(lastDerived.filter { outputs[$0] == nil })
@@ -204,7 +210,7 @@ public final class OutputBook: Sendable {
             id: UUID().uuidString, differing: differing, missing: Set(files.keys.filter { last.outputs[$0] == nil }))
         let saved = state
         return Finished(state: saved, written: files.count, save: { [statePath] in
-            BuildState.save(saved.encoded(), to: statePath)
+            saved.write(besides: statePath)?.save()
             saved.confirmStaged(statePath: statePath)
         })
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SiteModel
 
 /// The build record's text: lines of tab-separated fields, read as bytes without a string per line.
 enum RecordText {
@@ -45,12 +46,14 @@ enum RecordText {
     }
 
     /// Appends a line of `fields` (which hold no tab or line end).
-    static func append(_ fields: [String], to bytes: inout [UInt8]) {
+    static func append(_ fields: [String], to output: inout some ByteSink) {
+        var line: [UInt8] = []
         for (index, field) in fields.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: "\t")) }
-            bytes.append(contentsOf: field.utf8)
+            if index > 0 { line.append(UInt8(ascii: "\t")) }
+            line.append(contentsOf: field.utf8)
         }
-        bytes.append(UInt8(ascii: "\n"))
+        line.append(UInt8(ascii: "\n"))
+        output.append(contentsOf: line)
     }
 
     /// Where to cut `bytes` into about `count` runs of whole lines, for reading on several cores.

@@ -67,30 +67,31 @@ public enum JSONWriter {
         return output
     }
 
-    /// `bytes(_:thenList:of:)` with the `count` items made by `item(index)`, encoded in runs on every core:
-    /// the manifest has an item per file (800,000 at 430,000 listings), and `serve` makes it again on each edit.
-    public static func bytes(
-        _ fields: OrderedDictionary<String, Value>, thenList name: String, count: Int, encodedOnEveryCore item: @Sendable (Int) -> Encoded
-    ) -> [UInt8] {
-        let runs = (0..<count).runs(of: 4096).parallelMap { run in
-            var bytes: [UInt8] = []
-            for index in run {
-                if index > run.lowerBound { bytes.append(UInt8(ascii: ",")) }
-                bytes.append(contentsOf: item(index).bytes)
+    /// `bytes(_:thenList:of:)` with the `count` items made by `item(index)`, into `output`: encoded in runs on
+    /// every core, a batch of runs at a time, so that only a batch is held beside `output` (a stream, for the
+    /// manifest: it has an item per file, 800,000 at 430,000 listings, and `serve` makes it again on each edit).
+    public static func write(
+        _ fields: OrderedDictionary<String, Value>, thenList name: String, count: Int, encodedOnEveryCore item: @Sendable (Int) -> Encoded,
+        into output: inout some ByteSink
+    ) {
+        var head: [UInt8] = []
+        writeOpenObject(fields, to: &head)
+        writeString(name, to: &head)
+        head.append(contentsOf: ":[".utf8)
+        output.append(contentsOf: head)
+        let runs = (0..<count).runs(of: 4096)
+        for batch in runs.indices.runs(of: 16) {
+            let made = Array(runs[batch]).parallelMap { run in
+                var bytes: [UInt8] = run.lowerBound > 0 ? [UInt8(ascii: ",")] : []
+                for index in run {
+                    if index > run.lowerBound { bytes.append(UInt8(ascii: ",")) }
+                    bytes.append(contentsOf: item(index).bytes)
+                }
+                return bytes
             }
-            return bytes
+            for run in made { output.append(contentsOf: run) }
         }
-        var output: [UInt8] = []
-        output.reserveCapacity(runs.reduce(256) { $0 + $1.count + 1 })
-        writeOpenObject(fields, to: &output)
-        writeString(name, to: &output)
-        output.append(contentsOf: ":[".utf8)
-        for (index, run) in runs.enumerated() {
-            if index > 0 { output.append(UInt8(ascii: ",")) }
-            output.append(contentsOf: run)
-        }
-        output.append(contentsOf: "]}\n".utf8)
-        return output
+        output.append(contentsOf: Array("]}\n".utf8))
     }
 
     /// `bytes(_:thenList:of:)` into `output`; returns where each item lies in it.

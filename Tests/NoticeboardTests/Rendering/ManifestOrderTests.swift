@@ -35,7 +35,7 @@ import Testing
         let digests = Self.digests(["api/b.json", "api/a.json", "index.html"])
         let made = Manifest.file(for: digests, site: site, last: ["api/a.json", "index.html"], mayBeNew: ["api/b.json"])
         #expect(made.order == ["api/a.json", "api/b.json", "index.html"])
-        guard case .bytes(let bytes) = made.file.contents else { Issue.record("no bytes"); return }
+        guard let bytes = made.file.contents.inMemory else { Issue.record("no bytes"); return }
         let text = String(decoding: bytes, as: UTF8.self)
         let zero = SHA256.digest([0]).hex
         #expect(text.contains(#"{"path":"api/a.json","size":1,"sha256":""# + zero + #""},{"path":"api/b.json""#))

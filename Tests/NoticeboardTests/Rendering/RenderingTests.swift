@@ -92,15 +92,18 @@ import Testing
         }
     }
 
-    /// The manifest's list is encoded in runs on every core; the bytes must be those of the list encoded in
-    /// one go, at counts around the runs' length.
+    /// The manifest's list is encoded in runs on every core, a batch of runs at a time, into a stream; the
+    /// bytes must be those of the list encoded in one go, at counts around the runs' and the batches' lengths.
     @Test func aListEncodedOnEveryCoreMatchesTheWholeDocument() {
-        for count in [0, 1, 2, 4095, 4096, 4097, 10_000] {
+        for count in [0, 1, 2, 4095, 4096, 4097, 10_000, 16 * 4096, 16 * 4096 + 1] {
             let items = (0..<count).map { index in Value.object(["path": .string("p\(index)"), "size": .int(Int64(index))]) }
             let head: OrderedDictionary<String, Value> = count == 1 ? [:] : ["$schema": .string("https://example.org/s.json")]
             var whole = head
             whole["files"] = .list(items)
-            #expect(JSONWriter.bytes(head, thenList: "files", count: count) { JSONWriter.encoded(items[$0]) } == JSONWriter.bytes(.object(whole)))
+            let streamed = ByteStream.collect { stream in
+                JSONWriter.write(head, thenList: "files", count: count, encodedOnEveryCore: { JSONWriter.encoded(items[$0]) }, into: &stream)
+            }
+            #expect(streamed == JSONWriter.bytes(.object(whole)), "\(count) items")
         }
     }
 
