@@ -86,10 +86,7 @@ import Testing
         defer { TestSupport.removeTree(folder) }
         let output = StagedOutput(outputPath: folder + "/public")
         func digest(_ text: String) -> FileDigest { Manifest.digest(Array(text.utf8)) }
-        func inode(_ path: String) -> ino_t {
-            var info = stat()
-            return stat(folder + "/" + path, &info) == 0 ? info.st_ino : 0
-        }
+        func inode(_ path: String) -> ino_t { TestSupport.inode(folder + "/" + path) }
         // Site 1, then site 2 kept site 1 in the staging folder.
         let site1 = ["index.html": "home", "a/b/gone.html": "gone", "same.css": "css", "edited.html": "one"]
         _ = try output.write(site1.map { OutputFile(path: $0.key, text: $0.value) }, digests: site1.mapValues(digest))
@@ -120,10 +117,7 @@ import Testing
         let folder = TestSupport.temporaryFolder()
         defer { TestSupport.removeTree(folder) }
         let output = StagedOutput(outputPath: folder + "/public")
-        func inode(_ path: String) -> ino_t {
-            var info = stat()
-            return stat(folder + "/public/" + path, &info) == 0 ? info.st_ino : 0
-        }
+        func inode(_ path: String) -> ino_t { TestSupport.inode(folder + "/public/" + path) }
         _ = try output.write([OutputFile(path: "a/same.css", text: "css"), OutputFile(path: "edited.html", text: "one"), OutputFile(path: "sized.txt", text: "abc")])
         let same = inode("a/same.css"), edited = inode("edited.html"), sized = inode("sized.txt")
         let summary = try output.write([

@@ -34,10 +34,7 @@ import Testing
         let folder = TestSupport.temporaryFolder()
         defer { TestSupport.removeTree(folder) }
         let output = StagedOutput(outputPath: folder + "/public")
-        func inode(_ path: String) -> ino_t {
-            var info = stat()
-            return stat(folder + "/" + path, &info) == 0 ? info.st_ino : 0
-        }
+        func inode(_ path: String) -> ino_t { TestSupport.inode(folder + "/" + path) }
         func build(_ document: @escaping @Sendable (inout ByteStream) -> Void, staged: [String: FileDigest]? = nil) throws -> (FileDigest?, StagedOutput.Summary) {
             let staging = try output.begin(staged: staged, previousIsKnown: true)
             let digest = staging.stream(document, at: "api/big.json")

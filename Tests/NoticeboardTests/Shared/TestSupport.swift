@@ -126,6 +126,12 @@ enum TestSupport {
     }
 
     /// Every file below a folder with its bytes, keyed by relative path.
+    /// The inode of the file at `path` (0 when there is none): two paths with one inode are links to one file.
+    static func inode(_ path: String) -> ino_t {
+        var info = stat()
+        return stat(path, &info) == 0 ? info.st_ino : 0
+    }
+
     static func tree(_ root: String) -> [String: Data] {
         var files: [String: Data] = [:]
         for name in FileManager.default.subpaths(atPath: root) ?? [] {
