@@ -240,17 +240,8 @@ public struct BuildState: Equatable, Sendable {
     public func write(besides path: String) -> WrittenRecord? {
         try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let temporary = path + ".tmp-\(getpid())"
-        unlink(temporary)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return nil }
-        var failed = false
-        var stream = ByteStream { part in
-            if !failed { failed = !part.withUnsafeBytes { StagedOutput.writeAll($0, to: descriptor) } }
-        }
-        let complete = write(into: &stream)
-        stream.finish()
-        close(descriptor)
-        guard complete, !failed else {
+        var complete = false
+        guard (try? StreamedFile.writeParts({ complete = write(into: &$0) }, to: temporary)) != nil, complete else {
             unlink(temporary)
             return nil
         }

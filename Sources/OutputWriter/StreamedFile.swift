@@ -12,17 +12,36 @@ enum StreamedFile {
         _ write: (inout ByteStream) -> Void, at path: String, sameAs existing: String?
     ) throws(WriteError) -> (digest: FileDigest, linked: Bool) {
         let temporary = path + ".noticeboard-part"
+        let comparison = existing.map(ExistingBytes.init)
+        let digest = SHA256.Parts()
+        let size = try writeParts(write, to: temporary) { part in
+            digest.add(part)
+            comparison?.compare(part)
+        }
+        let made = FileDigest(size: size, sha256: digest.digest())
+        unlink(temporary + "-link")
+        if let existing, comparison?.isSame == true, link(existing, temporary + "-link") == 0 {
+            unlink(temporary)
+            try replace(path, with: temporary + "-link")
+            return (made, true)
+        }
+        try replace(path, with: temporary)
+        return (made, false)
+    }
+
+    /// Writes what `write` makes into a new file at `temporary`, part by part, handing each part to `each`
+    /// too; returns the file's size. A write that fails removes the file.
+    static func writeParts(
+        _ write: (inout ByteStream) -> Void, to temporary: String, each: @escaping (UnsafeRawBufferPointer) -> Void = { _ in }
+    ) throws(WriteError) -> Int {
         unlink(temporary)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw WriteError(path: temporary) }
-        let comparison = existing.map(ExistingBytes.init)
-        let digest = SHA256.Parts()
         var failure: WriteError?
         var stream = ByteStream { part in
             guard failure == nil else { return }
             part.withUnsafeBytes { buffer in
-                digest.add(buffer)
-                comparison?.compare(buffer)
+                each(buffer)
                 if !StagedOutput.writeAll(buffer, to: descriptor) { failure = WriteError(path: temporary) }
             }
         }
@@ -33,15 +52,7 @@ enum StreamedFile {
             unlink(temporary)
             throw failure
         }
-        let made = FileDigest(size: stream.count, sha256: digest.digest())
-        unlink(temporary + "-link")
-        if let existing, comparison?.isSame == true, link(existing, temporary + "-link") == 0 {
-            unlink(temporary)
-            try replace(path, with: temporary + "-link")
-            return (made, true)
-        }
-        try replace(path, with: temporary)
-        return (made, false)
+        return stream.count
     }
 
     /// Renames `temporary` to `path`, over a file or folder the previous site had there.

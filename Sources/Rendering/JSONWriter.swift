@@ -74,11 +74,7 @@ public enum JSONWriter {
         _ fields: OrderedDictionary<String, Value>, thenList name: String, count: Int, encodedOnEveryCore item: @Sendable (Int) -> Encoded,
         into output: inout some ByteSink
     ) {
-        var head: [UInt8] = []
-        writeOpenObject(fields, to: &head)
-        writeString(name, to: &head)
-        head.append(contentsOf: ":[".utf8)
-        output.append(contentsOf: head)
+        output.append(contentsOf: listHead(fields, name))
         let runs = (0..<count).runs(of: 4096)
         for batch in runs.indices.runs(of: 16) {
             let made = Array(runs[batch]).parallelMap { run in
@@ -94,16 +90,21 @@ public enum JSONWriter {
         output.append(contentsOf: Array("]}\n".utf8))
     }
 
+    /// The start of a list document: `fields`' object, left open, then `"name":[`.
+    private static func listHead(_ fields: OrderedDictionary<String, Value>, _ name: String) -> [UInt8] {
+        var head: [UInt8] = []
+        writeOpenObject(fields, to: &head)
+        writeString(name, to: &head)
+        head.append(contentsOf: ":[".utf8)
+        return head
+    }
+
     /// `bytes(_:thenList:of:)` into `output`; returns where each item lies in it.
     static func listDocument(
         _ fields: OrderedDictionary<String, Value>, thenList name: String, of items: some Sequence<Encoded>, into output: inout some ByteSink
     ) -> ItemSpans {
         var spans = ItemSpans()
-        var head: [UInt8] = []
-        writeOpenObject(fields, to: &head)
-        writeString(name, to: &head)
-        head.append(contentsOf: ":[".utf8)
-        output.append(contentsOf: head)
+        output.append(contentsOf: listHead(fields, name))
         for (index, item) in items.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             spans.append(item.bytes, to: &output)
