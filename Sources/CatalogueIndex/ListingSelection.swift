@@ -1,4 +1,5 @@
 import SiteModel
+import Support
 
 /// Some of a kind's listings (or of its entries), in the kind's order, held as their positions in its list:
 /// a listing with a value in each of several facets is held once by the kind, not copied into every value's list.
@@ -19,6 +20,15 @@ public struct ListingSelection: RandomAccessCollection, Sendable {
     func over(_ base: [Listing]) -> ListingSelection {
         precondition(base.count == self.base.count, "another list: \(base.count) listings for \(self.base.count)")
         return ListingSelection(base, at: positions)
+    }
+
+    /// Where in this selection the listings at `basePositions` of its base list stand, for those it holds;
+    /// both in ascending order. Found by halving: the listings themselves are not read.
+    public func places(ofBasePositions basePositions: [Int]) -> [Int] {
+        basePositions.compactMap { position in
+            let place = positions.insertionIndex(of: UInt32(position))
+            return place < positions.count && positions[place] == UInt32(position) ? place : nil
+        }
     }
 
     // Inlinable, so that reading one field of a listing through a selection does not copy the whole listing.

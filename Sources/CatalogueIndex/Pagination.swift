@@ -14,11 +14,11 @@ public struct Pagination<Item: Sendable>: Sendable {
     /// The pages of `items` at `positions` (counting from 0), without making the others: a long list's pages
     /// are rendered in groups, and making every page for each group grew with the square of its length.
     public static func pages(
-        of items: some RandomAccessCollection<Item>, size: Int, basePath: String, in positions: Range<Int>
+        of items: some RandomAccessCollection<Item>, size: Int, basePath: String, in positions: some Sequence<Int>
     ) -> [Pagination] {
         let count = count(of: items.count, size: size)
-        precondition(positions.clamped(to: 0..<count) == positions, "pages \(positions) of a list of \(count) pages")
         return positions.map { position in
+            precondition((0..<count).contains(position), "page \(position) of a list of \(count) pages")
             let start = items.index(items.startIndex, offsetBy: position * size)
             let end = items.index(start, offsetBy: size, limitedBy: items.endIndex) ?? items.endIndex
             return Pagination(number: position + 1, count: count, items: Array(items[start..<end]), basePath: basePath)

@@ -23,7 +23,7 @@ extension SiteRenderer {
                 return dailyValue(pick, in: collection)
             }),
         ])
-        return page(at: "", template: "home", context: context, lastModified: catalogue.kinds.compactMap { $0.latestDate(of: $0.listings) }.max())
+        return page(at: "", template: "home", context: context, lastModified: catalogue.kinds.compactMap(\.newestDate).max())
     }
 
     /// For the home page, by kind, the first entries of each collection kind with pages (in its entry order) as
@@ -39,11 +39,11 @@ extension SiteRenderer {
     }
 
     /// With `showing`, only the pages that show one of those listings.
-    func indexPages(_ collection: KindCollection, pages: Range<Int>, showing: Set<String>?, cardDigests: CardDigests) -> [Page] {
+    func indexPages(_ collection: KindCollection, pages: [Int], cardDigests: CardDigests) -> [Page] {
         listPages(
             collection.listings, pages: pages, in: collection, basePath: collection.outputPath, title: collection.schema.title,
             description: collection.schema.description, facet: .null,
-            breadcrumbs: contexts.breadcrumbs([(collection.schema.title, collection.outputPath)]), showing: showing, cardDigests: cardDigests)
+            breadcrumbs: contexts.breadcrumbs([(collection.schema.title, collection.outputPath)]), cardDigests: cardDigests)
     }
 
     /// The facet's own page, listing its values with their counts.
@@ -63,13 +63,12 @@ extension SiteRenderer {
         context["breadcrumbs"] = contexts.breadcrumbs([(schema.title, collection.outputPath), (facet.field.label, facetPath)])
         return page(
             at: facetPath, template: templates.name("facet", forKind: schema.name), context: context,
-            lastModified: collection.latestDate(of: collection.listings))
+            lastModified: collection.newestDate)
     }
 
-    /// The pages of one value of the facet (those in `pages`, counting from 0). With `showing`, only the pages
-    /// that show one of those listings.
+    /// The pages of one value of the facet (those in `pages`, counting from 0).
     func facetValuePages(
-        _ value: FacetValue, of facet: Facet, in collection: KindCollection, pages: Range<Int>, showing: Set<String>?, combined: Value,
+        _ value: FacetValue, of facet: Facet, in collection: KindCollection, pages: [Int], combined: Value,
         cardDigests: CardDigests
     ) -> [Page] {
         let schema = collection.schema
@@ -82,8 +81,7 @@ extension SiteRenderer {
             value.listings, pages: pages, in: collection, basePath: facetPath + value.slug + "/",
             title: "\(schema.title): \(facet.field.label) \(value.text)", description: "\(schema.title) with \(facet.field.label.lowercased()) \(value.text).",
             facet: facetValue, filter: (facet.field.name, value.text), breadcrumbs: contexts.breadcrumbs(trail),
-            combined: combined,
-            showing: showing, cardDigests: cardDigests)
+            combined: combined, cardDigests: cardDigests)
     }
 
     /// A facet value's other facets for search links (`PageContexts.combinedFilters`); none without a search page.
@@ -93,16 +91,11 @@ extension SiteRenderer {
 
     /// The list's pages in `pages` (counting from 0; see `RenderPass.listPageGroups`).
     private func listPages(
-        _ listings: some RandomAccessCollection<Listing>, pages: Range<Int>, in collection: KindCollection, basePath: String, title: String, description: String,
-        facet: Value, filter: (name: String, value: String)? = nil, breadcrumbs: Value, combined: Value = .list([]), showing: Set<String>?,
-        cardDigests: CardDigests
+        _ listings: some RandomAccessCollection<Listing>, pages: [Int], in collection: KindCollection, basePath: String, title: String, description: String,
+        facet: Value, filter: (name: String, value: String)? = nil, breadcrumbs: Value, combined: Value = .list([]), cardDigests: CardDigests
     ) -> [Page] {
         let schema = collection.schema
-        // In place, only the pages that show an edited listing: each page's `pagination` links every page of
-        // its list, so making it for every page of a long list was most of an edit's list pages.
-        let paginations = Pagination.pages(of: listings, size: site.pageSize, basePath: basePath, in: pages).filter { pagination in
-            showing.map { slugs in pagination.items.contains { slugs.contains($0.slug) } } ?? true
-        }
+        let paginations = Pagination.pages(of: listings, size: site.pageSize, basePath: basePath, in: pages)
         return zip(paginations, contexts.paginationValues(paginations)).map { pagination, paginationValue in
             var context = PageContext([
                 "site": contexts.siteValue(currentKind: schema.name),

@@ -18,7 +18,7 @@ extension SiteRenderer {
         context["geojson"] = .string(site.path("api/\(schema.name).geojson"))
         context["tiles"] = site.map.map { .object(["url": .string($0.tiles), "attribution": .string($0.attribution)]) } ?? .null
         context.set("places", PlaceList(collection.listings.compactMap { place($0, in: collection, geo: geo) }, schema: schema, contexts: contexts, digests: cardDigests))
-        return page(at: path, template: templates.name("map", forKind: schema.name), context: context, lastModified: collection.latestDate(of: collection.listings))
+        return page(at: path, template: templates.name("map", forKind: schema.name), context: context, lastModified: collection.newestDate)
     }
 
     /// A listing with both coordinates, with the text of its facets (`Tools · Cork · Good`); nil without them.

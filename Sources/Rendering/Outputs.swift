@@ -15,9 +15,9 @@ public enum Outputs {
                 + pass.positionGroups(collection) { positions in .documents { pass.renderer.listingDocuments(collection, at: positions) } }
         },
         .eachKind("paged and sliced documents", ["api/<kind>/page/<n>.json", "api/<kind>/<facet>.json", "api/<kind>/<facet>/<value>.json", "api/<kind>/<facet>/<value>/page/<n>.json"], shows: .itsListings) { pass, collection in
-            [.documents { pass.renderer.kindPageDocuments(collection, showing: pass.changed(in: collection)) }]
+            [.documents { pass.renderer.kindPageDocuments(collection, edited: pass.edited(in: collection)) }]
                 + collection.facets.map { facet in
-                    .documents { pass.renderer.facetDocuments(facet, in: collection, showing: pass.changed(in: collection)) }
+                    .documents { pass.renderer.facetDocuments(facet, in: collection, edited: pass.edited(in: collection)) }
                 }
         },
         // The search index, split into small files (SearchIndex.swift).
@@ -45,8 +45,8 @@ public enum Outputs {
         // HTML pages. A path ending in `/` is a page's folder, written as its `index.html`.
         .site("home page", [""], shows: .everyListing) { pass in [.pages { [pass.renderer.homePage()] }] },
         .eachKindWithPages("index pages", ["<kind>/", "<kind>/page/<n>/"], shows: .itsListings) { pass, collection in
-            pass.listPageGroups(collection.listings) { pages in
-                .pages { pass.renderer.indexPages(collection, pages: pages, showing: pass.changed(in: collection), cardDigests: pass.cardDigests(collection)) }
+            pass.listPageGroups(count: collection.listings.count, shown: pass.edited(in: collection)?.kindListPages) { pages in
+                .pages { pass.renderer.indexPages(collection, pages: pages, cardDigests: pass.cardDigests(collection)) }
             }
         },
         // The facet's page shows its values and their counts, which an in-place edit does not change.
@@ -59,11 +59,12 @@ public enum Outputs {
                 facet.values.flatMap { value in
                     // Every page of the value shows the same combined filters, made from all its listings.
                     let combined = Once { pass.renderer.combinedFilters(value, of: facet, in: collection) }
-                    return pass.listPageGroups(value.listings) { pages in
+                    let shown = pass.edited(in: collection)?.pages(of: value, overEntries: collection.schema.facetIsOverEntries(facet.field.name))
+                    return pass.listPageGroups(count: value.listings.count, shown: shown) { pages in
                         .pages {
                             pass.renderer.facetValuePages(
-                                value, of: facet, in: collection, pages: pages, showing: pass.changed(in: collection),
-                                combined: combined.value, cardDigests: pass.cardDigests(collection, facet: facet))
+                                value, of: facet, in: collection, pages: pages, combined: combined.value,
+                                cardDigests: pass.cardDigests(collection, facet: facet))
                         }
                     }
                 }
@@ -189,6 +190,8 @@ struct RenderPass: Sendable {
     let keeper: RenderKeeper?
     /// Card digests made ahead for a whole render, by kind; for an in-place edit, each is made when asked.
     private let cards: [String: (listings: CardDigests, entries: CardDigests)]
+    /// In place, where the edited listings stand in their kind's lists, by kind.
+    private let edited: [String: EditedListings]
 
     init(
         renderer: SiteRenderer, changes: [String: Set<String>]?, last: KeptRender? = nil,
@@ -211,6 +214,13 @@ struct RenderPass: Sendable {
             }
         }
         self.cards = cards
+        var edited: [String: EditedListings] = [:]
+        for collection in renderer.catalogue.kinds {
+            if let slugs = changes?[collection.schema.name] {
+                edited[collection.schema.name] = EditedListings(slugs, in: collection, pageSize: renderer.site.pageSize)
+            }
+        }
+        self.edited = edited
     }
 
     /// Whether the declared output is made in this pass, for the kind when it is made per kind.
@@ -223,9 +233,10 @@ struct RenderPass: Sendable {
         }
     }
 
-    /// The edited listings of the collection's kind; nil when every output is made.
-    func changed(in collection: KindCollection) -> Set<String>? {
-        changes.map { $0[collection.schema.name] ?? [] }
+    /// Where the edited listings of the collection's kind stand (none when it has none); nil when every
+    /// output is made.
+    func edited(in collection: KindCollection) -> EditedListings? {
+        changes.map { _ in edited[collection.schema.name] ?? EditedListings([], in: collection, pageSize: renderer.site.pageSize) }
     }
 
     /// The digests of the cards a kind's index pages show, or a facet's pages (a collection kind's entries
@@ -260,11 +271,10 @@ struct RenderPass: Sendable {
     /// In place, the last document at `path` with the edited listings' items made anew; nil when the last
     /// render kept no spans for it or its file is no longer the one the last build recorded.
     private func spliced(_ path: String, _ collection: KindCollection, item: (Listing) -> [UInt8]) -> OutputFile? {
-        guard let slugs = changed(in: collection), let spans = last?.spans[path], let bytes = lastBytes(path),
+        guard let positions = edited(in: collection)?.positions, let spans = last?.spans[path], let bytes = lastBytes(path),
             spans.fit(bytes, count: collection.listings.count)
         else { return nil }
         let listings = collection.listings
-        let positions = listings.indices.filter { slugs.contains(listings[$0].slug) }
         let made = spans.splicing(bytes, at: positions, with: positions.map { item(listings[$0]) })
         keep(for: path)(made.spans)
         return OutputFile(path: path, contents: .bytes(made.bytes))
@@ -283,17 +293,18 @@ struct RenderPass: Sendable {
     /// length (4,167 pages of 100,000 cleaners took over 500 MB).
     static let listPagesPerGroup = 64
 
-    /// The pages of a list of `listings` (counting from 0), in groups.
-    func listPageGroups(_ listings: some Collection<Listing>, _ make: (Range<Int>) -> RenderWork) -> [RenderWork] {
-        let count = Pagination<Listing>.count(of: listings.count, size: renderer.site.pageSize)
-        return (0..<count).runs(of: Self.listPagesPerGroup).map(make)
+    /// The pages of a list of `count` listings (counting from 0) in groups: all of them, or in an in-place
+    /// pass those `shown` (`EditedListings`).
+    func listPageGroups(count: Int, shown: [Int]?, _ make: ([Int]) -> RenderWork) -> [RenderWork] {
+        let pages = shown ?? Array(0..<Pagination<Listing>.count(of: count, size: renderer.site.pageSize))
+        return pages.indices.runs(of: Self.listPagesPerGroup).map { make(Array(pages[$0])) }
     }
 
     /// The positions in the kind's order of the collection's listings (only the edited ones in an in-place pass),
     /// in groups: each group's files go to the writer, and are released, while the next groups are made.
     func positionGroups(_ collection: KindCollection, _ make: @escaping @Sendable (ArraySlice<Int>) -> RenderWork) -> [RenderWork] {
         let listings = collection.listings
-        let positions = changed(in: collection).map { slugs in listings.indices.filter { slugs.contains(listings[$0].slug) } } ?? Array(listings.indices)
+        let positions = edited(in: collection)?.positions ?? Array(listings.indices)
         return positions.indices.runs(of: Self.listingsPerGroup).map { make(positions[$0]) }
     }
 }

@@ -47,21 +47,21 @@ extension SiteRenderer {
         return OutputFile(path: Self.apiRootPath, contents: .bytes(JSONWriter.bytes(root)))
     }
 
-    /// The kind's pages, and with `showing` (an in-place edit) only those that show one of those listings.
-    func kindPageDocuments(_ collection: KindCollection, showing: Set<String>?) -> [OutputFile] {
+    /// The kind's pages, and after an in-place edit only those that show an `edited` listing.
+    func kindPageDocuments(_ collection: KindCollection, edited: EditedListings?) -> [OutputFile] {
         let name = collection.schema.name
-        return pageDocuments(collection.listings, of: collection, facet: nil, showing: showing) { number in
+        return pageDocuments(collection.listings, of: collection, facet: nil, pages: edited?.kindListPages) { number in
             "api/\(name)/page/\(number).json"
         }
     }
 
-    /// The facet's document (not with `showing`: it shows counts, which an in-place edit leaves alone) and
-    /// every value's pages.
-    func facetDocuments(_ facet: Facet, in collection: KindCollection, showing: Set<String>?) -> [OutputFile] {
+    /// The facet's document (not after an in-place edit: it shows counts, which the edit leaves alone) and
+    /// every value's pages (after an edit, those that show an `edited` listing).
+    func facetDocuments(_ facet: Facet, in collection: KindCollection, edited: EditedListings?) -> [OutputFile] {
         let kind = collection.schema.name
         let isEntries = collection.schema.facetIsOverEntries(facet.field.name)
         var files: [OutputFile] = []
-        if showing == nil {
+        if edited == nil {
             let document: Value = .object([
                 "$schema": schemaURL("facet"),
                 "kind": .string(kind), "facet": .string(facet.field.name), "label": .string(facet.field.label),
@@ -74,17 +74,18 @@ extension SiteRenderer {
             ])
             files.append(OutputFile(path: facetDocumentPath(facet, kind: kind), contents: .bytes(JSONWriter.bytes(document))))
         }
-        let bySlug = isEntries ? showing.map { slugs in Set(collection.entries.filter { entry in slugs.contains(collectionSlug(entry)) }.map(\.slug)) } : showing
         for value in facet.values {
             let described: Value = .object(["name": .string(facet.field.name), "value": .string(value.text), "slug": .string(value.slug)])
-            files += pageDocuments(value.listings, of: collection, facet: described, isEntries: isEntries, showing: bySlug) { number in
+            let pages = edited?.pages(of: value, overEntries: isEntries)
+            files += pageDocuments(value.listings, of: collection, facet: described, isEntries: isEntries, pages: pages) { number in
                 valuePagePath(facet, value, kind: kind, number: number)
             }
         }
         return files
     }
 
-    private func collectionSlug(_ entry: Listing) -> String {
+    /// The slug of the listing that holds an entry.
+    static func collectionSlug(of entry: Listing) -> String {
         entry.fields["collection"]?.objectValue?["slug"]?.text ?? entry.slug
     }
 
@@ -98,11 +99,12 @@ extension SiteRenderer {
     private func pageCount(_ items: Int) -> Int { max(1, (items + site.pageSize - 1) / site.pageSize) }
 
     private func pageDocuments(
-        _ listings: some RandomAccessCollection<Listing>, of collection: KindCollection, facet: Value?, isEntries: Bool = false, showing: Set<String>?,
+        _ listings: some RandomAccessCollection<Listing>, of collection: KindCollection, facet: Value?, isEntries: Bool = false, pages: [Int]?,
         path: (Int) -> String
     ) -> [OutputFile] {
-        let pages = Pagination.pages(of: listings, size: site.pageSize, basePath: "")
-        return pages.filter { page in showing.map { slugs in page.items.contains { slugs.contains($0.slug) } } ?? true }.map { page in
+        let size = site.pageSize
+        let positions = pages ?? Array(0..<Pagination<Listing>.count(of: listings.count, size: size))
+        return Pagination.pages(of: listings, size: size, basePath: "", in: positions).map { page in
             let document: Value = .object([
                 "$schema": schemaURL("\(collection.schema.name).page"),
                 "kind": .string(collection.schema.name),
@@ -121,7 +123,7 @@ extension SiteRenderer {
     /// last changed, and the kind's key figures (its date, sort, facet and range fields).
     private func card(_ listing: Listing, in collection: KindCollection, isEntry: Bool) -> Value {
         let schema = collection.schema
-        let owner = isEntry ? collectionSlug(listing) : listing.slug
+        let owner = isEntry ? Self.collectionSlug(of: listing) : listing.slug
         var fields: OrderedDictionary<String, Value> = [
             "slug": .string(listing.slug),
             "title": .string(contexts.title(of: listing, schema: schema)),

@@ -114,6 +114,28 @@ import Testing
         #expect(after.written == 0 && after.stages.stages.map(\.name) == ["scan inputs", "read last build's state"])
     }
 
+    /// With two listings to a page, the edited cleaners sit on later pages of their lists (the kind's, their
+    /// county's, their languages'), whose cards show the rate: in place, the pages that show them are found
+    /// from where they stand, and the output equals a clean build's.
+    @Test func editsOnLaterPagesBuiltInPlaceMatchACleanBuild() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        edit(site + "/content/site.yaml", "page_size: 24", "page_size: 2")
+        let zofia = site + "/content/cleaners/zofia-wroblewska.yaml", andreea = site + "/content/cleaners/andreea-popescu.yaml"
+        let live = LiveSite(options: BuildOptions(root: site, now: Self.now))
+        _ = try build(live, site)
+        // The first edit is an ordinary build (see above); the next are in place.
+        edit(zofia, "hourly_rate: 17.00", "hourly_rate: 17.50")
+        _ = try build(live, site)
+        for (file, old, new) in [(zofia, "17.50", "18.00"), (andreea, "20.00", "21.00"), (zofia, "18.00", "18.50")] {
+            edit(file, "hourly_rate: " + old, "hourly_rate: " + new)
+            let report = try build(live, site)
+            #expect(report.stages.stages.map(\.name) == Self.inPlaceStages)
+            #expect(report.written > 4, "wrote \(report.written) files")
+            try TestSupport.expectSameAsCleanBuild(site, "\(old) → \(new) in place")
+        }
+    }
+
     @Test func anotherBuildIntoTheSameFolderIsNoticed() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
