@@ -168,7 +168,7 @@ extension Noticeboard {
         var history = run.lastRecord?.sync ?? .none
         var kept = kept
         let derived = { (digests: [String: FileDigest], changed: Set<String>?) -> [OutputFile] in
-            let made = renderer.derivedFiles(digests: digests, changed: changed, kept: &kept)
+            let made = renderer.derivedFiles(digests: digests, changed: changed, lastBytes: book.lastBytes, kept: &kept)
             history = made.history
             return made.files
         }

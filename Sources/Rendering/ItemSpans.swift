@@ -1,10 +1,11 @@
 import SiteModel
 
-/// Where each listing's item lies in a document that holds one per listing, in the kind's order: the kind
-/// document (`api/<kind>.json`) and the CSV download (`api/<kind>.csv`). An in-place edit changes no kind's
-/// order (`Catalogue.replacing`), so its document is the last one with the edited listings' items made
-/// anew, and what lies between items (commas, the head, the tail) copied as it was: at 100,000 listings,
-/// copying 400 MB costs a fraction of encoding every listing again.
+/// Where each item lies in a list document: the kind document (`api/<kind>.json`) and the CSV download
+/// (`api/<kind>.csv`), an item per listing in the kind's order, and the manifest, an entry per file in path
+/// order. An in-place edit changes no kind's order (`Catalogue.replacing`), so its document is the last one
+/// with the edited listings' items made anew, and the rest (items, the head, the tail) copied as it was:
+/// at 100,000 listings, copying 400 MB costs a fraction of encoding every listing again. The manifest's
+/// entries are edited alike, some coming and going (`Manifest.spliced`).
 public struct ItemSpans: Sendable, Equatable {
     /// Item `i` is `starts[i]..<ends[i]`.
     private var starts: [Int] = []
@@ -26,38 +27,52 @@ public struct ItemSpans: Sendable, Equatable {
         self.count == count && (ends.last ?? 0) <= bytes.count
     }
 
-    /// `last`, the document these spans describe, with the items at `positions` (ascending, each once)
-    /// replaced by `items`; and the spans of the result.
-    func splicing(_ last: [UInt8], at positions: [Int], with items: [[UInt8]]) -> (bytes: [UInt8], spans: ItemSpans) {
+    /// One change to a list document: at `position` (an item's index in the last document, or its count
+    /// for the end) the last item is dropped when `dropsItem`, and `item` goes there when given.
+    public struct Edit: Sendable {
+        let position: Int
+        let dropsItem: Bool
+        let item: [UInt8]?
+
+        public static func replacing(_ position: Int, with item: [UInt8]) -> Edit { Edit(position: position, dropsItem: true, item: item) }
+        public static func inserting(_ item: [UInt8], at position: Int) -> Edit { Edit(position: position, dropsItem: false, item: item) }
+        public static func removing(_ position: Int) -> Edit { Edit(position: position, dropsItem: true, item: nil) }
+    }
+
+    /// `last`, the document these spans describe (with at least one item), with `edits` made, and the spans
+    /// of the result. The edits come in ascending positions, an insertion before a replacement or removal at
+    /// the same position. The last items between edits are copied as they were, with what lies between them;
+    /// `separator` joins an edited item to its neighbours (`,` in a JSON list; nothing for CSV rows, which end
+    /// their own lines).
+    func splicing(_ last: [UInt8], _ edits: [Edit], separator: [UInt8]) -> (bytes: [UInt8], spans: ItemSpans) {
+        precondition(count > 0, "a document without items has no known head")
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(last.count + items.reduce(0) { $0 + $1.count })
-        var spans = self
-        // `shift` is how far the bytes after `copied` in `last` move; the spans before `unshifted` are final.
-        var copied = 0, shift = 0, unshifted = 0
-        for (position, item) in zip(positions, items) {
-            bytes.append(contentsOf: last[copied..<starts[position]])
-            spans.shift(unshifted..<position, by: shift)
-            spans.append(item, at: position, to: &bytes)
-            copied = ends[position]
-            shift = bytes.count - copied
-            unshifted = position + 1
+        bytes.reserveCapacity(last.count + edits.reduce(0) { $0 + ($1.item?.count ?? 0) + separator.count })
+        var spans = ItemSpans()
+        spans.starts.reserveCapacity(count + edits.count)
+        spans.ends.reserveCapacity(count + edits.count)
+        bytes.append(contentsOf: last[..<starts[0]])
+        // The last items from `next` on are not yet copied or dropped.
+        var next = 0
+        func copyItems(upTo end: Int) {
+            guard next < end else { return }
+            if spans.count > 0 { bytes.append(contentsOf: separator) }
+            let shift = bytes.count - starts[next]
+            bytes.append(contentsOf: last[starts[next]..<ends[end - 1]])
+            spans.starts.append(contentsOf: starts[next..<end].lazy.map { $0 + shift })
+            spans.ends.append(contentsOf: ends[next..<end].lazy.map { $0 + shift })
+            next = end
         }
-        bytes.append(contentsOf: last[copied...])
-        spans.shift(unshifted..<count, by: shift)
+        for edit in edits {
+            copyItems(upTo: edit.position)
+            if let item = edit.item {
+                if spans.count > 0 { bytes.append(contentsOf: separator) }
+                spans.append(item, to: &bytes)
+            }
+            if edit.dropsItem { next = edit.position + 1 }
+        }
+        copyItems(upTo: count)
+        bytes.append(contentsOf: last[ends[count - 1]...])
         return (bytes, spans)
-    }
-
-    private mutating func append(_ item: [UInt8], at position: Int, to bytes: inout [UInt8]) {
-        starts[position] = bytes.count
-        bytes.append(contentsOf: item)
-        ends[position] = bytes.count
-    }
-
-    private mutating func shift(_ positions: Range<Int>, by offset: Int) {
-        guard offset != 0 else { return }
-        for position in positions {
-            starts[position] += offset
-            ends[position] += offset
-        }
     }
 }

@@ -3,7 +3,7 @@ import Synchronization
 
 /// What a render leaves for the next one in place, when the caller keeps the site from build to build
 /// (`serve`): the search index's corpus, the item spans of the documents that hold one item per listing,
-/// the synced files, the sync tree's buckets and the manifest's paths in order.
+/// the synced files, the sync tree's buckets and where the manifest's entries lie.
 public struct KeptRender: Sendable {
     var search: SearchCorpus?
     /// By the document's path.
@@ -11,7 +11,7 @@ public struct KeptRender: Sendable {
     /// These two are set by `SiteRenderer.derivedFiles`, which the writer calls after the render: the files
     /// apps sync, the API root among them, and every file the manifest lists.
     var synced: [String: FileDigest]?
-    var manifestOrder: [String] = []
+    var manifest: Manifest.Layout?
     /// The sync tree's buckets, also set by `SiteRenderer.derivedFiles`.
     var syncTree: SyncTree?
 }

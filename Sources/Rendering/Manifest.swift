@@ -1,3 +1,4 @@
+import OrderedCollections
 import SiteModel
 import Support
 
@@ -6,58 +7,74 @@ import Support
 public enum Manifest {
     public static let path = "api/manifest.json"
 
-    /// The manifest of `digests` (every other output file, by path), and its paths in order. The entries are
+    /// Where an in-place edit starts its manifest from: the last manifest's paths, sorted, and where each
+    /// one's entry lies in it.
+    public struct Layout: Sendable {
+        let order: [String]
+        let spans: ItemSpans
+
+        /// The paths under `folder`: found by halving, as the paths are sorted.
+        func paths(under folder: String) -> ArraySlice<String> {
+            let start = order.insertionIndex(of: folder)
+            let end = order[start...].firstIndex { !$0.hasPrefix(folder) } ?? order.endIndex
+            return order[start..<end]
+        }
+    }
+
+    /// The manifest of `digests` (every other output file, by path), sorted by path. The entries are
     /// encoded straight into bytes, on every core, rather than held as a value tree: at 430,000 listings
-    /// there are 800,000. The order comes from the `last` manifest's when there is one (see `order`).
-    public static func file(for digests: [String: FileDigest], site: SiteConfig, last: [String] = [], mayBeNew: [String] = []) -> (
-        file: OutputFile, order: [String]
-    ) {
-        let order = order(of: digests, last: last, mayBeNew: mayBeNew)
-        let schema = site.url("api/schema/manifest.json")
-        // Made as it is written (`ByteStream`): at 430,000 listings it is 108 MB.
+    /// there are 800,000. Made as it is written (`ByteStream`): at 430,000 listings it is 108 MB.
+    public static func file(for digests: [String: FileDigest], site: SiteConfig) -> OutputFile {
+        let order = digests.keys.sorted()
         let contents = OutputFile.Contents.streamed { stream in
-            JSONWriter.write(["$schema": .string(schema)], thenList: "files", count: order.count, encodedOnEveryCore: { index in
-                let digest = digests[order[index]]!
-                return JSONWriter.fileEntry(path: order[index], size: digest.size, sha256: digest.sha256)
+            JSONWriter.write(head(site), thenList: "files", count: order.count, encodedOnEveryCore: { index in
+                entry(order[index], digests[order[index]]!)
             }, into: &stream)
         }
-        return (OutputFile(path: path, contents: contents), order)
+        return OutputFile(path: path, contents: contents)
     }
 
-    /// `digests.keys.sorted()`. An in-place edit adds or drops only a few paths (the sync documents'), all
-    /// among `mayBeNew`: the `last` order's paths that are still there are merged with the new ones, instead
-    /// of sorting 800,000 paths again. Sorted anew when that does not account for every path.
-    static func order(of digests: [String: FileDigest], last: [String], mayBeNew: [String]) -> [String] {
-        guard !last.isEmpty else { return digests.keys.sorted() }
-        let kept = last.parallelFilter { digests[$0] != nil }
-        let new = Set(mayBeNew.filter { digests[$0] != nil && !contains($0, sorted: last) }).sorted()
-        guard kept.count + new.count == digests.count else { return digests.keys.sorted() }
-        return merged(kept, new)
-    }
-
-    private static func contains(_ path: String, sorted paths: [String]) -> Bool {
-        let index = paths.insertionIndex(of: path)
-        return index < paths.count && paths[index] == path
-    }
-
-    /// Two sorted lists with no path in both, as one.
-    private static func merged(_ first: [String], _ second: [String]) -> [String] {
-        guard !second.isEmpty else { return first }
-        var result: [String] = []
-        result.reserveCapacity(first.count + second.count)
-        var (i, j) = (0, 0)
-        while i < first.count, j < second.count {
-            if first[i] < second[j] {
-                result.append(first[i])
-                i += 1
-            } else {
-                result.append(second[j])
-                j += 1
+    /// In place: the manifest whole, and its layout for the next edit. Spliced from the `last` manifest (its
+    /// bytes, as its layout lays them out) with the entries of `paths`, the only files that may have come, gone
+    /// or changed, made again from `digest`; without one, made anew from `every` path.
+    static func inPlace(
+        paths: Set<String>, digest: (String) -> FileDigest?, last: (bytes: [UInt8], layout: Layout)?, every: () -> [String], site: SiteConfig
+    ) -> (bytes: [UInt8], layout: Layout) {
+        guard let last, !last.layout.order.isEmpty, last.layout.spans.fit(last.bytes, count: last.layout.order.count) else {
+            let order = every().sorted()
+            var bytes: [UInt8] = []
+            let spans = withoutActuallyEscaping(digest) { digest in
+                JSONWriter.listDocument(head(site), thenList: "files", of: order.lazy.map { entry($0, digest($0)!) }, into: &bytes)
+            }
+            return (bytes, Layout(order: order, spans: spans))
+        }
+        let lastOrder = last.layout.order
+        var edits: [ItemSpans.Edit] = [], order: [String] = [], next = 0
+        order.reserveCapacity(lastOrder.count + paths.count)
+        for path in paths.sorted() {
+            let index = lastOrder.insertionIndex(of: path)
+            let listed = index < lastOrder.count && lastOrder[index] == path
+            order.append(contentsOf: lastOrder[next..<index])
+            next = listed ? index + 1 : index
+            if let digest = digest(path) {
+                let made = entry(path, digest).bytes
+                edits.append(listed ? .replacing(index, with: made) : .inserting(made, at: index))
+                order.append(path)
+            } else if listed {
+                edits.append(.removing(index))
             }
         }
-        result.append(contentsOf: first[i...])
-        result.append(contentsOf: second[j...])
-        return result
+        order.append(contentsOf: lastOrder[next...])
+        let spliced = last.layout.spans.splicing(last.bytes, edits, separator: [UInt8(ascii: ",")])
+        return (spliced.bytes, Layout(order: order, spans: spliced.spans))
+    }
+
+    private static func head(_ site: SiteConfig) -> OrderedDictionary<String, Value> {
+        ["$schema": .string(site.url("api/schema/manifest.json"))]
+    }
+
+    private static func entry(_ path: String, _ digest: FileDigest) -> JSONWriter.Encoded {
+        JSONWriter.fileEntry(path: path, size: digest.size, sha256: digest.sha256)
     }
 
     public static func digest(_ bytes: [UInt8]) -> FileDigest {

@@ -259,23 +259,25 @@ struct RenderPass: Sendable {
     /// `api/<kind>.json`: made anew, or in place spliced from the last one.
     func kindDocument(_ collection: KindCollection) -> OutputFile {
         let path = SiteRenderer.kindDocumentPath(collection.schema)
-        return spliced(path, collection, item: renderer.kindDocumentItem) ?? renderer.kindDocument(collection, made: keep(for: path))
+        return spliced(path, collection, separator: [UInt8(ascii: ",")], item: renderer.kindDocumentItem)
+            ?? renderer.kindDocument(collection, made: keep(for: path))
     }
 
     /// `api/<kind>.csv`: made anew, or in place spliced from the last one.
     func csvDownload(_ collection: KindCollection) -> OutputFile {
         let path = SiteRenderer.csvDownloadPath(collection.schema), columns = SiteRenderer.csvColumns(collection.schema)
-        return spliced(path, collection, item: { SiteRenderer.csvRow($0, columns: columns) }) ?? renderer.csvDownload(collection, made: keep(for: path))
+        return spliced(path, collection, separator: [], item: { SiteRenderer.csvRow($0, columns: columns) })
+            ?? renderer.csvDownload(collection, made: keep(for: path))
     }
 
     /// In place, the last document at `path` with the edited listings' items made anew; nil when the last
     /// render kept no spans for it or its file is no longer the one the last build recorded.
-    private func spliced(_ path: String, _ collection: KindCollection, item: (Listing) -> [UInt8]) -> OutputFile? {
-        guard let positions = edited(in: collection)?.positions, let spans = last?.spans[path], let bytes = lastBytes(path),
+    private func spliced(_ path: String, _ collection: KindCollection, separator: [UInt8], item: (Listing) -> [UInt8]) -> OutputFile? {
+        guard let positions = edited(in: collection)?.positions, !collection.listings.isEmpty, let spans = last?.spans[path], let bytes = lastBytes(path),
             spans.fit(bytes, count: collection.listings.count)
         else { return nil }
         let listings = collection.listings
-        let made = spans.splicing(bytes, at: positions, with: positions.map { item(listings[$0]) })
+        let made = spans.splicing(bytes, positions.map { .replacing($0, with: item(listings[$0])) }, separator: separator)
         keep(for: path)(made.spans)
         return OutputFile(path: path, contents: .bytes(made.bytes))
     }

@@ -84,10 +84,11 @@ extension SiteRenderer {
     /// The API root, the sync documents and the manifest, from the digests of every other file; and the
     /// history the build record keeps for the next build. A build that changes none of the synced files keeps
     /// the last build's number and date, so its API root, and so every synced file, is the same. In place,
-    /// `changed` are the files whose bytes changed. What a render `kept` for the next in place holds the
-    /// synced files, the sync tree and the manifest's order, which this updates.
+    /// `changed` are the files whose bytes changed, and `lastBytes` gives the last manifest's. What a render
+    /// `kept` for the next in place holds the synced files, the sync tree and the manifest's layout, which
+    /// this updates.
     public func derivedFiles(
-        digests: [String: FileDigest], changed: Set<String>? = nil, kept: inout KeptRender?
+        digests: [String: FileDigest], changed: Set<String>? = nil, lastBytes: (String) -> [UInt8]? = { _ in nil }, kept: inout KeptRender?
     ) -> (files: [OutputFile], history: SyncHistory) {
         var synced = syncedFiles(digests, changed: changed, last: kept?.synced)
         var root = apiRoot(build: lastSync.build, date: lastSync.date ?? catalogue.buildDate)
@@ -113,12 +114,30 @@ extension SiteRenderer {
         let history = SyncHistory(build: build, date: isNew ? catalogue.buildDate : lastSync.date, root: rootDigest, changes: changes)
         let head = head(history, treeSize: files[1].madeBytes.count, made: files)
         files.append(OutputFile(path: SyncDocuments.headPath, contents: .bytes(JSONWriter.bytes(head))))
-        var all = digests
-        for file in files { all[file.path] = Manifest.digest(file.madeBytes) }
-        let manifest = Manifest.file(for: all, site: site, last: kept?.manifestOrder ?? [], mayBeNew: files.map(\.path))
-        kept?.manifestOrder = manifest.order
-        files.append(manifest.file)
+        let derived = Dictionary(uniqueKeysWithValues: files.map { ($0.path, Manifest.digest($0.madeBytes)) })
+        files.append(manifest(digests, derived: derived, changed: changed, lastBytes: lastBytes, kept: &kept))
         return (files, history)
+    }
+
+    /// The manifest of every file but itself: the other files' `digests` and the `derived` ones'. A whole
+    /// build makes it as it is written. In place it is spliced from the last one, at the `changed` files and
+    /// the derived ones, then and now; the first edit in place makes it anew, to know where its entries lie.
+    private func manifest(
+        _ digests: [String: FileDigest], derived: [String: FileDigest], changed: Set<String>?, lastBytes: (String) -> [UInt8]?,
+        kept: inout KeptRender?
+    ) -> OutputFile {
+        guard let changed else {
+            kept?.manifest = nil
+            return Manifest.file(for: digests.merging(derived) { $1 }, site: site)
+        }
+        let lastLayout = kept?.manifest
+        let lastDerived = (lastLayout?.paths(under: SyncDocuments.folder) ?? []) + [Self.apiRootPath]
+        let made = Manifest.inPlace(
+            paths: changed.union(derived.keys).union(lastDerived), digest: { derived[$0] ?? digests[$0] },
+            last: lastLayout.flatMap { layout in lastBytes(Manifest.path).map { ($0, layout) } },
+            every: { Array(digests.keys) + derived.keys.filter { digests[$0] == nil } }, site: site)
+        kept?.manifest = made.layout
+        return OutputFile(path: Manifest.path, contents: .bytes(made.bytes))
     }
 
     /// The synced files but the derived ones (apps sync the API root too: it is added after), and those that

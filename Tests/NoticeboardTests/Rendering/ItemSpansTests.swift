@@ -29,15 +29,33 @@ import Testing
     @Test func splicedDocumentsEqualDocumentsWrittenAnew() {
         var random = Seeded(mix: SplitMix64(seed: 7))
         func item() -> [UInt8] { (0..<Int.random(in: 0...12, using: &random)).map { _ in UInt8.random(in: 97...122, using: &random) } }
+        func oneIn(_ chances: Int) -> Bool { Int.random(in: 0..<chances, using: &random) == 0 }
         for _ in 0..<300 {
-            var items = (0..<Int.random(in: 0...20, using: &random)).map { _ in item() }
+            var items = (0..<Int.random(in: 1...20, using: &random)).map { _ in item() }
             var (bytes, spans) = Self.document(items)
-            // Several splices in a row, each from the last one's result, as successive edits in `serve` make.
-            for _ in 0..<3 {
-                let positions = items.indices.filter { _ in Int.random(in: 0..<4, using: &random) == 0 }
-                let replacements = positions.map { _ in item() }
-                for (position, replacement) in zip(positions, replacements) { items[position] = replacement }
-                (bytes, spans) = spans.splicing(bytes, at: positions, with: replacements)
+            // Several splices in a row, each from the last one's result, as successive edits in `serve` make:
+            // each item is kept, replaced or removed, and new ones come before any of them or at the end.
+            for _ in 0..<3 where !items.isEmpty {
+                var edits: [ItemSpans.Edit] = [], now: [[UInt8]] = []
+                for position in 0...items.count {
+                    while oneIn(6) {
+                        let new = item()
+                        edits.append(.inserting(new, at: position))
+                        now.append(new)
+                    }
+                    guard position < items.count else { break }
+                    if oneIn(5) {
+                        let new = item()
+                        edits.append(.replacing(position, with: new))
+                        now.append(new)
+                    } else if oneIn(5) {
+                        edits.append(.removing(position))
+                    } else {
+                        now.append(items[position])
+                    }
+                }
+                (bytes, spans) = spans.splicing(bytes, edits, separator: [UInt8(ascii: ",")])
+                items = now
                 let anew = Self.document(items)
                 #expect(bytes == anew.bytes && spans == anew.spans)
             }
