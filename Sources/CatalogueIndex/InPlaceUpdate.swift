@@ -1,5 +1,6 @@
 import Enrichment
 import SiteModel
+import Support
 
 extension Catalogue {
     /// The catalogue with a listing's new values (as enrichment made them) in place of its old ones, its
@@ -44,9 +45,10 @@ extension Catalogue {
         let kinds = kinds
         return DerivationSources(
             referrers: { from, via, slug in
-                // By position: filtering the listings themselves copied each one to test it.
+                // By position: filtering the listings themselves copied each one to test it. On every core:
+                // a kind may have 200,000 listings to read for one edit.
                 guard let listings = kinds.first(where: { $0.schema.name == from })?.listings else { return [] }
-                return listings.indices.filter { referencedSlug(listings[$0].fields[via]) == slug }.map { listings[$0] }
+                return Array(listings.indices).parallelFilter { referencedSlug(listings[$0].fields[via]) == slug }.map { listings[$0] }
             },
             lookup: { kind, slug in kinds.first { $0.schema.name == kind }?.listings.first { $0.slug == slug } },
             collation: collation)

@@ -28,16 +28,19 @@ public struct ListingVersions: Sendable {
         let buildDate = catalogue.buildDate
         var versions = edited == nil ? [:] : previous
         for collection in catalogue.kinds {
-            let kind = collection.schema.name
-            let listings = edited.map { edited in collection.listings.filter { edited[kind]?.contains($0.slug) ?? false } } ?? collection.listings
+            let kind = collection.schema.name, listings = collection.listings
+            // In place, only the edited kinds are read, by position: filtering the listings copied each one.
+            if let edited, edited[kind] == nil { continue }
+            let positions = edited.map { edited in listings.indices.filter { edited[kind]!.contains(listings[$0].slug) } } ?? Array(listings.indices)
             // The encoded fields are not kept: the documents encode them again as they are written (at XL they
             // held 1.1 GB through rendering).
-            let made = listings.parallelMap { listing -> Version in
+            let made = positions.parallelMap { position -> Version in
+                let listing = listings[position]
                 let digest = JSONWriter.encoded(.object(listing.fields)).sha256
                 let last = previous["\(kind)/\(listing.slug)"]
                 return Version(updated: last?.sha256 == digest ? last!.updated : buildDate, sha256: digest)
             }
-            for (listing, version) in zip(listings, made) { versions["\(kind)/\(listing.slug)"] = version }
+            for (position, version) in zip(positions, made) { versions["\(kind)/\(listings[position].slug)"] = version }
         }
         self.versions = versions
         self.buildDate = buildDate

@@ -10,8 +10,9 @@ struct PageContexts: Sendable {
     /// kind with its digest, which render keys take in its place).
     private var siteValues: [String?: Value] = [:]
     private var kindValues: [String: SharedValue] = [:]
-    /// By kind and slug, the listings that derived `list` fields gather (an owner's rentals), for their cards.
-    private var gathered: [String: [String: Listing]] = [:]
+    /// By kind and slug, where in their kind's list the listings are that derived `list` fields gather (an
+    /// owner's rentals), for their cards. Positions, so that the listings are not copied to index them.
+    private var gathered: [String: [String: Int]] = [:]
 
     /// The kinds that have a map page (`SiteRenderer.mapPage`): their list pages and navigation link it.
     let mapKinds: Set<String>
@@ -27,7 +28,8 @@ struct PageContexts: Sendable {
                 guard case .list = derived.operation, let from = derived.from, gathered[from] == nil,
                     let source = catalogue.collection(from), source.schema.hasPages
                 else { continue }
-                gathered[from] = Dictionary(source.listings.map { ($0.slug, $0) }) { first, _ in first }
+                let listings = source.listings
+                gathered[from] = Dictionary(listings.indices.map { (listings[$0].slug, $0) }) { first, _ in first }
             }
         }
         let kindNames: [String?] = [nil] + catalogue.kinds.map(\.schema.name)
@@ -262,11 +264,11 @@ struct PageContexts: Sendable {
     func gatheredCards(_ listing: Listing, schema: KindSchema) -> Value {
         var cards: OrderedDictionary<String, Value> = [:]
         for derived in schema.derived {
-            guard case .list = derived.operation, let from = derived.from, let listings = gathered[from],
-                let fromSchema = catalogue.collection(from)?.schema, let members = listing.fields[derived.name]?.listValue
+            guard case .list = derived.operation, let from = derived.from, let positions = gathered[from],
+                let source = catalogue.collection(from), let members = listing.fields[derived.name]?.listValue
             else { continue }
             cards[derived.name] = .list(members.compactMap { member in
-                member["slug"].flatMap { listings[$0.text] }.map { card($0, schema: fromSchema, firstScreen: false) }
+                member["slug"].flatMap { positions[$0.text] }.map { card(source.listings[$0], schema: source.schema, firstScreen: false) }
             })
         }
         return .object(cards)
