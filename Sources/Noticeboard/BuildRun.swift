@@ -92,7 +92,8 @@ struct BuildRun {
         if listings.isEmpty {
             changes = nil
         } else {
-            guard let book = OutputBook.inPlace(outputPath: options.outputPath, statePath: last.statePath, last: last.state) else { return nil }
+            guard let book = OutputBook.inPlace(outputPath: options.outputPath, statePath: last.statePath, last: last.state, stamps: last.stamps)
+            else { return nil }
             changes = ChangeSet(last: last, listings: listings, book: book)
         }
         self.options = options
@@ -134,20 +135,5 @@ struct ChangeSet {
     /// The edited listings' slugs, by kind: the outputs that show them are rendered.
     var slugs: [String: Set<String>] {
         listings.reduce(into: [:]) { $0[$1.kind, default: []].insert($1.slug) }
-    }
-}
-
-/// Identity, size and modification time of a file, to tell whether it was replaced.
-struct FileStamp: Equatable {
-    let device: UInt64, inode: UInt64, size: Int64, seconds: Int, nanoseconds: Int
-
-    init?(of path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
-        size = Int64(info.st_size)
-        seconds = info.st_mtim.tv_sec
-        nanoseconds = info.st_mtim.tv_nsec
     }
 }

@@ -48,6 +48,8 @@ public enum Noticeboard {
         var kept: KeptRender?
         var state: BuildState
         var statePath: String
+        /// The stamps of the files the last edit in place wrote (`OutputBook.Finished.stamps`).
+        var stamps: [String: FileStamp] = [:]
     }
 
     /// A build from scratch, and with `keeping` what it read and made (also when nothing changed, so it

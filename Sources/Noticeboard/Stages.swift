@@ -188,7 +188,9 @@ extension Noticeboard {
             ImagePublisher(files: run.files, settings: site.config.images).pruneCache(keeping: site.images.cacheKeys)
             run.stages.finish("save state")
         }
-        return BuiltSite(site: site, enrichment: enriched.enrichment, catalogue: catalogue, kept: kept, state: finished.state, statePath: run.statePath)
+        return BuiltSite(
+            site: site, enrichment: enriched.enrichment, catalogue: catalogue, kept: kept, state: finished.state, statePath: run.statePath,
+            stamps: finished.stamps)
     }
 
     /// Theme assets, and the published images of the media files that public fields name: variants from the

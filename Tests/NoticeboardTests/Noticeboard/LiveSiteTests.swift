@@ -136,6 +136,28 @@ import Testing
         }
     }
 
+    /// An edit in place splices the kind's documents from those the last edit wrote, without digesting them
+    /// again while they keep the stamps it left. One changed since, even to bytes of the same length, is
+    /// digested, found changed, and made anew.
+    @Test func aDocumentChangedSinceTheLastEditIsNotSplicedFrom() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let aoife = site + "/content/cleaners/aoife-byrne.yaml", document = site + "/public/api/cleaners.json"
+        let live = LiveSite(options: BuildOptions(root: site, now: Self.now))
+        _ = try build(live, site)
+        for (old, new) in [("over eight years", "over nine years"), ("over nine years", "over ten years")] {
+            edit(aoife, old, new)
+            _ = try build(live, site)
+        }
+        let text = TestSupport.read(document)
+        // Another cleaner's item, which the next edit does not make again.
+        #expect(text.contains("Declan Murphy"))
+        TestSupport.write(text.replacingOccurrences(of: "Declan Murphy", with: "Declan Murphi"), to: document)
+        edit(aoife, "Oven cleaning", "Oven and hob cleaning")
+        #expect(try build(live, site).stages.stages.map(\.name) == Self.inPlaceStages)
+        try TestSupport.expectSameAsCleanBuild(site, "after the document changed")
+    }
+
     @Test func anotherBuildIntoTheSameFolderIsNoticed() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
