@@ -81,8 +81,7 @@ struct BuildRun {
         _ options: BuildOptions, after last: Noticeboard.BuiltSite, inputs: InputStamps, manifestStamp: FileStamp?, waiting: () -> Void
     ) throws(BuildFailure) {
         // With as many inputs as before, a file added in place of another shows as changed, and is not a listing file of the site.
-        let lastStamps = last.state.inputs.stamps
-        let changed = inputs.stamps.filter { lastStamps[$0.key] != $0.value }.keys
+        let changed = inputs.changedPaths(since: last.state.inputs)
         let buildDate = options.now ?? CalendarDate.today()
         guard buildDate == last.catalogue.buildDate, inputs.count == last.state.inputs.count else { return nil }
         let listings = changed.sorted().compactMap { last.site.listing(inFile: $0) }

@@ -184,7 +184,8 @@ public struct BuildState: Equatable, Sendable {
     /// cannot be written in its tab-separated lines.
     func write(into output: inout some ByteSink) -> Bool {
         func isField(_ text: String) -> Bool { !text.utf8.contains { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\t") } }
-        guard inputs.stamps.keys.allSatisfy(isField), outputs.keys.allSatisfy(isField),
+        let inputStamps = inputs.sorted
+        guard inputStamps.allSatisfy({ isField($0.path) }), outputs.keys.allSatisfy(isField),
             warnings.allSatisfy({ $0.location.map { isField($0.file) } == true && isField($0.message) })
         else { return false }
         func line(_ fields: String...) { RecordText.append(fields, to: &output) }
@@ -197,7 +198,7 @@ public struct BuildState: Equatable, Sendable {
         for warning in warnings {
             line("warning", warning.location!.file, String(warning.location!.line), String(warning.location!.column), warning.message)
         }
-        for (path, stamp) in inputs.stamps.sorted(by: { $0.key < $1.key }) { line("input", stamp, path) }
+        for (path, stamp) in inputStamps { line("input", stamp, path) }
         for (path, output) in outputs.sorted(by: { $0.key < $1.key }) {
             line("output", String(output.digest.size), output.digest.sha256.hex, output.renderKey?.hex ?? "-", path)
         }

@@ -37,35 +37,52 @@ public struct InputStamps: Sendable, Equatable {
         left.digest == right.digest && left.stamps == right.stamps
     }
 
+    /// The paths whose stamps differ from the `last` ones, or that it does not have (not those gone since).
+    /// Two scans of the same folders list their entries in the same order while no name comes or goes, so
+    /// each is compared with the one at its place in the last list, and looked up in its table only when the
+    /// names differ: an edit in `serve` looked up all 430,000 in a third of a second.
+    public func changedPaths(since last: InputStamps) -> [String] {
+        let entries = table.entries, lastEntries = last.table.entries
+        var changed: [String] = []
+        for (index, (path, stamp)) in entries.enumerated() {
+            if index < lastEntries.count, lastEntries[index].0 == path {
+                if lastEntries[index].1 != stamp { changed.append(path) }
+            } else if last.stamps[path] != stamp {
+                changed.append(path)
+            }
+        }
+        return changed
+    }
+
+    /// Every path and its stamp, sorted by path.
+    public var sorted: [(path: String, stamp: String)] {
+        table.entries.sorted { $0.0 < $1.0 }.map { (path: $0.0, stamp: $0.1) }
+    }
+
     /// The stamps as scanned, put in a table the first time they are asked for: a no-change rebuild needs
     /// only their count and digest, and making the table was a tenth of the scan at 430,000 files.
     private final class StampTable: Sendable {
-        private enum Stamps {
-            case listed([(String, String)])
-            case table([String: String])
-        }
-
-        private let state: Mutex<Stamps>
+        /// In the order of the walk that listed them (of the table, for stamps given as one).
+        let entries: [(String, String)]
+        private let table: Mutex<[String: String]?>
 
         init(listed entries: [(String, String)]) {
-            state = Mutex(.listed(entries))
+            self.entries = entries
+            table = Mutex(nil)
         }
 
         init(_ stamps: [String: String]) {
-            state = Mutex(.table(stamps))
+            entries = stamps.map { ($0.key, $0.value) }
+            table = Mutex(stamps)
         }
 
         var stamps: [String: String] {
-            state.withLock { state in
-                switch state {
-                case .table(let stamps):
-                    return stamps
-                case .listed(let entries):
-                    // Paths from one walk of the folders are unique.
-                    let stamps = Dictionary(entries, uniquingKeysWith: { $1 })
-                    state = .table(stamps)
-                    return stamps
-                }
+            table.withLock { table in
+                if let table { return table }
+                // Paths from one walk of the folders are unique.
+                let stamps = Dictionary(entries, uniquingKeysWith: { $1 })
+                table = stamps
+                return stamps
             }
         }
     }

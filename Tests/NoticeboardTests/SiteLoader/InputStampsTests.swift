@@ -56,4 +56,32 @@ import Testing
         #expect(InputStamps(stamps: ["content/a.yaml": "32768 10 1700000000 420", "content/b.yaml": "32768 12 1700000000 420"]).digest != digest)
         #expect(InputStamps(stamps: ["content/a.yaml": "32768 10 1700000000 420"]).digest != digest)
     }
+
+    /// The paths changed since a last scan are those with another stamp or none before, whether the two
+    /// list their entries in the same order (most entries compared in place) or not (looked up by path).
+    @Test func changedPathsAreThoseWithAnotherStampOrNoneBefore() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            var last: [String: String] = [:]
+            for index in 0..<Int.random(in: 0...12, using: &generator) { last["content/\(index).yaml"] = "32768 \(index) 1 420" }
+            var now = last
+            for path in last.keys where Int.random(in: 0..<4, using: &generator) == 0 { now[path] = "32768 9 2 420" }
+            for path in last.keys where Int.random(in: 0..<6, using: &generator) == 0 { now[path] = nil }
+            for index in 0..<Int.random(in: 0...2, using: &generator) { now["content/new-\(index).yaml"] = "32768 1 3 420" }
+            let expected = Set(now.keys.filter { last[$0] != now[$0] })
+            #expect(Set(InputStamps(stamps: now).changedPaths(since: InputStamps(stamps: last))) == expected)
+        }
+        // Two scans of one folder list it in the same order: an edit shows where it is, and a name that
+        // comes shifts the rest.
+        let site = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(site) }
+        for index in 0..<20 { TestSupport.write("\(index)", to: site + "/content/things/\(index).yaml") }
+        let first = InputStamps.scan(SiteFiles(root: site), folders: ["content"])
+        TestSupport.write("changed", to: site + "/content/things/7.yaml")
+        let second = InputStamps.scan(SiteFiles(root: site), folders: ["content"])
+        #expect(second.changedPaths(since: first) == ["content/things/7.yaml"])
+        TestSupport.write("new", to: site + "/content/things/10a.yaml")
+        let third = InputStamps.scan(SiteFiles(root: site), folders: ["content"])
+        #expect(third.changedPaths(since: second) == ["content/things/10a.yaml"])
+    }
 }
