@@ -167,7 +167,7 @@ extension Noticeboard {
         // The sync history as the derived files leave it (the last one when nothing was written).
         var history = run.lastRecord?.sync ?? .none
         var kept = kept
-        let derived = { (digests: [String: FileDigest], changed: Set<String>?) -> [OutputFile] in
+        let derived = { (digests: WrittenDigests, changed: Set<String>?) -> [OutputFile] in
             let made = renderer.derivedFiles(digests: digests, changed: changed, lastBytes: book.lastBytes, kept: &kept)
             history = made.history
             return made.files

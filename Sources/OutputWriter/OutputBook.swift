@@ -171,11 +171,11 @@ public final class OutputBook: Sendable {
     /// folder in. `record` is the new build record, given its outputs. Nil when an in-place edit rendered a
     /// file the last build did not write, or its staging folder is gone: then it needs a whole build.
     public func finish(
-        derive: ([String: FileDigest], Set<String>?) -> [OutputFile], record: ([String: BuildState.Output]) -> BuildState
+        derive: (WrittenDigests, Set<String>?) -> [OutputFile], record: ([String: BuildState.Output]) -> BuildState
     ) throws(BuildFailure) -> Finished? {
         switch mode {
         case .restaging(let staging):
-            add(derive(outputs.withLock { $0 }.mapValues(\.digest), nil).map { SiteRenderer.RenderedFile(file: $0, renderKey: nil) })
+            add(derive(WrittenDigests(outputs.withLock { $0 }.mapValues(\.digest)), nil).map { SiteRenderer.RenderedFile(file: $0, renderKey: nil) })
             let state = record(outputs.withLock { $0 })
             // The record is written while the last files are.
             let written = InBackground { [statePath] in state.write(besides: statePath) }
@@ -196,7 +196,7 @@ public final class OutputBook: Sendable {
     }
 
     private func finishInPlace(
-        staged: BuildState.Staged, derive: ([String: FileDigest], Set<String>?) -> [OutputFile], record: ([String: BuildState.Output]) -> BuildState
+        staged: BuildState.Staged, derive: (WrittenDigests, Set<String>?) -> [OutputFile], record: ([String: BuildState.Output]) -> BuildState
     ) throws(BuildFailure) -> Finished? {
         let last = recorded!
         // Taken rather than copied: the book is done with them, and a copy of 780,000 entries, made on
@@ -209,7 +209,11 @@ public final class OutputBook: Sendable {
             // The derived files are made anew: some may be added (this build's change list), some dropped.
             let lastDerived = last.outputs.keys.filter(SyncDocuments.isDerived)
             for path in lastDerived { outputs[path] = nil }
-            for made in derive(outputs.mapValues(\.digest), Set(files.keys)) {
+            // Looked up where they are, and let go before `outputs` changes below (which would copy it).
+            let derived = { [outputs, files] in
+                derive(WrittenDigests(lookup: { outputs[$0]?.digest }, every: { outputs.mapValues(\.digest) }), Set(files.keys))
+            }()
+            for made in derived {
                 guard let bytes = made.contents.inMemory else { return nil }
                 outputs[made.path] = BuildState.Output(digest: Manifest.digest(bytes), renderKey: nil)
                 if last.outputs[made.path]?.digest != outputs[made.path]!.digest { files[made.path] = OutputFile(path: made.path, contents: .bytes(bytes)) }

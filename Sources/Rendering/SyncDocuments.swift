@@ -88,7 +88,7 @@ extension SiteRenderer {
     /// `kept` for the next in place holds the synced files, the sync tree and the manifest's layout, which
     /// this updates.
     public func derivedFiles(
-        digests: [String: FileDigest], changed: Set<String>? = nil, lastBytes: (String) -> [UInt8]? = { _ in nil }, kept: inout KeptRender?
+        digests: WrittenDigests, changed: Set<String>? = nil, lastBytes: (String) -> [UInt8]? = { _ in nil }, kept: inout KeptRender?
     ) -> (files: [OutputFile], history: SyncHistory) {
         var synced = syncedFiles(digests, changed: changed, last: kept?.synced)
         var root = apiRoot(build: lastSync.build, date: lastSync.date ?? catalogue.buildDate)
@@ -123,19 +123,19 @@ extension SiteRenderer {
     /// build makes it as it is written. In place it is spliced from the last one, at the `changed` files and
     /// the derived ones, then and now; the first edit in place makes it anew, to know where its entries lie.
     private func manifest(
-        _ digests: [String: FileDigest], derived: [String: FileDigest], changed: Set<String>?, lastBytes: (String) -> [UInt8]?,
+        _ digests: WrittenDigests, derived: [String: FileDigest], changed: Set<String>?, lastBytes: (String) -> [UInt8]?,
         kept: inout KeptRender?
     ) -> OutputFile {
         guard let changed else {
             kept?.manifest = nil
-            return Manifest.file(for: digests.merging(derived) { $1 }, site: site)
+            return Manifest.file(for: digests.every().merging(derived) { $1 }, site: site)
         }
         let lastLayout = kept?.manifest
         let lastDerived = (lastLayout?.paths(under: SyncDocuments.folder) ?? []) + [Self.apiRootPath]
         let made = Manifest.inPlace(
             paths: changed.union(derived.keys).union(lastDerived), digest: { derived[$0] ?? digests[$0] },
             last: lastLayout.flatMap { layout in lastBytes(Manifest.path).map { ($0, layout) } },
-            every: { Array(digests.keys) + derived.keys.filter { digests[$0] == nil } }, site: site)
+            every: { Array(digests.every().keys) + derived.keys.filter { digests[$0] == nil } }, site: site)
         kept?.manifest = made.layout
         return OutputFile(path: Manifest.path, contents: .bytes(made.bytes))
     }
@@ -144,7 +144,7 @@ extension SiteRenderer {
     /// differ from the last build's: nil for a file removed. From the `last` build's synced files when only
     /// the `changed` files can differ; otherwise from every file, and the last build's record of them.
     private func syncedFiles(
-        _ digests: [String: FileDigest], changed: Set<String>?, last: [String: FileDigest]?
+        _ digests: WrittenDigests, changed: Set<String>?, last: [String: FileDigest]?
     ) -> (now: [String: FileDigest], differing: [String: FileDigest?]) {
         func isSynced(_ path: String) -> Bool { SyncDocuments.syncs(path) && !SyncDocuments.isDerived(path) }
         if let changed, let last {
@@ -155,7 +155,7 @@ extension SiteRenderer {
             }
             return (now, differing)
         }
-        let now = digests.filter { isSynced($0.key) }, previous = lastFiles.filter { isSynced($0.key) }
+        let now = digests.every().filter { isSynced($0.key) }, previous = lastFiles.filter { isSynced($0.key) }
         var differing: [String: FileDigest?] = now.filter { previous[$0.key] != $0.value }.mapValues { $0 }
         for path in previous.keys where now[path] == nil { differing[path] = .some(nil) }
         return (now, differing)
