@@ -17,6 +17,8 @@ public struct Catalogue: Sendable {
     public let pages: [FreePage]
     /// How text sorts, in the site's language.
     public let collation: Collation
+    /// Who refers to whom, for in-place edits; shared with the catalogues that replace one listing.
+    let referrers: ReferrerIndex
 
     public static let newestCount = 8
 
@@ -32,6 +34,7 @@ public struct Catalogue: Sendable {
         self.buildDate = buildDate
         let collation = Collation(language: site.language)
         self.collation = collation
+        referrers = ReferrerIndex()
         let (derived, problems) = deriveFields(
             schemas: schemas, listings: listings, buildDate: buildDate, formatter: formatter, collation: collation)
         guard problems.isEmpty else { throw BuildFailure(problems) }
@@ -56,7 +59,8 @@ public struct Catalogue: Sendable {
     }
 
     init(
-        site: SiteConfig, buildDate: CalendarDate, kinds: [KindCollection], newest: [Listing], pages: [FreePage], collation: Collation
+        site: SiteConfig, buildDate: CalendarDate, kinds: [KindCollection], newest: [Listing], pages: [FreePage], collation: Collation,
+        referrers: ReferrerIndex = ReferrerIndex()
     ) {
         self.site = site
         self.collation = collation
@@ -64,6 +68,7 @@ public struct Catalogue: Sendable {
         self.kinds = kinds
         self.newest = newest
         self.pages = pages
+        self.referrers = referrers
     }
 
     /// The catalogue without what only reading and indexing needed: each listing's field locations, references

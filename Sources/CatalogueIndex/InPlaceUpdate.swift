@@ -1,6 +1,5 @@
 import Enrichment
 import SiteModel
-import Support
 
 extension Catalogue {
     /// The catalogue with a listing's new values (as enrichment made them) in place of its old ones, its
@@ -37,18 +36,18 @@ extension Catalogue {
             schema: schema, listings: listings, entries: collection.entries, facets: collection.facets.map { $0.over(listings) },
             newestDate: collection.newestDate)
         let newest = newest.map { $0.kind == listing.kind && $0.slug == listing.slug ? listing : $0 }
-        return Catalogue(site: site, buildDate: buildDate, kinds: updatedKinds, newest: newest, pages: pages, collation: collation)
+        return Catalogue(
+            site: site, buildDate: buildDate, kinds: updatedKinds, newest: newest, pages: pages, collation: collation, referrers: referrers)
     }
 
-    /// Derived fields read the catalogue's own listings: referrers in their kind's order, lookups by slug.
+    /// Derived fields read the catalogue's own listings: referrers in their kind's order (`ReferrerIndex`),
+    /// lookups by slug.
     private var sources: DerivationSources {
-        let kinds = kinds
+        let kinds = kinds, index = referrers
         return DerivationSources(
             referrers: { from, via, slug in
-                // By position: filtering the listings themselves copied each one to test it. On every core:
-                // a kind may have 200,000 listings to read for one edit.
                 guard let listings = kinds.first(where: { $0.schema.name == from })?.listings else { return [] }
-                return Array(listings.indices).parallelFilter { referencedSlug(listings[$0].fields[via]) == slug }.map { listings[$0] }
+                return index.positions(of: slug, in: listings, kind: from, field: via).map { listings[$0] }
             },
             lookup: { kind, slug in kinds.first { $0.schema.name == kind }?.listings.first { $0.slug == slug } },
             collation: collation)
