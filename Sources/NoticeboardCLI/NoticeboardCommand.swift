@@ -90,7 +90,6 @@ struct Serve: AsyncParsableCommand {
     var timings = false
 
     func run() async throws {
-        Allocator.returnFreedMemoryAtOnce()
         let server = PreviewServer(
             root: site.root, host: host, port: port, now: site.now?.date, maxFileBytes: site.maxFileBytes, timings: timings)
         do {
