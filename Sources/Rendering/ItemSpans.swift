@@ -5,7 +5,7 @@ import SiteModel
 /// order. An in-place edit changes no kind's order (`Catalogue.replacing`), so its document is the last one
 /// with the edited listings' items made anew, and the rest (items, the head, the tail) copied as it was:
 /// at 100,000 listings, copying 400 MB costs a fraction of encoding every listing again. The manifest's
-/// entries are edited alike, some coming and going (`Manifest.spliced`).
+/// entries are edited alike, some coming and going (`Manifest.inPlace`).
 public struct ItemSpans: Sendable, Equatable {
     /// Item `i` is `starts[i]..<ends[i]`.
     private var starts: [Int] = []
