@@ -154,20 +154,23 @@ def edit_hugo_listing(hugo, run):
 def server_edits(name, command, ready, edit, built, runs):
     """Starts a preview server (`command`, ready once a line matches `ready`), makes one edit that may need
     a slower first rebuild, then `runs` edits; `built` matches the line that ends a rebuild, its first
-    group the time the server gives it (`123 ms` or `1.23 s`). Returns, per run, (those seconds, peak RSS
-    in MiB of the whole session), and keeps each run's log lines under `name`."""
+    group the time the server gives it (`123 ms` or `1.23 s`). Returns two lists, per run, of (seconds, peak
+    RSS in MiB of the whole session): the rebuild's time as the server gives it, and the time from the edit
+    being saved to that line, which adds how long the server takes to notice the edit. Keeps each run's
+    log lines under `name`."""
     report = os.path.join(WORK, "time-v-server.txt")
     # In a session of its own, so that Ctrl-C can go to the whole group: GNU time ignores it while the server runs.
     server = subprocess.Popen(["/usr/bin/time", "-v", "-o", report] + command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                               start_new_session=True)
     lines = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(line.rstrip()) for line in server.stdout], daemon=True).start()
+    threading.Thread(target=lambda: [lines.put((time.monotonic(), line.rstrip())) for line in server.stdout], daemon=True).start()
 
     def until(pattern):
-        """The lines up to the first that matches, and those that follow it at once (the stages)."""
+        """The lines up to the first that matches, and those that follow it at once (the stages), and when
+        the matching line came."""
         seen = []
         while True:
-            line = lines.get(timeout=900)
+            arrived, line = lines.get(timeout=900)
             if line.startswith("error") or line.startswith("Error"):
                 raise RuntimeError(line)
             seen.append(line)
@@ -175,18 +178,20 @@ def server_edits(name, command, ready, edit, built, runs):
                 break
         time.sleep(0.2)
         while not lines.empty():
-            seen.append(lines.get())
-        return seen
+            seen.append(lines.get()[1])
+        return seen, arrived
 
     until(ready)
     time.sleep(1)
     edit(100)
     until(built)
-    results, logs = [], []
+    results, observed, logs = [], [], []
     for run in range(runs):
         time.sleep(1)
         edit(101 + run)
-        seen = until(built)
+        saved = time.monotonic()
+        seen, arrived = until(built)
+        observed.append(arrived - saved)
         line = next(line for line in seen if re.search(built, line))
         number, unit = re.search(built, line).groups()
         results.append(float(number) / (1000 if unit == "ms" else 1))
@@ -196,7 +201,7 @@ def server_edits(name, command, ready, edit, built, runs):
     with open(report) as handle:
         rss = next(int(line.split(":")[1]) for line in handle if "Maximum resident set size" in line) / 1024
     SERVE_EDITS[name] = logs
-    return [(seconds, rss) for seconds in results]
+    return [(seconds, rss) for seconds in results], [(seconds, rss) for seconds in observed]
 
 
 def packaged_binary(distribution, path, package):
@@ -316,12 +321,12 @@ def bench_size(size, counts, runs, hugo_labels):
     if size not in ONE_RUN_SIZES:
         APP_FETCHES[size] = app_fetches(size, site, output, build, runs + 1)
     port = 4950 + 2 * list(SIZES).index(size)
-    results["serve-edit"] = server_edits(
+    results["serve-edit"], results["serve-edit-seen"] = server_edits(
         f"{size} noticeboard serve", [NOTICEBOARD, "serve", "--root", site, "--port", str(port), "--now", NOW, "--timings"],
         "^Serving", lambda run: edit_one_listing(site, run), r"^Built .* in ([0-9.]+) (ms|s)$", runs)
     hugo = projects["hugo-debian"]
     if size not in ONE_RUN_SIZES:
-        results["hugo-server-edit"] = server_edits(
+        results["hugo-server-edit"], results["hugo-server-edit-seen"] = server_edits(
             f"{size} hugo server", [HUGO_DEBIAN, "server", "--source", hugo, "--port", str(port + 1), "--renderToDisk"],
             "Web Server is available", lambda run: edit_hugo_listing(hugo, run), r"^Total in ([0-9.]+) (ms)$", runs)
     load_after = load_average()
@@ -329,9 +334,11 @@ def bench_size(size, counts, runs, hugo_labels):
     rows = [table_row(size, label, listings, stats[tool], runs_of, reference) for label, tool, runs_of in [
         ("Noticeboard full build", "ours", builds["ours"]), ("Noticeboard no-change rebuild", "ours", results["no-change"]),
         ("Noticeboard one-listing edit", "ours", results["edit"]), ("Noticeboard one-listing edit in serve", "ours", results["serve-edit"]),
+        ("Noticeboard serve, edit saved to rebuilt", "ours", results["serve-edit-seen"]),
         (f"{hugo_labels['hugo-newest']} full build", "hugo-newest", builds["hugo-newest"]),
         (f"{hugo_labels['hugo-debian']} full build", "hugo-debian", builds["hugo-debian"]),
         (f"{hugo_labels['hugo-debian']} one-listing edit in hugo server", "hugo-debian", results.get("hugo-server-edit")),
+        (f"{hugo_labels['hugo-debian']} hugo server, edit saved to rebuilt", "hugo-debian", results.get("hugo-server-edit-seen")),
         ("cp -r of our output", "ours", results["floor"]),
     ] if runs_of]
     return rows, (load_before, load_after), (projects, listings, stats)

@@ -3,12 +3,12 @@ import Noticeboard
 import SiteLoader
 import SiteModel
 
-/// Polls the site's inputs and rebuilds when they change. Every 250 ms it asks inotify whether anything
-/// happened in the site's folders, and only then scans the inputs (a `stat` per file) to see what changed;
-/// without inotify, or when an input is a symbolic link (whose target may change anywhere), it scans on
-/// every poll. A change is acted on once it has been still for one more poll, so an editor's burst of
-/// writes makes one rebuild. The site stays in memory between builds, so an edit to a listing's content
-/// is built in place (see `LiveSite`).
+/// Polls the site's inputs and rebuilds when they change. Every 250 ms it asks inotify what happened in
+/// the site's folders, and looks again at the entries it names (`InputStamps.rescanning`); without inotify,
+/// when events were missed, or when an input is a symbolic link (whose target may change anywhere), it
+/// scans every input (a `stat` per file) on every poll. A change is acted on once it has been still for one
+/// more poll, so an editor's burst of writes makes one rebuild. The site stays in memory between builds,
+/// so an edit to a listing's content is built in place (see `LiveSite`).
 struct SiteWatcher: Sendable {
     let options: BuildOptions
     let events: ReloadEvents
@@ -16,16 +16,20 @@ struct SiteWatcher: Sendable {
     /// Called when a build has to wait for another one writing into the same place (see `OutputLock`).
     let waiting: @Sendable () -> Void
     let interval: Duration = .milliseconds(250)
-    private let folderEvents = FolderEvents()
+    private let folderEvents: FolderEvents?
+
+    init(options: BuildOptions, events: ReloadEvents, site: LiveSite, waiting: @escaping @Sendable () -> Void) {
+        (self.options, self.events, self.site, self.waiting) = (options, events, site, waiting)
+        folderEvents = FolderEvents(root: options.root)
+    }
 
     private var files: SiteFiles { SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes) }
-    private var folders: [String] { Noticeboard.inputFolders.map(files.absolute) }
 
     /// Watches the site's folders, then builds from a scan taken after that: the inputs `run` compares with.
     /// So an edit made while the first build runs (minutes at 430,000 listings) is seen and built after it,
     /// rather than taken by a later scan for what was built.
     func firstBuild(onRebuild: @Sendable (Result<BuildReport, BuildFailure>) -> Void) async -> InputStamps {
-        folderEvents?.watch(below: folders)
+        folderEvents?.watch(below: Noticeboard.inputFolders)
         let inputs = InputStamps.scan(files, folders: Noticeboard.inputFolders)
         await rebuild(onRebuild, inputs: inputs)
         return inputs
@@ -35,23 +39,35 @@ struct SiteWatcher: Sendable {
     func run(after firstInputs: InputStamps, onRebuild: @Sendable (Result<BuildReport, BuildFailure>) -> Void) async {
         var built = firstInputs
         var pending: InputStamps?
-        func hasLinks(_ inputs: InputStamps) -> Bool { inputs.stamps.values.contains { $0.hasPrefix("link ") } }
-        var watchesLinks = hasLinks(built)
+        var watchesLinks = built.hasLinks
         while !Task.isCancelled {
             try? await Task.sleep(for: interval)
-            guard folderEvents?.drain() ?? true || pending != nil || watchesLinks else { continue }
-            folderEvents?.watch(below: folders)
-            let current = InputStamps.scan(files, folders: Noticeboard.inputFolders)
-            if current == built {
-                pending = nil
-            } else if current == pending {
-                built = current
-                watchesLinks = hasLinks(current)
-                pending = nil
-                await rebuild(onRebuild, inputs: current)
-            } else {
-                pending = current
+            let current: InputStamps
+            switch watchesLinks ? .unknown : folderEvents?.drain() ?? .unknown {
+            case .none:
+                guard let still = pending else { continue }
+                current = still
+            case .entries(let entries):
+                pending = (pending ?? built).rescanning(entries, in: files)
+                if pending == built { pending = nil }
+                continue
+            case .unknown:
+                folderEvents?.watch(below: Noticeboard.inputFolders)
+                let scanned = InputStamps.scan(files, folders: Noticeboard.inputFolders)
+                if scanned == built {
+                    pending = nil
+                    continue
+                }
+                guard scanned == pending else {
+                    pending = scanned
+                    continue
+                }
+                current = scanned
             }
+            built = current
+            watchesLinks = current.hasLinks
+            pending = nil
+            await rebuild(onRebuild, inputs: current)
         }
     }
 

@@ -20,6 +20,19 @@ public struct StampsDigest: Hashable, Sendable, CustomStringConvertible {
 
     /// Adds the line "path<tab>stamp", put together on the stack: this runs for every input before every build.
     mutating func add(path: String, stamp: String) {
+        let (first, second) = Self.lineDigest(path: path, stamp: stamp)
+        self.first &+= first
+        self.second &+= second
+    }
+
+    /// Takes back what `add` added for the same line.
+    mutating func remove(path: String, stamp: String) {
+        let (first, second) = Self.lineDigest(path: path, stamp: stamp)
+        self.first &-= first
+        self.second &-= second
+    }
+
+    private static func lineDigest(path: String, stamp: String) -> (UInt64, UInt64) {
         let (path, stamp) = (path.utf8, stamp.utf8)
         let (first, second) = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: path.count + 1 + stamp.count) { line in
             var end = line.initialize(fromContentsOf: path)
@@ -27,8 +40,7 @@ public struct StampsDigest: Hashable, Sendable, CustomStringConvertible {
             end = line[(end + 1)...].initialize(fromContentsOf: stamp)
             return SHA256.prefix128(UnsafeRawBufferPointer(line))
         }
-        self.first &+= first
-        self.second &+= second
+        return (first, second)
     }
 
     public var description: String {

@@ -84,4 +84,39 @@ import Testing
         let third = InputStamps.scan(SiteFiles(root: site), folders: ["content"])
         #expect(third.changedPaths(since: second) == ["content/things/10a.yaml"])
     }
+
+    /// Scanning again only the entries that changed (what serve's watcher does with the entries inotify
+    /// names) gives what a whole scan gives, stamps and digest, whether a file was edited, added, removed or
+    /// made unreadable, a folder came with files below it or went with its files, or a file became a folder.
+    @Test func rescanningTheChangedEntriesGivesAWholeScan() {
+        let site = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(site) }
+        let content = site + "/content"
+        for index in 0..<12 { TestSupport.write("\(index)", to: content + "/things/\(index).yaml") }
+        TestSupport.write("a", to: content + "/gone/a.yaml")
+        TestSupport.write("b", to: content + "/gone/deep/b.yaml")
+        TestSupport.write("c", to: content + "/becomes")
+        let files = SiteFiles(root: site)
+        let first = InputStamps.scan(files, folders: ["content"])
+        TestSupport.write("three, longer", to: content + "/things/3.yaml")
+        TestSupport.write("new", to: content + "/things/new.yaml")
+        unlink(content + "/things/5.yaml")
+        chmod(content + "/things/7.yaml", 0o600)
+        TestSupport.write("x", to: content + "/fresh/deep/x.yaml")
+        TestSupport.removeTree(content + "/gone")
+        unlink(content + "/becomes")
+        TestSupport.write("inner", to: content + "/becomes/inner.yaml")
+        let named: Set = [
+            "content/things/3.yaml", "content/things/new.yaml", "content/things/5.yaml", "content/things/7.yaml", "content/fresh",
+            "content/fresh/deep", "content/gone", "content/gone/a.yaml", "content/becomes", "content/things/never-there.yaml",
+        ]
+        let rescanned = first.rescanning(named, in: files)
+        let whole = InputStamps.scan(files, folders: ["content"])
+        #expect(rescanned.stamps == whole.stamps)
+        #expect(rescanned.digest == whole.digest)
+        #expect(rescanned.count == whole.count)
+        #expect(Set(rescanned.changedPaths(since: first)) == Set(whole.changedPaths(since: first)))
+        // Entries that did not change leave the stamps as they were.
+        #expect(whole.rescanning(["content/things/1.yaml", "content/fresh"], in: files) == whole)
+    }
 }
