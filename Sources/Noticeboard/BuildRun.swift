@@ -37,7 +37,7 @@ struct BuildRun {
     /// Set by the last stage.
     var written = 0
     /// In place: saves the build record once the caller is done; the lock must be held until then.
-    var saveLater: (@Sendable () -> Void)?
+    var saveLater: (@Sendable () -> RecordLayout?)?
 
     /// The last record, when it was made with the same settings: its render keys and inputs count.
     var previous: BuildState? { recorded.flatMap { $0.settings == settings ? $0 : nil } }
@@ -91,7 +91,8 @@ struct BuildRun {
         if listings.isEmpty {
             changes = nil
         } else {
-            guard let book = OutputBook.inPlace(outputPath: options.outputPath, statePath: last.statePath, last: last.state, stamps: last.stamps)
+            guard let book = OutputBook.inPlace(
+                outputPath: options.outputPath, statePath: last.statePath, last: last.state, stamps: last.stamps, recordLayout: last.record)
             else { return nil }
             changes = ChangeSet(last: last, listings: listings, book: book)
         }

@@ -49,8 +49,11 @@ public final class LiveSite: @unchecked Sendable {
                 // The output is in place: its record is saved while the caller goes on (the lock is held
                 // until then, so no other build reads the record before it).
                 let save = run.saveLater, lock = run.lock
-                saving.async {
-                    save?()
+                // Weakly: the last reference let go here would run `deinit`, which waits for this queue, on it.
+                saving.async { [weak self] in
+                    // The next build waits for this (`saving.sync`) before it reads `built`.
+                    let record = save?()
+                    self?.built?.record = record
                     withExtendedLifetime(lock) {}
                 }
                 return run.report(rebuilt.state.summary, imagesProcessed: 0)

@@ -50,6 +50,8 @@ public enum Noticeboard {
         var statePath: String
         /// The stamps of the files the last edit in place wrote (`OutputBook.Finished.stamps`).
         var stamps: [String: FileStamp] = [:]
+        /// Where the lines of the build record lie, once it is saved; the next edit in place splices its record from it.
+        var record: RecordLayout?
     }
 
     /// A build from scratch, and with `keeping` what it read and made (also when nothing changed, so it

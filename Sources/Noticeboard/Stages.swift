@@ -68,7 +68,8 @@ extension Noticeboard {
 
     static func beginWriting(_ run: BuildRun, _ loaded: Loaded) throws(BuildFailure) -> OutputBook {
         guard let changes = run.changes else {
-            let book = try OutputBook.restaging(outputPath: run.options.outputPath, statePath: run.statePath, recorded: run.recorded)
+            let book = try OutputBook.restaging(
+                outputPath: run.options.outputPath, statePath: run.statePath, recorded: run.recorded, keepingRecordLayout: run.keepsSite)
             // The listing pages' folders are made while the listings are enriched and indexed.
             let site = loaded.site
             book.prepareFolders(site.schemas.filter(\.hasPages).flatMap { schema in (site.listings[schema.name] ?? []).map(\.outputPath) })
@@ -181,16 +182,17 @@ extension Noticeboard {
         }) else { return nil }
         run.stages.finish(inPlace ? "write output" : "finish writing output")
         run.written = finished.written
+        var record: RecordLayout?
         if inPlace {
             run.saveLater = finished.save
         } else {
-            finished.save()
+            record = finished.save()
             ImagePublisher(files: run.files, settings: site.config.images).pruneCache(keeping: site.images.cacheKeys)
             run.stages.finish("save state")
         }
         return BuiltSite(
             site: site, enrichment: enriched.enrichment, catalogue: catalogue, kept: kept, state: finished.state, statePath: run.statePath,
-            stamps: finished.stamps)
+            stamps: finished.stamps, record: record)
     }
 
     /// Theme assets, and the published images of the media files that public fields name: variants from the

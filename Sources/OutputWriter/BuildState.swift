@@ -180,46 +180,6 @@ public struct BuildState: Equatable, Sendable {
         return true
     }
 
-    /// Writes the state file's lines into `output`; false, with nothing written, when a path or message
-    /// cannot be written in its tab-separated lines.
-    func write(into output: inout some ByteSink) -> Bool {
-        func isField(_ text: String) -> Bool { !text.utf8.contains { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\t") } }
-        let inputStamps = inputs.sorted
-        guard inputStamps.allSatisfy({ isField($0.path) }), outputs.keys.allSatisfy(isField),
-            warnings.allSatisfy({ $0.location.map { isField($0.file) } == true && isField($0.message) })
-        else { return false }
-        func line(_ fields: String...) { RecordText.append(fields, to: &output) }
-        line(Self.header)
-        line(settings)
-        line("listings", String(listings))
-        let summary = self.summary
-        line("outputs", String(summary.files), String(summary.pages), String(summary.bytes))
-        line("inputs", String(inputs.count), inputs.digest.description)
-        for warning in warnings {
-            line("warning", warning.location!.file, String(warning.location!.line), String(warning.location!.column), warning.message)
-        }
-        for (path, stamp) in inputStamps { line("input", stamp, path) }
-        for (path, output) in outputs.sorted(by: { $0.key < $1.key }) {
-            line("output", String(output.digest.size), output.digest.sha256.hex, output.renderKey?.hex ?? "-", path)
-        }
-        for (key, version) in versions.sorted(by: { $0.key < $1.key }) { line("listing", version.updated.description, version.sha256.hex, key) }
-        line("build", String(sync.build), sync.date?.description ?? "-", sync.root)
-        for list in sync.changes {
-            line("change", String(list.build), list.date.description, list.from, list.to)
-            for (path, digest) in list.files.sorted(by: { $0.key < $1.key }) {
-                if let digest { line("changed", String(digest.size), digest.sha256.hex, path) } else { line("removed", path) }
-            }
-        }
-        if let staged, staged.differing.keys.allSatisfy(isField) {
-            line("staging", staged.id)
-            for (path, digest) in staged.differing.sorted(by: { $0.key < $1.key }) {
-                line("staged", String(digest.size), digest.sha256.hex, path)
-            }
-            for path in staged.missing.sorted() { line("unstaged", path) }
-        }
-        return true
-    }
-
     /// What a build reports of its output: counts and sizes, and the warnings it gave.
     public struct Summary: Equatable, Sendable {
         public var listings: Int
@@ -238,15 +198,32 @@ public struct BuildState: Equatable, Sendable {
     /// Writes the record beside the state file at `path`, part by part as it is made (at 430,000 listings it
     /// is 160 MB), under a temporary name that `WrittenRecord.save` puts in place. Nil when it cannot be
     /// written: a site that cannot be written to, or a path that cannot be a field, simply builds in full next time.
-    public func write(besides path: String) -> WrittenRecord? {
+    /// With `keepingLayout`, the written record keeps where its keyed lines lie (`RecordLayout`).
+    public func write(besides path: String, keepingLayout: Bool = false) -> WrittenRecord? {
         try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let temporary = path + ".tmp-\(getpid())"
-        var complete = false
-        guard (try? StreamedFile.writeParts({ complete = write(into: &$0) }, to: temporary)) != nil, complete else {
+        var complete = false, layout: RecordLayout?
+        let keep: ((RecordLayout) -> Void)? = keepingLayout ? { layout = $0 } : nil
+        guard (try? StreamedFile.writeParts({ complete = write(into: &$0, layout: keep) }, to: temporary)) != nil, complete else {
             unlink(temporary)
             return nil
         }
-        return WrittenRecord(temporary: temporary, path: path)
+        return WrittenRecord(temporary: temporary, path: path, layout: layout)
+    }
+
+    /// Writes the record beside the state file at `path` spliced from the `last` one, the record of `state`
+    /// laid out as `layout`, when that is still the saved record (`RecordLayout.stamp`); otherwise whole.
+    /// Either way it keeps its layout.
+    public func write(besides path: String, splicing last: (state: BuildState, layout: RecordLayout)) -> WrittenRecord? {
+        guard let stamp = last.layout.stamp, let (bytes, read) = FileStamp.read(path, size: Int(stamp.size)), read == stamp,
+            let spliced = spliced(from: (last.state, bytes, last.layout))
+        else { return write(besides: path, keepingLayout: true) }
+        let temporary = path + ".tmp-\(getpid())"
+        do throws(WriteError) { try StagedOutput.writeBytes(spliced.bytes, at: temporary) } catch {
+            unlink(temporary)
+            return nil
+        }
+        return WrittenRecord(temporary: temporary, path: path, layout: spliced.layout)
     }
 
     /// Through a temporary file and a rename, so a reader (or a build killed half-way) finds the old bytes or
@@ -266,10 +243,21 @@ public struct BuildState: Equatable, Sendable {
 public struct WrittenRecord: Sendable {
     let temporary: String
     let path: String
+    /// Where its keyed lines lie, when it was written keeping that.
+    var layout: RecordLayout?
 
-    /// Puts the record in place with a rename: a reader, or a build killed half-way, finds the old one or this.
-    public func save() {
-        if rename(temporary, path) != 0 { unlink(temporary) }
+    /// Puts the record in place with a rename: a reader, or a build killed half-way, finds the old one or
+    /// this. Returns its layout, stamped as saved, when it kept one.
+    @discardableResult public func save() -> RecordLayout? {
+        guard rename(temporary, path) == 0 else {
+            unlink(temporary)
+            return nil
+        }
+        return layout.map { layout in
+            var saved = layout
+            saved.stamp = FileStamp(of: path)
+            return saved
+        }
     }
 
     /// Removes it: the output it describes was not swapped in.

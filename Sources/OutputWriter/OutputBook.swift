@@ -19,10 +19,17 @@ public final class OutputBook: Sendable {
     let recorded: BuildState?
     /// In place: the files the last edit in place wrote, as it left them (`Finished.stamps`).
     private let vouched: [String: FileStamp]
+    /// Whether the record keeps its layout, which the next record is spliced from; in place, the layout of the last.
+    private let recordLayout: RecordLayoutUse
     private let mode: Mode
     private let outputs: Mutex<[String: BuildState.Output]>
     /// In place: the files whose bytes changed.
     private let changed = Mutex<[String: OutputFile]>([:])
+
+    private enum RecordLayoutUse: Sendable {
+        case none, keep
+        case splice(RecordLayout)
+    }
 
     private enum Mode: Sendable {
         case restaging(Staging)
@@ -33,9 +40,10 @@ public final class OutputBook: Sendable {
     public struct Finished: Sendable {
         public var state: BuildState
         public var written: Int
-        /// Saves the record beside the site, and the marker that confirms its staging folder. The output is
-        /// in place before; until it is saved, the caller holds the output's lock.
-        public var save: @Sendable () -> Void
+        /// Saves the record beside the site, and the marker that confirms its staging folder; returns the
+        /// record's layout when it keeps one. The output is in place before; until it is saved, the caller
+        /// holds the output's lock.
+        public var save: @Sendable () -> RecordLayout?
         /// In place: the stamps of the files written, once in the output folder. The next edit in place reads
         /// those that still have them without digesting them again (`lastBytes`).
         public var stamps: [String: FileStamp] = [:]
@@ -43,7 +51,7 @@ public final class OutputBook: Sendable {
 
     private init(
         outputPath: String, statePath: String, recorded: BuildState?, mode: Mode, outputs: [String: BuildState.Output],
-        vouched: [String: FileStamp] = [:]
+        vouched: [String: FileStamp] = [:], recordLayout: RecordLayoutUse
     ) {
         self.outputPath = outputPath
         self.statePath = statePath
@@ -51,24 +59,35 @@ public final class OutputBook: Sendable {
         self.mode = mode
         self.outputs = Mutex(outputs)
         self.vouched = vouched
+        self.recordLayout = recordLayout
     }
 
     /// A write of every file into the staging folder. The staging folder beside the output still holds the
     /// site before last when the marker says so; it is brought up to date rather than staged anew. Its
-    /// marker goes first: a write cut short leaves none.
-    public static func restaging(outputPath: String, statePath: String, recorded: BuildState?) throws(BuildFailure) -> OutputBook {
+    /// marker goes first: a write cut short leaves none. With `keepingRecordLayout` the record's layout is
+    /// kept for an edit in place to splice the next record from (`serve`).
+    public static func restaging(
+        outputPath: String, statePath: String, recorded: BuildState?, keepingRecordLayout: Bool = false
+    ) throws(BuildFailure) -> OutputBook {
         let staged = recorded?.confirmedStaged(statePath: statePath)
         unlink(BuildState.stagingMarker(for: statePath))
         let staging = try StagedOutput(outputPath: outputPath).begin(staged: staged, previousIsKnown: recorded != nil)
-        return OutputBook(outputPath: outputPath, statePath: statePath, recorded: recorded, mode: .restaging(staging), outputs: [:])
+        return OutputBook(
+            outputPath: outputPath, statePath: statePath, recorded: recorded, mode: .restaging(staging), outputs: [:],
+            recordLayout: keepingRecordLayout ? .keep : .none)
     }
 
     /// A write of the files an in-place edit renders over the last build's; nil when there is no staging
     /// folder the record vouches for (the first edit after a build that kept none). `stamps` are those of
-    /// the files the last edit in place wrote (`Finished.stamps`).
-    public static func inPlace(outputPath: String, statePath: String, last: BuildState, stamps: [String: FileStamp]) -> OutputBook? {
+    /// the files the last edit in place wrote (`Finished.stamps`); `recordLayout`, the layout of the last
+    /// record when it was kept (`Finished.save`), which the new record is spliced from.
+    public static func inPlace(
+        outputPath: String, statePath: String, last: BuildState, stamps: [String: FileStamp], recordLayout: RecordLayout?
+    ) -> OutputBook? {
         guard let staged = last.staged else { return nil }
-        return OutputBook(outputPath: outputPath, statePath: statePath, recorded: last, mode: .inPlace(staged), outputs: last.outputs, vouched: stamps)
+        return OutputBook(
+            outputPath: outputPath, statePath: statePath, recorded: last, mode: .inPlace(staged), outputs: last.outputs, vouched: stamps,
+            recordLayout: recordLayout.map { .splice($0) } ?? .keep)
     }
 
     /// Folders that files will go into, made while the site is still being enriched (see `Staging`).
@@ -88,32 +107,10 @@ public final class OutputBook: Sendable {
     /// file and it still has the stamp it left: at 430,000 listings the kind documents an edit splices are
     /// 650 MB, which took a third of a second to digest.
     @Sendable public func lastBytes(_ path: String) -> [UInt8]? {
-        guard let digest = recorded?.outputs[path]?.digest, let (bytes, stamp) = Self.read(outputPath + "/" + path, size: digest.size) else {
+        guard let digest = recorded?.outputs[path]?.digest, let (bytes, stamp) = FileStamp.read(outputPath + "/" + path, size: digest.size) else {
             return nil
         }
         return vouched[path] == stamp || Manifest.digest(bytes) == digest ? bytes : nil
-    }
-
-    /// A regular file's bytes when it holds `size` of them, read straight into the array, and its stamp
-    /// once they are read.
-    private static func read(_ path: String, size: Int) -> (bytes: [UInt8], stamp: FileStamp)? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == size else { return nil }
-        var complete = true
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            while count < size {
-                let result = Foundation.read(descriptor, buffer.baseAddress! + count, size - count)
-                if result < 0, errno == EINTR { continue }
-                guard result > 0 else { break }
-                count += result
-            }
-            complete = count == size
-        }
-        guard complete, fstat(descriptor, &info) == 0 else { return nil }
-        return (bytes, FileStamp(info))
     }
 
     /// Rendered files, from any thread: each is digested on the core that made it.
@@ -178,7 +175,8 @@ public final class OutputBook: Sendable {
             add(derive(WrittenDigests(outputs.withLock { $0 }.mapValues(\.digest)), nil).map { SiteRenderer.RenderedFile(file: $0, renderKey: nil) })
             let state = record(outputs.withLock { $0 })
             // The record is written while the last files are.
-            let written = InBackground { [statePath] in state.write(besides: statePath) }
+            let keepingLayout = if case .keep = recordLayout { true } else { false }
+            let written = InBackground { [statePath] in state.write(besides: statePath, keepingLayout: keepingLayout) }
             let summary: StagedOutput.Summary
             do {
                 summary = try staging.finish()
@@ -187,8 +185,9 @@ public final class OutputBook: Sendable {
                 throw error
             }
             return Finished(state: state, written: summary.written, save: { [statePath] in
-                written.value?.save()
+                let layout = written.value?.save()
                 state.confirmStaged(statePath: statePath)
+                return layout
             })
         case .inPlace(let staged):
             return try finishInPlace(staged: staged, derive: derive, record: record)
@@ -232,9 +231,15 @@ public final class OutputBook: Sendable {
         // Nothing written, the output is the one the last stamps describe.
         var stamps = files.isEmpty ? vouched : [:]
         for path in files.keys { stamps[path] = FileStamp(of: outputPath + "/" + path) }
-        return Finished(state: saved, written: files.count, save: { [statePath] in
-            saved.write(besides: statePath)?.save()
+        return Finished(state: saved, written: files.count, save: { [statePath, recordLayout] in
+            let written = if case .splice(let layout) = recordLayout {
+                saved.write(besides: statePath, splicing: (last, layout))
+            } else {
+                saved.write(besides: statePath, keepingLayout: true)
+            }
+            let layout = written?.save()
             saved.confirmStaged(statePath: statePath)
+            return layout
         }, stamps: stamps)
     }
 

@@ -47,13 +47,18 @@ enum RecordText {
 
     /// Appends a line of `fields` (which hold no tab or line end).
     static func append(_ fields: [String], to output: inout some ByteSink) {
+        output.append(contentsOf: line(fields))
+    }
+
+    /// A line of `fields` (which hold no tab or line end), with its line end.
+    static func line(_ fields: [String]) -> [UInt8] {
         var line: [UInt8] = []
         for (index, field) in fields.enumerated() {
             if index > 0 { line.append(UInt8(ascii: "\t")) }
             line.append(contentsOf: field.utf8)
         }
         line.append(UInt8(ascii: "\n"))
-        output.append(contentsOf: line)
+        return line
     }
 
     /// Where to cut `bytes` into about `count` runs of whole lines, for reading on several cores.

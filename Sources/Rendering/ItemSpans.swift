@@ -16,14 +16,14 @@ public struct ItemSpans: Sendable, Equatable {
     public var count: Int { starts.count }
 
     /// Appends `item` to `output` as the next item, noting where it lies.
-    mutating func append(_ item: [UInt8], to output: inout some ByteSink) {
+    public mutating func append(_ item: [UInt8], to output: inout some ByteSink) {
         starts.append(output.count)
         output.append(contentsOf: item)
         ends.append(output.count)
     }
 
     /// Whether these spans can be those of `bytes` with `count` items: as many, and inside it.
-    func fit(_ bytes: [UInt8], count: Int) -> Bool {
+    public func fit(_ bytes: [UInt8], count: Int) -> Bool {
         self.count == count && (ends.last ?? 0) <= bytes.count
     }
 
@@ -37,21 +37,50 @@ public struct ItemSpans: Sendable, Equatable {
         public static func replacing(_ position: Int, with item: [UInt8]) -> Edit { Edit(position: position, dropsItem: true, item: item) }
         public static func inserting(_ item: [UInt8], at position: Int) -> Edit { Edit(position: position, dropsItem: false, item: item) }
         public static func removing(_ position: Int) -> Edit { Edit(position: position, dropsItem: true, item: nil) }
+
+        /// This edit `offset` items further on: for a list whose items follow another's in one document.
+        public func shifted(by offset: Int) -> Edit {
+            Edit(position: position + offset, dropsItem: dropsItem, item: item)
+        }
+    }
+
+    /// The edits that bring a list of items sorted by key up to date at `keys` (sorted: those that may have
+    /// come, gone or changed), given `order`, the last list's keys: each is made again by `item`, or removed
+    /// when it gives nil. Also the new list's keys.
+    public static func edits(order: [String], at keys: [String], item: (String) -> [UInt8]?) -> (edits: [Edit], order: [String]) {
+        var edits: [Edit] = [], made: [String] = [], next = 0
+        made.reserveCapacity(order.count + keys.count)
+        for key in keys {
+            let index = order.insertionIndex(of: key)
+            let listed = index < order.count && order[index] == key
+            made.append(contentsOf: order[next..<index])
+            next = listed ? index + 1 : index
+            if let item = item(key) {
+                edits.append(listed ? .replacing(index, with: item) : .inserting(item, at: index))
+                made.append(key)
+            } else if listed {
+                edits.append(.removing(index))
+            }
+        }
+        made.append(contentsOf: order[next...])
+        return (edits, made)
     }
 
     /// `last`, the document these spans describe (with at least one item), with `edits` made, and the spans
     /// of the result. The edits come in ascending positions, an insertion before a replacement or removal at
     /// the same position. The last items between edits are copied as they were, with what lies between them;
     /// `separator` joins an edited item to its neighbours (`,` in a JSON list; nothing for CSV rows, which end
-    /// their own lines).
-    func splicing(_ last: [UInt8], _ edits: [Edit], separator: [UInt8]) -> (bytes: [UInt8], spans: ItemSpans) {
+    /// their own lines). What comes before the first item and after the last is `last`'s, or `head` and `tail`.
+    public func splicing(
+        _ last: [UInt8], _ edits: [Edit], separator: [UInt8], head: [UInt8]? = nil, tail: [UInt8]? = nil
+    ) -> (bytes: [UInt8], spans: ItemSpans) {
         precondition(count > 0, "a document without items has no known head")
         var bytes: [UInt8] = []
         bytes.reserveCapacity(last.count + edits.reduce(0) { $0 + ($1.item?.count ?? 0) + separator.count })
         var spans = ItemSpans()
         spans.starts.reserveCapacity(count + edits.count)
         spans.ends.reserveCapacity(count + edits.count)
-        bytes.append(contentsOf: last[..<starts[0]])
+        if let head { bytes.append(contentsOf: head) } else { bytes.append(contentsOf: last[..<starts[0]]) }
         // The last items from `next` on are not yet copied or dropped.
         var next = 0
         func copyItems(upTo end: Int) {
@@ -72,7 +101,7 @@ public struct ItemSpans: Sendable, Equatable {
             if edit.dropsItem { next = edit.position + 1 }
         }
         copyItems(upTo: count)
-        bytes.append(contentsOf: last[ends[count - 1]...])
+        if let tail { bytes.append(contentsOf: tail) } else { bytes.append(contentsOf: last[ends[count - 1]...]) }
         return (bytes, spans)
     }
 }

@@ -48,23 +48,7 @@ public enum Manifest {
             }
             return (bytes, Layout(order: order, spans: spans))
         }
-        let lastOrder = last.layout.order
-        var edits: [ItemSpans.Edit] = [], order: [String] = [], next = 0
-        order.reserveCapacity(lastOrder.count + paths.count)
-        for path in paths.sorted() {
-            let index = lastOrder.insertionIndex(of: path)
-            let listed = index < lastOrder.count && lastOrder[index] == path
-            order.append(contentsOf: lastOrder[next..<index])
-            next = listed ? index + 1 : index
-            if let digest = digest(path) {
-                let made = entry(path, digest).bytes
-                edits.append(listed ? .replacing(index, with: made) : .inserting(made, at: index))
-                order.append(path)
-            } else if listed {
-                edits.append(.removing(index))
-            }
-        }
-        order.append(contentsOf: lastOrder[next...])
+        let (edits, order) = ItemSpans.edits(order: last.layout.order, at: paths.sorted()) { path in digest(path).map { entry(path, $0).bytes } }
         let spliced = last.layout.spans.splicing(last.bytes, edits, separator: [UInt8(ascii: ",")])
         return (spliced.bytes, Layout(order: order, spans: spliced.spans))
     }

@@ -95,13 +95,18 @@ public struct InputStamps: Sendable, Equatable {
     /// each is compared with the one at its place in the last list, and looked up in its table only when the
     /// names differ: an edit in `serve` looked up all 430,000 in a third of a second.
     public func changedPaths(since last: InputStamps) -> [String] {
+        changedEntries(since: last).map(\.path)
+    }
+
+    /// The entries whose stamps differ from the `last` ones, or that it does not have, with their stamps.
+    public func changedEntries(since last: InputStamps) -> [(path: String, stamp: String)] {
         let entries = table.entries, lastEntries = last.table.entries
-        var changed: [String] = []
+        var changed: [(path: String, stamp: String)] = []
         for (index, (path, stamp)) in entries.enumerated() {
             if index < lastEntries.count, lastEntries[index].0 == path {
-                if lastEntries[index].1 != stamp { changed.append(path) }
+                if lastEntries[index].1 != stamp { changed.append((path, stamp)) }
             } else if last.stamps[path] != stamp {
-                changed.append(path)
+                changed.append((path, stamp))
             }
         }
         return changed
