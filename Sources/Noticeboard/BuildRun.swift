@@ -92,7 +92,7 @@ struct BuildRun {
             changes = nil
         } else {
             guard let book = OutputBook.inPlace(
-                outputPath: options.outputPath, statePath: last.statePath, last: last.state, stamps: last.stamps, recordLayout: last.record)
+                outputPath: options.outputPath, statePath: last.statePath, last: last.state, lastWritten: last.writtenFiles, recordLayout: last.record)
             else { return nil }
             changes = ChangeSet(last: last, listings: listings, book: book)
         }

@@ -48,8 +48,8 @@ public enum Noticeboard {
         var kept: KeptRender?
         var state: BuildState
         var statePath: String
-        /// The stamps of the files the last edit in place wrote (`OutputBook.Finished.stamps`).
-        var stamps: [String: FileStamp] = [:]
+        /// The bytes of the files the last edit in place wrote (`OutputBook.Finished.writtenFiles`).
+        var writtenFiles: [String: [UInt8]] = [:]
         /// Where the lines of the build record lie, once it is saved; the next edit in place splices its record from it.
         var record: RecordLayout?
     }

@@ -192,7 +192,7 @@ extension Noticeboard {
         }
         return BuiltSite(
             site: site, enrichment: enriched.enrichment, catalogue: catalogue, kept: kept, state: finished.state, statePath: run.statePath,
-            stamps: finished.stamps, record: record)
+            writtenFiles: finished.writtenFiles, record: record)
     }
 
     /// Theme assets, and the published images of the media files that public fields name: variants from the

@@ -17,8 +17,8 @@ public final class OutputBook: Sendable {
     let statePath: String
     /// What the last build wrote, when its record describes the output folder.
     let recorded: BuildState?
-    /// In place: the files the last edit in place wrote, as it left them (`Finished.stamps`).
-    private let vouched: [String: FileStamp]
+    /// In place: the bytes of the files the last edit in place wrote (`Finished.writtenFiles`).
+    private let lastWritten: [String: [UInt8]]
     /// Whether the record keeps its layout, which the next record is spliced from; in place, the layout of the last.
     private let recordLayout: RecordLayoutUse
     private let mode: Mode
@@ -44,21 +44,21 @@ public final class OutputBook: Sendable {
         /// record's layout when it keeps one. The output is in place before; until it is saved, the caller
         /// holds the output's lock.
         public var save: @Sendable () -> RecordLayout?
-        /// In place: the stamps of the files written, once in the output folder. The next edit in place reads
-        /// those that still have them without digesting them again (`lastBytes`).
-        public var stamps: [String: FileStamp] = [:]
+        /// In place: the bytes of the files written (or, when none were, of those the last edit wrote), which
+        /// the next edit in place splices from without reading them back (`lastBytes`).
+        public var writtenFiles: [String: [UInt8]] = [:]
     }
 
     private init(
         outputPath: String, statePath: String, recorded: BuildState?, mode: Mode, outputs: [String: BuildState.Output],
-        vouched: [String: FileStamp] = [:], recordLayout: RecordLayoutUse
+        lastWritten: [String: [UInt8]] = [:], recordLayout: RecordLayoutUse
     ) {
         self.outputPath = outputPath
         self.statePath = statePath
         self.recorded = recorded
         self.mode = mode
         self.outputs = Mutex(outputs)
-        self.vouched = vouched
+        self.lastWritten = lastWritten
         self.recordLayout = recordLayout
     }
 
@@ -78,15 +78,15 @@ public final class OutputBook: Sendable {
     }
 
     /// A write of the files an in-place edit renders over the last build's; nil when there is no staging
-    /// folder the record vouches for (the first edit after a build that kept none). `stamps` are those of
-    /// the files the last edit in place wrote (`Finished.stamps`); `recordLayout`, the layout of the last
+    /// folder the record vouches for (the first edit after a build that kept none). `lastWritten` holds the
+    /// bytes of the files the last edit in place wrote (`Finished.writtenFiles`); `recordLayout`, the layout of the last
     /// record when it was kept (`Finished.save`), which the new record is spliced from.
     public static func inPlace(
-        outputPath: String, statePath: String, last: BuildState, stamps: [String: FileStamp], recordLayout: RecordLayout?
+        outputPath: String, statePath: String, last: BuildState, lastWritten: [String: [UInt8]], recordLayout: RecordLayout?
     ) -> OutputBook? {
         guard let staged = last.staged else { return nil }
         return OutputBook(
-            outputPath: outputPath, statePath: statePath, recorded: last, mode: .inPlace(staged), outputs: last.outputs, vouched: stamps,
+            outputPath: outputPath, statePath: statePath, recorded: last, mode: .inPlace(staged), outputs: last.outputs, lastWritten: lastWritten,
             recordLayout: recordLayout.map { .splice($0) } ?? .keep)
     }
 
@@ -101,16 +101,16 @@ public final class OutputBook: Sendable {
         if case .restaging(let staging) = mode { staging.abandon() }
     }
 
-    /// The bytes of the output file at `path`, when they are those the last build recorded for it (an
-    /// in-place render splices the large documents from them); nil for a file the record does not list, one
-    /// that is gone or changed since. They are digested to tell, unless the last edit in place wrote the
-    /// file and it still has the stamp it left: at 430,000 listings the kind documents an edit splices are
-    /// 650 MB, which took a third of a second to digest.
+    /// The bytes the last build recorded for the output file at `path` (an in-place render splices the large
+    /// documents from them); nil for a file the record does not list. Those the last edit in place wrote are
+    /// still in memory; others are read back from the output folder and digested, and nil when the file is
+    /// gone or changed since. At 430,000 listings the documents an edit splices are 650 MB, which took a
+    /// third of a second to digest and as long again to read.
     @Sendable public func lastBytes(_ path: String) -> [UInt8]? {
-        guard let digest = recorded?.outputs[path]?.digest, let (bytes, stamp) = FileStamp.read(outputPath + "/" + path, size: digest.size) else {
-            return nil
-        }
-        return vouched[path] == stamp || Manifest.digest(bytes) == digest ? bytes : nil
+        guard let digest = recorded?.outputs[path]?.digest else { return nil }
+        if let bytes = lastWritten[path], bytes.count == digest.size { return bytes }
+        guard let (bytes, _) = FileStamp.read(outputPath + "/" + path, size: digest.size) else { return nil }
+        return Manifest.digest(bytes) == digest ? bytes : nil
     }
 
     /// Rendered files, from any thread: each is digested on the core that made it.
@@ -228,9 +228,8 @@ public final class OutputBook: Sendable {
         state.staged = files.isEmpty ? last.staged : BuildState.Staged(
             id: UUID().uuidString, differing: differing, missing: Set(files.keys.filter { last.outputs[$0] == nil }))
         let saved = state
-        // Nothing written, the output is the one the last stamps describe.
-        var stamps = files.isEmpty ? vouched : [:]
-        for path in files.keys { stamps[path] = FileStamp(of: outputPath + "/" + path) }
+        // Nothing written, the last edit's files are still those recorded.
+        let writtenFiles = files.isEmpty ? lastWritten : files.compactMapValues(\.contents.inMemory)
         return Finished(state: saved, written: files.count, save: { [statePath, recordLayout] in
             let written = if case .splice(let layout) = recordLayout {
                 saved.write(besides: statePath, splicing: (last, layout))
@@ -240,7 +239,7 @@ public final class OutputBook: Sendable {
             let layout = written?.save()
             saved.confirmStaged(statePath: statePath)
             return layout
-        }, stamps: stamps)
+        }, writtenFiles: writtenFiles)
     }
 
     /// The staging folder holds the site before last: brings the paths where it differs from the new site

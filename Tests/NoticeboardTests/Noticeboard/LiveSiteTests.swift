@@ -136,10 +136,10 @@ import Testing
         }
     }
 
-    /// An edit in place splices the kind's documents from those the last edit wrote, without digesting them
-    /// again while they keep the stamps it left. One changed since, even to bytes of the same length, is
-    /// digested, found changed, and made anew.
-    @Test func aDocumentChangedSinceTheLastEditIsNotSplicedFrom() throws {
+    /// An edit in place splices the kind's documents from the bytes the last edit wrote, kept in memory, not
+    /// from the output folder: one changed there since, even to bytes of the same length, is replaced by what
+    /// a clean build writes.
+    @Test func aDocumentChangedSinceTheLastEditIsWrittenAsACleanBuildWould() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
         let aoife = site + "/content/cleaners/aoife-byrne.yaml", document = site + "/public/api/cleaners.json"
