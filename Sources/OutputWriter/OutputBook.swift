@@ -135,7 +135,8 @@ public final class OutputBook: Sendable {
             // stream is made whole: in place, the files that changed are written at the end.
             let digested = batch.compactMap { item -> (file: OutputFile, output: BuildState.Output)? in
                 guard let bytes = item.file.contents.inMemory else { return nil }
-                return (OutputFile(path: item.file.path, contents: .bytes(bytes)), BuildState.Output(digest: Manifest.digest(bytes), renderKey: item.renderKey))
+                let digest = item.file.digest ?? Manifest.digest(bytes)
+                return (OutputFile(path: item.file.path, contents: .bytes(bytes)), BuildState.Output(digest: digest, renderKey: item.renderKey))
             }
             outputs.withLock { outputs in
                 changed.withLock { changed in
@@ -152,7 +153,7 @@ public final class OutputBook: Sendable {
     private func digest(of file: OutputFile) -> FileDigest? {
         switch file.contents {
         case .previous: recorded!.outputs[file.path]!.digest
-        case .bytes(let bytes): Manifest.digest(bytes)
+        case .bytes(let bytes): file.digest ?? Manifest.digest(bytes)
         case .copy(let source): Manifest.digest(FileManager.default.contents(atPath: source).map { [UInt8]($0) } ?? [])
         case .streamed: nil
         }

@@ -71,9 +71,10 @@ public struct ItemSpans: Sendable, Equatable {
     /// the same position. The last items between edits are copied as they were, with what lies between them;
     /// `separator` joins an edited item to its neighbours (`,` in a JSON list; nothing for CSV rows, which end
     /// their own lines). What comes before the first item and after the last is `last`'s, or `head` and `tail`.
+    /// `unchanged` counts the bytes at the start that are `last`'s.
     public func splicing(
         _ last: [UInt8], _ edits: [Edit], separator: [UInt8], head: [UInt8]? = nil, tail: [UInt8]? = nil
-    ) -> (bytes: [UInt8], spans: ItemSpans) {
+    ) -> (bytes: [UInt8], spans: ItemSpans, unchanged: Int) {
         precondition(count > 0, "a document without items has no known head")
         var bytes: [UInt8] = []
         bytes.reserveCapacity(last.count + edits.reduce(0) { $0 + ($1.item?.count ?? 0) + separator.count })
@@ -102,6 +103,8 @@ public struct ItemSpans: Sendable, Equatable {
         }
         copyItems(upTo: count)
         if let tail { bytes.append(contentsOf: tail) } else { bytes.append(contentsOf: last[ends[count - 1]...]) }
-        return (bytes, spans)
+        // Up to the first edit: its item, and the separator before it, come after the last item before it.
+        let unchanged = head != nil ? 0 : edits.first.map { $0.position == 0 ? starts[0] : ends[$0.position - 1] } ?? min(bytes.count, last.count)
+        return (bytes, spans, unchanged)
     }
 }

@@ -1,4 +1,5 @@
 import SiteModel
+import Support
 import Synchronization
 
 /// What a render leaves for the next one in place, when the caller keeps the site from build to build
@@ -8,6 +9,8 @@ public struct KeptRender: Sendable {
     var search: SearchCorpus?
     /// By the document's path.
     var spans: [String: ItemSpans] = [:]
+    /// The digests of the documents spliced in place, by path, which the next splice resumes.
+    var digests: [String: ResumableDigest] = [:]
     /// These two are set by `SiteRenderer.derivedFiles`, which the writer calls after the render: the files
     /// apps sync, the API root among them, and every file the manifest lists.
     var synced: [String: FileDigest]?
@@ -29,8 +32,12 @@ public final class RenderKeeper: Sendable {
         made.withLock { $0.search = corpus }
     }
 
-    func keep(_ spans: ItemSpans, for path: String) {
-        made.withLock { $0.spans[path] = spans }
+    /// A document's spans, and its digest when it was spliced in place (a document made anew has none).
+    func keep(_ spans: ItemSpans, digest: ResumableDigest? = nil, for path: String) {
+        made.withLock { kept in
+            kept.spans[path] = spans
+            kept.digests[path] = digest
+        }
     }
 
     public var kept: KeptRender {

@@ -278,8 +278,10 @@ struct RenderPass: Sendable {
         else { return nil }
         let listings = collection.listings
         let made = spans.splicing(bytes, positions.map { .replacing($0, with: item(listings[$0])) }, separator: separator)
-        keep(for: path)(made.spans)
-        return OutputFile(path: path, contents: .bytes(made.bytes))
+        let digest = last?.digests[path].flatMap { $0.size == bytes.count ? $0 : nil }
+            .map { ResumableDigest(of: made.bytes, resuming: $0, sameFor: made.unchanged) } ?? ResumableDigest(of: made.bytes)
+        keeper?.keep(made.spans, digest: digest, for: path)
+        return OutputFile(path: path, contents: .bytes(made.bytes), digest: FileDigest(size: digest.size, sha256: digest.digest))
     }
 
     /// Leaves the spans of the document at `path` with the keeper.

@@ -23,10 +23,13 @@ public struct OutputFile: Sendable {
 
     public var path: String
     public var contents: Contents
+    /// The digest of `bytes` contents, when it was worked out as they were made (a document spliced in place).
+    public var digest: FileDigest?
 
-    public init(path: String, contents: Contents) {
+    public init(path: String, contents: Contents, digest: FileDigest? = nil) {
         self.path = path
         self.contents = contents
+        self.digest = digest
     }
 
     public init(path: String, text: String) {

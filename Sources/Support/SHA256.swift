@@ -36,6 +36,13 @@ public enum SHA256 {
 
         deinit { EVP_MD_CTX_free(context) }
 
+        /// Another digest that has had the same parts added, to go on from here on its own.
+        public func copy() -> Parts {
+            let copy = Parts()
+            precondition(EVP_MD_CTX_copy_ex(copy.context, context) == 1, "OpenSSL could not copy SHA-256")
+            return copy
+        }
+
         public func add(_ bytes: UnsafeRawBufferPointer) {
             precondition(EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) == 1, "OpenSSL could not compute SHA-256")
         }

@@ -54,7 +54,10 @@ import Testing
                         now.append(items[position])
                     }
                 }
-                (bytes, spans) = spans.splicing(bytes, edits, separator: [UInt8(ascii: ",")])
+                let made = spans.splicing(bytes, edits, separator: [UInt8(ascii: ",")])
+                // What it says is unchanged at the start is the last document's.
+                #expect(made.bytes.prefix(made.unchanged) == bytes.prefix(made.unchanged) && made.unchanged <= min(bytes.count, made.bytes.count))
+                (bytes, spans) = (made.bytes, made.spans)
                 items = now
                 let anew = Self.document(items)
                 #expect(bytes == anew.bytes && spans == anew.spans)

@@ -30,4 +30,26 @@ import Testing
             #expect(SHA256.Digest(hex: Array(damaged.utf8)) == nil, "\(damaged)")
         }
     }
+
+    /// A digest resumed from the state kept before the first changed byte is the digest of the whole: over
+    /// successive changes (as successive edits in place make), whether the change is in the first mebibyte,
+    /// near the end, or makes the document shorter or longer than a mebibyte's multiple.
+    @Test func aResumedDigestIsTheWholeDocumentsDigest() {
+        var random = SystemRandomNumberGenerator()
+        var bytes = (0..<(3 * ResumableDigest.stride + 1_000)).map { _ in UInt8.random(in: 0...255, using: &random) }
+        var digest = ResumableDigest(of: bytes)
+        #expect(digest.digest == SHA256.digest(bytes) && digest.size == bytes.count)
+        for round in 0..<12 {
+            let start = round == 0 ? 10 : Int.random(in: 0..<bytes.count, using: &random)
+            let removed = Int.random(in: 0...min(50, bytes.count - start), using: &random)
+            let inserted = round == 5 ? ResumableDigest.stride : Int.random(in: 0...50, using: &random)
+            bytes.replaceSubrange(start..<(start + removed), with: (0..<inserted).map { _ in UInt8.random(in: 0...255, using: &random) })
+            digest = ResumableDigest(of: bytes, resuming: digest, sameFor: start)
+            #expect(digest.digest == SHA256.digest(bytes) && digest.size == bytes.count, "round \(round)")
+        }
+        // Claiming more than is the same gives another digest: the states kept are used as they are.
+        var changed = bytes
+        changed[0] ^= 1
+        #expect(ResumableDigest(of: changed, resuming: digest, sameFor: changed.count).digest != SHA256.digest(changed))
+    }
 }
