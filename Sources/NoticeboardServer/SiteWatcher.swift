@@ -3,19 +3,21 @@ import Noticeboard
 import SiteLoader
 import SiteModel
 
-/// Polls the site's inputs and rebuilds when they change. Every 250 ms it asks inotify what happened in
-/// the site's folders, and looks again at the entries it names (`InputStamps.rescanning`); without inotify,
-/// when events were missed, or when an input is a symbolic link (whose target may change anywhere), it
-/// scans every input (a `stat` per file) on every poll. A change is acted on once it has been still for one
-/// more poll, so an editor's burst of writes makes one rebuild. The site stays in memory between builds,
-/// so an edit to a listing's content is built in place (see `LiveSite`).
+/// Polls the site's inputs and rebuilds when they change. Ten times a second it asks inotify what happened
+/// in the site's folders, and looks again at the entries it names (`InputStamps.rescanning`); without
+/// inotify, when events were missed, or when an input is a symbolic link (whose target may change anywhere),
+/// it scans every input (a `stat` per file), four times a second. A change is acted on once it has been
+/// still for one more poll, so an editor's burst of writes makes one rebuild. The site stays in memory
+/// between builds, so an edit to a listing's content is built in place (see `LiveSite`).
 struct SiteWatcher: Sendable {
     let options: BuildOptions
     let events: ReloadEvents
     let site: LiveSite
     /// Called when a build has to wait for another one writing into the same place (see `OutputLock`).
     let waiting: @Sendable () -> Void
-    let interval: Duration = .milliseconds(250)
+    /// How long it waits between looks: reading inotify's events costs next to nothing, a scan of every input
+    /// a `stat` per file.
+    private func interval(scanning: Bool) -> Duration { scanning ? .milliseconds(250) : .milliseconds(100) }
     private let folderEvents: FolderEvents?
 
     init(options: BuildOptions, events: ReloadEvents, site: LiveSite, waiting: @escaping @Sendable () -> Void) {
@@ -41,7 +43,7 @@ struct SiteWatcher: Sendable {
         var pending: InputStamps?
         var watchesLinks = built.hasLinks
         while !Task.isCancelled {
-            try? await Task.sleep(for: interval)
+            try? await Task.sleep(for: interval(scanning: watchesLinks || folderEvents == nil))
             let current: InputStamps
             switch watchesLinks ? .unknown : folderEvents?.drain() ?? .unknown {
             case .none:
