@@ -4,12 +4,18 @@ import Testing
 
 /// inotify's events, as the watcher reads them: the entries that changed, relative to the site.
 @Suite struct FolderEventsTests {
-    @Test func namesTheEntriesThatChangedAndWatchesTheFoldersThatCome() throws {
+    /// A site with one file, `content/things/a.yaml`, and its folders watched.
+    private func watchedSite() throws -> (site: String, events: FolderEvents) {
         let site = TestSupport.temporaryFolder()
-        defer { TestSupport.removeTree(site) }
         TestSupport.write("a", to: site + "/content/things/a.yaml")
         let events = try #require(FolderEvents(root: site))
         events.watch(below: ["content"])
+        return (site, events)
+    }
+
+    @Test func namesTheEntriesThatChangedAndWatchesTheFoldersThatCome() throws {
+        let (site, events) = try watchedSite()
+        defer { TestSupport.removeTree(site) }
         #expect(events.drain() == .none)
 
         TestSupport.write("changed", to: site + "/content/things/a.yaml")
@@ -32,11 +38,8 @@ import Testing
 
     /// Past `mostEntries` in one go, the watcher is told to scan everything instead.
     @Test func tooManyEntriesAtOnceAreLeftToAWholeScan() throws {
-        let site = TestSupport.temporaryFolder()
+        let (site, events) = try watchedSite()
         defer { TestSupport.removeTree(site) }
-        TestSupport.write("a", to: site + "/content/things/a.yaml")
-        let events = try #require(FolderEvents(root: site))
-        events.watch(below: ["content"])
         for index in 0...FolderEvents.mostEntries { TestSupport.write("\(index)", to: site + "/content/things/\(index).yaml") }
         #expect(events.drain() == .unknown)
         #expect(events.drain() == .none)
