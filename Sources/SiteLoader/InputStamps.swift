@@ -187,16 +187,17 @@ public struct InputStamps: Sendable, Equatable {
     }
 
     /// An entry whose `lstat` gave `info` (nil when it failed, `errno` says why); a folder's entries below it.
-    private static func record(_ path: String, relative: String, info: stat?, into scanned: inout Scanned) {
+    /// `path` is made only for a folder or a link: most entries are files, and a scan meets each one.
+    private static func record(_ path: @autoclosure () -> String, relative: String, info: stat?, into scanned: inout Scanned) {
         guard let info else {
             scanned.record(relative, "unreadable \(errno)")
             return
         }
-        // The whole path only for what is followed: most entries are files.
         switch info.st_mode & S_IFMT {
         case S_IFDIR:
-            scan(path, relative: relative, into: &scanned)
+            scan(path(), relative: relative, into: &scanned)
         case S_IFLNK:
+            let path = path()
             let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? ""
             var resolved = stat()
             scanned.record(relative, "link \(target) " + (stat(path, &resolved) == 0 ? stamp(resolved) : "missing"))
