@@ -63,7 +63,7 @@ final class FolderEvents: @unchecked Sendable {
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count <= 0 { break }
-            buffer.withUnsafeBytes { events in collect( UnsafeRawBufferPointer(rebasing: events[..<count]), into: &entries) }
+            buffer.withUnsafeBytes { events in collect(UnsafeRawBufferPointer(rebasing: events[..<count]), into: &entries) }
         }
         defer { missedSome = false }
         if missedSome || entries.count > Self.mostEntries { return .unknown }

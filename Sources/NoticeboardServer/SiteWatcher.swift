@@ -15,8 +15,8 @@ struct SiteWatcher: Sendable {
     let site: LiveSite
     /// Called when a build has to wait for another one writing into the same place (see `OutputLock`).
     let waiting: @Sendable () -> Void
-    /// How long it waits between looks: reading inotify's events costs next to nothing, a scan of every input
-    /// a `stat` per file.
+    /// How long it waits after a look: reading inotify's events costs next to nothing, a scan of every input
+    /// a `stat` per file (and one that had to scan, for want of events, may well have to again).
     private func interval(scanning: Bool) -> Duration { scanning ? .milliseconds(250) : .milliseconds(100) }
     private let folderEvents: FolderEvents?
 
@@ -41,11 +41,14 @@ struct SiteWatcher: Sendable {
     func run(after firstInputs: InputStamps, onRebuild: @Sendable (Result<BuildReport, BuildFailure>) -> Void) async {
         var built = firstInputs
         var pending: InputStamps?
-        var watchesLinks = built.hasLinks
+        var watchesLinks = built.hasLinks, scanned = true
         while !Task.isCancelled {
-            try? await Task.sleep(for: interval(scanning: watchesLinks || folderEvents == nil))
+            try? await Task.sleep(for: interval(scanning: scanned))
+            // Drained also while links are watched, so that the queue holds only what comes after.
+            let changes = folderEvents?.drain() ?? .unknown
+            scanned = watchesLinks || changes == .unknown
             let current: InputStamps
-            switch watchesLinks ? .unknown : folderEvents?.drain() ?? .unknown {
+            switch scanned ? .unknown : changes {
             case .none:
                 guard let still = pending else { continue }
                 current = still
@@ -55,16 +58,16 @@ struct SiteWatcher: Sendable {
                 continue
             case .unknown:
                 folderEvents?.watch(below: Noticeboard.inputFolders)
-                let scanned = InputStamps.scan(files, folders: Noticeboard.inputFolders)
-                if scanned == built {
+                let scan = InputStamps.scan(files, folders: Noticeboard.inputFolders)
+                if scan == built {
                     pending = nil
                     continue
                 }
-                guard scanned == pending else {
-                    pending = scanned
+                guard scan == pending else {
+                    pending = scan
                     continue
                 }
-                current = scanned
+                current = scan
             }
             built = current
             watchesLinks = current.hasLinks
