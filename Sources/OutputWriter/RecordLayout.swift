@@ -28,15 +28,15 @@ extension BuildState {
     /// tab-separated lines (what was written is then to be thrown away). `layout`, when given, receives
     /// where its keyed lines lie.
     func write(into output: inout some ByteSink, layout: ((RecordLayout) -> Void)? = nil) -> Bool {
-        guard let head = headLines(),
-            inputs.sorted.allSatisfy({ Self.isField($0.path) }), outputs.keys.allSatisfy(Self.isField)
-        else { return false }
+        let inputLines = inputs.sorted
+        guard let head = headLines(), inputLines.allSatisfy({ Self.isField($0.path) }), outputs.keys.allSatisfy(Self.isField) else {
+            return false
+        }
         output.append(contentsOf: head)
         var spans = ItemSpans()
         func keyed(_ line: [UInt8]) {
             if layout == nil { output.append(contentsOf: line) } else { spans.append(line, to: &output) }
         }
-        let inputLines = inputs.sorted
         for (path, stamp) in inputLines { keyed(Self.inputLine(path, stamp)) }
         let outputLines = outputs.sorted { $0.key < $1.key }
         for (path, output) in outputLines { keyed(Self.outputLine(path, output)) }
