@@ -218,24 +218,15 @@ public struct BuildState: Equatable, Sendable {
         guard let stamp = last.layout.stamp, let (bytes, read) = FileStamp.read(path, size: Int(stamp.size)), read == stamp,
             let spliced = spliced(from: (last.state, bytes, last.layout))
         else { return write(besides: path, keepingLayout: true) }
-        let temporary = path + ".tmp-\(getpid())"
-        do throws(WriteError) { try StagedOutput.writeBytes(spliced.bytes, at: temporary) } catch {
-            unlink(temporary)
-            return nil
-        }
-        return WrittenRecord(temporary: temporary, path: path, layout: spliced.layout)
+        var written = WrittenRecord.writing(spliced.bytes, besides: path)
+        written?.layout = spliced.layout
+        return written
     }
 
     /// Through a temporary file and a rename, so a reader (or a build killed half-way) finds the old bytes or
     /// the new ones; a failure leaves the old file.
     private static func replaceFile(at path: String, with bytes: [UInt8]) {
-        let temporary = path + ".tmp-\(getpid())"
-        unlink(temporary)
-        do throws(WriteError) { try StagedOutput.writeBytes(bytes, at: temporary) } catch {
-            unlink(temporary)
-            return
-        }
-        WrittenRecord(temporary: temporary, path: path).save()
+        WrittenRecord.writing(bytes, besides: path)?.save()
     }
 }
 
@@ -245,6 +236,18 @@ public struct WrittenRecord: Sendable {
     let path: String
     /// Where its keyed lines lie, when it was written keeping that.
     var layout: RecordLayout?
+
+    /// `bytes` written under the temporary name beside `path` (one a killed build left is replaced); nil when
+    /// they cannot be.
+    static func writing(_ bytes: [UInt8], besides path: String) -> WrittenRecord? {
+        let temporary = path + ".tmp-\(getpid())"
+        unlink(temporary)
+        do throws(WriteError) { try StagedOutput.writeBytes(bytes, at: temporary) } catch {
+            unlink(temporary)
+            return nil
+        }
+        return WrittenRecord(temporary: temporary, path: path)
+    }
 
     /// Puts the record in place with a rename: a reader, or a build killed half-way, finds the old one or
     /// this. Returns its layout, stamped as saved, when it kept one.
