@@ -41,14 +41,14 @@ let package = Package(
         // 16 % less peak memory; README's Benchmark section). Linked, not preloaded, so every run gets it; its
         // settings are in Sources/NoticeboardCLI/Allocator.swift.
         .systemLibrary(name: "CMimalloc", providers: [.apt(["libmimalloc-dev"])]),
-        // renameat2(RENAME_EXCHANGE) is hidden behind _GNU_SOURCE, which Swift's Glibc module does not set.
-        .target(name: "CRenameExchange"),
+        // renameat2(RENAME_EXCHANGE) and open(O_PATH) are hidden behind _GNU_SOURCE, which Swift's Glibc module does not set.
+        .target(name: "CLinuxCalls"),
 
         // What every stage may use and none owns: SHA-256, paths below the site root, the parallel map, a seeded RNG.
         .target(name: "Support", dependencies: ["CCrypto"]),
         .target(name: "SiteModel", dependencies: ["Support", .product(name: "OrderedCollections", package: "swift-collections")]),
         .target(name: "LocatedYAML", dependencies: ["CYAML", "SiteModel"]),
-        .target(name: "SiteLoader", dependencies: ["SiteModel", "Support"]),
+        .target(name: "SiteLoader", dependencies: ["SiteModel", "Support", "CLinuxCalls"]),
         // cmark-gfm for validation (each Markdown field checked against the site's limits) and enrichment.
         .target(name: "Markdown", dependencies: ["SiteModel", "CCmarkGFM"]),
         .target(name: "SchemaValidation", dependencies: ["SiteModel", "LocatedYAML", "Markdown"]),
@@ -66,7 +66,7 @@ let package = Package(
         .target(
             name: "SiteValidation",
             dependencies: ["SiteModel", "Support", "SiteLoader", "LocatedYAML", "SchemaValidation", "ImageProcessing", "Rendering"]),
-        .target(name: "OutputWriter", dependencies: ["SiteModel", "Support", "SiteLoader", "Rendering", "CRenameExchange"]),
+        .target(name: "OutputWriter", dependencies: ["SiteModel", "Support", "SiteLoader", "Rendering", "CLinuxCalls"]),
         .target(
             name: "Noticeboard",
             dependencies: [

@@ -1,4 +1,4 @@
-import CRenameExchange
+import CLinuxCalls
 import Foundation
 import SiteModel
 import Support

@@ -1,3 +1,4 @@
+import CLinuxCalls
 import Foundation
 import SiteModel
 import Support
@@ -29,14 +30,21 @@ public struct SiteFiles: Sendable {
     }
 
     /// Reads a whole file, refusing it past `maxFileBytes` without reading it, and refusing a path that
-    /// symbolic links lead out of its top folder (`content/` or `templates/`).
+    /// symbolic links lead out of its top folder (`content/` or `templates/`). The path is first only named
+    /// (O_PATH, which opens nothing, not even a device), then checked where it leads, then opened through
+    /// that same name: what is read is what was checked, even if a link changes in between.
     public func read(_ relative: String) throws(Diagnostic) -> [UInt8] {
         let location = SourceLocation(file: relative)
-        if let resolved = Self.realPath(absolute(relative)), let area = area(of: relative), !Self.isInside(resolved, area.real) {
+        let named = nb_open_path(absolute(relative))
+        guard named >= 0 else {
+            throw .error(at: location, "cannot read file: \(String(cString: strerror(errno)))")
+        }
+        defer { close(named) }
+        if let resolved = Self.realPath(of: named, else: absolute(relative)), let area = area(of: relative), !Self.isInside(resolved, area.real) {
             throw .error(at: location, Self.outsideMessage(linkText: linkText(relative), area: area.name))
         }
         // Non-blocking, so that opening a named pipe does not wait for a writer; it is refused just below.
-        let descriptor = open(absolute(relative), O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let descriptor = open(Self.hasProcFolder ? Self.procPath(of: named) : absolute(relative), O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             throw .error(at: location, "cannot read file: \(String(cString: strerror(errno)))")
         }
@@ -243,8 +251,29 @@ public struct SiteFiles: Sendable {
 
     /// The path with every symbolic link, `.` and `..` resolved; nil when it names nothing.
     private static func realPath(_ path: String) -> String? {
+        let named = nb_open_path(path)
+        guard named >= 0 else { return nil }
+        defer { close(named) }
+        return realPath(of: named, else: path)
+    }
+
+    /// Where a descriptor leads, as the kernel names it (one `readlink` of /proc/self/fd/…, where realpath(3)
+    /// takes one per folder of the path, for every file of the site); realpath(3) of `path` without /proc.
+    private static func realPath(of descriptor: Int32, else path: String) -> String? {
+        if hasProcFolder {
+            let resolved = withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX)) { buffer -> String? in
+                let count = readlink(procPath(of: descriptor), buffer.baseAddress!, buffer.count)
+                guard count > 0, count < buffer.count else { return nil }
+                return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress!, count: count), as: UTF8.self)
+            }
+            if let resolved { return resolved }
+        }
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
     }
+
+    private static func procPath(of descriptor: Int32) -> String { "/proc/self/fd/\(descriptor)" }
+
+    private static let hasProcFolder = access("/proc/self/fd", X_OK) == 0
 }
