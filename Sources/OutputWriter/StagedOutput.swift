@@ -185,15 +185,17 @@ public struct StagedOutput: Sendable {
                 if !folders.insert(path).inserted { break }
             }
         }
-        for folder in folders.sorted(by: { $0.count < $1.count }) {
-            let path = root + "/" + folder
-            if mkdir(path, 0o755) == 0 { continue }
-            guard errno == EEXIST else { throw WriteError(path: path) }
-            if !isFolder(path) {
-                // A file the previous site had where this site has a folder.
-                try remove(path)
-                try makeDirectory(path)
-            }
+        for folder in folders.sorted(by: { $0.count < $1.count }) { try makeFolder(root + "/" + folder) }
+    }
+
+    /// A folder in a folder that is there; one already there is fine.
+    static func makeFolder(_ path: String) throws(WriteError) {
+        if mkdir(path, 0o755) == 0 { return }
+        guard errno == EEXIST else { throw WriteError(path: path) }
+        if !isFolder(path) {
+            // A file the previous site had where this site has a folder.
+            try remove(path)
+            try makeDirectory(path)
         }
     }
 

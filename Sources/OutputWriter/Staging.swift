@@ -20,6 +20,9 @@ public final class Staging: Sendable {
     /// What the staging folder holds, by path, when it is brought up to date; nil when it was staged anew.
     let staged: [String: FileDigest]?
     let previousIsKnown: Bool
+    /// Whether the output folder was there when the write began; when it was not, no new file can be linked
+    /// to one of its files, and none is looked for.
+    private let outputExists: Bool
     private let writers = [DispatchQueue(label: "noticeboard.output-writer.pages"), DispatchQueue(label: "noticeboard.output-writer.api")]
     /// Memory held by rendered bytes handed to the writers and not written yet. Rendering outruns writing on a
     /// large site, and without a bound the site's bytes piled up in memory until the writers caught up at the end.
@@ -51,6 +54,7 @@ public final class Staging: Sendable {
         self.root = root
         self.staged = staged
         self.previousIsKnown = previousIsKnown
+        outputExists = StagedOutput.isFolder(output.outputPath)
     }
 
     /// Adds files of the new site, with their digests where known (a file without one is always written).
@@ -83,7 +87,7 @@ public final class Staging: Sendable {
                     var kept = 0
                     for (file, _) in files {
                         try makeFolders(for: file.path)
-                        if try output.writeFile(file, at: root + "/" + file.path, linkingSameBytes: !previousIsKnown) { kept += 1 }
+                        if try output.writeFile(file, at: root + "/" + file.path, linkingSameBytes: outputExists && !previousIsKnown) { kept += 1 }
                     }
                     progress.withLock { $0.kept += kept }
                 } catch {
@@ -105,7 +109,7 @@ public final class Staging: Sendable {
         guard progress.withLock({ $0.failure == nil }) else { return nil }
         do throws(WriteError) {
             if staged == nil { try makeFolders(for: path) } else { try StagedOutput.makeFolders(for: [path], in: root) }
-            let written = try StreamedFile.write(write, at: root + "/" + path, sameAs: output.outputPath + "/" + path)
+            let written = try StreamedFile.write(write, at: root + "/" + path, sameAs: outputExists ? output.outputPath + "/" + path : nil)
             progress.withLock { progress in
                 progress.paths.append(path)
                 progress.knownBytes += written.digest.size
@@ -182,23 +186,27 @@ public final class Staging: Sendable {
     }
 
     /// The folders that hold `path` in the folder staged anew, made once each (on a writer thread; two
-    /// writers making the same folder both succeed).
+    /// writers making the same folder both succeed). Only those not made yet are asked for, shortest first.
     private func makeFolders(for path: String) throws(WriteError) {
         guard let slash = path.lastIndex(of: "/") else { return }
-        let parent = path[..<slash]
-        guard !progress.withLock({ progress in
-            progress.prepared.remove(parent)
-            return progress.folders.contains(parent)
-        }) else { return }
-        try StagedOutput.makeFolders(for: [path], in: root)
-        progress.withLock { progress in
-            var folder = parent
-            progress.folders.insert(folder)
-            while let slash = folder.lastIndex(of: "/") {
-                folder = folder[..<slash]
-                progress.folders.insert(folder)
-            }
+        let missing = progress.withLock { progress in
+            progress.prepared.remove(path[..<slash])
+            return Self.unmade(above: path, in: progress.folders)
         }
+        for folder in missing.reversed() { try StagedOutput.makeFolder(root + "/" + folder) }
+        progress.withLock { $0.folders.formUnion(missing) }
+    }
+
+    /// The folders that hold `path` and are not among those `made`, longest first.
+    private static func unmade(above path: String, in made: Set<Substring>) -> [Substring] {
+        var missing: [Substring] = []
+        var folder = path[...]
+        while let slash = folder.lastIndex(of: "/") {
+            folder = folder[..<slash]
+            if made.contains(folder) { break }
+            missing.append(folder)
+        }
+        return missing
     }
 }
 
