@@ -11,37 +11,44 @@ func plainText(ofHTML html: String) -> String {
             if byte == UInt8(ascii: "<") {
                 // A tag never closed holds the rest of the text.
                 guard let end = bytes[index...].firstIndex(of: UInt8(ascii: ">")) else { break }
-                if !HTMLTag(bytes[(index + 1)..<end]).isInline { text.append(whitespace: true, bytes[index..<index]) }
+                if !HTMLTag(bytes[(index + 1)..<end]).isInline { text.appendWhitespace() }
                 index = end + 1
             } else if byte == UInt8(ascii: "&"), let (length, character) = entity(at: index, in: bytes) {
-                text.append(whitespace: false, CollectionOfOne(character)[...])
+                text.append(character)
                 index += length
+            } else if byte < 0x80 {
+                if byte == 0x20 || (0x09...0x0D).contains(byte) { text.appendWhitespace() } else { text.append(byte) }
+                index += 1
             } else {
-                let length = scalarLength(byte)
-                let scalar = bytes[index..<min(index + length, bytes.count)]
-                text.append(whitespace: isWhitespace(scalar), scalar)
-                index += length
+                let scalar = bytes[index..<min(index + scalarLength(byte), bytes.count)]
+                if isWhitespace(scalar) { text.appendWhitespace() } else { text.append(scalar) }
+                index += scalar.count
             }
         }
         return text.string
     }
 }
 
-/// Appends text, folding each whitespace run into one space and dropping it at the start and end.
+/// Appends text a byte at a time, folding each whitespace run into one space and dropping it at the start
+/// and end.
 private struct PlainTextWriter {
     private var bytes: [UInt8] = []
     private var pendingSpace = false
 
     init(capacity: Int) { bytes.reserveCapacity(capacity) }
 
-    mutating func append(whitespace: Bool, _ scalar: some Collection<UInt8>) {
-        if whitespace {
-            pendingSpace = !bytes.isEmpty
-            return
-        }
+    mutating func appendWhitespace() {
+        pendingSpace = !bytes.isEmpty
+    }
+
+    mutating func append(_ byte: UInt8) {
         if pendingSpace { bytes.append(UInt8(ascii: " ")) }
         pendingSpace = false
-        bytes += scalar
+        bytes.append(byte)
+    }
+
+    mutating func append(_ scalar: Slice<UnsafeBufferPointer<UInt8>>) {
+        for byte in scalar { append(byte) }
     }
 
     var string: String { String(decoding: bytes, as: UTF8.self) }
@@ -61,7 +68,19 @@ private struct HTMLTag {
         let name = inside.drop { $0 == UInt8(ascii: "/") }.prefix { byte in
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
         }
-        isInline = inlineTags.contains(String(decoding: name, as: UTF8.self).lowercased())
+        isInline = ASCIIName(lowercasing: name).map(inlineASCIINames.contains) ?? false
+    }
+}
+
+/// An ASCII name of up to 8 bytes in one integer, lowercased: tags are matched without making a String of each.
+private struct ASCIIName: Hashable {
+    private let packed: UInt64
+
+    init?(lowercasing name: some Collection<UInt8>) {
+        guard name.count <= 8 else { return nil }
+        packed = name.reduce(0) { packed, byte in
+            packed << 8 | UInt64((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte)
+        }
     }
 }
 
@@ -77,6 +96,7 @@ private let entities: [(name: String, character: UInt8)] = [
 ]
 
 private let inlineTags: Set<String> = ["a", "em", "strong", "code", "del", "s", "span", "sup", "sub", "b", "i", "img"]
+private let inlineASCIINames = Set(inlineTags.compactMap { ASCIIName(lowercasing: $0.utf8) })
 
 /// The bytes of the UTF-8 sequence a lead byte starts.
 private func scalarLength(_ lead: UInt8) -> Int {
@@ -88,10 +108,8 @@ private func scalarLength(_ lead: UInt8) -> Int {
     }
 }
 
-/// Unicode's White_Space, the ASCII ones without decoding.
+/// Unicode's White_Space, for a scalar past ASCII (no-break space, the ideographic space…).
 private func isWhitespace(_ scalar: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
-    let lead = scalar[scalar.startIndex]
-    if lead < 0x80 { return lead == 0x20 || (0x09...0x0D).contains(lead) }
     guard let decoded = String(decoding: scalar, as: UTF8.self).unicodeScalars.first else { return false }
     return decoded.properties.isWhitespace
 }

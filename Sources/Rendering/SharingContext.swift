@@ -38,8 +38,9 @@ extension PageContexts {
         guard let markdown, let html = listing.fields[markdown.name + "_html"]?.text else { return nil }
         let text = plainText(ofHTML: html)
         guard !text.isEmpty else { return nil }
-        guard text.count > Self.summaryLength else { return text }
-        let cut = text.prefix(Self.summaryLength)
+        // Counted up to the length only: a description runs to thousands of characters.
+        guard let end = text.index(text.startIndex, offsetBy: Self.summaryLength, limitedBy: text.endIndex), end < text.endIndex else { return text }
+        let cut = text[..<end]
         return (cut.lastIndex(of: " ").map { cut[..<$0] } ?? cut) + "…"
     }
 
