@@ -2,6 +2,7 @@ import CLinuxCalls
 import Foundation
 import SiteModel
 import Support
+import Synchronization
 
 /// Reads a site's files: everything the build consumes comes through here, named relative to the site root.
 public struct SiteFiles: Sendable {
@@ -9,6 +10,8 @@ public struct SiteFiles: Sendable {
     public let root: String
     /// Files larger than this are refused before they are read.
     public let maxFileBytes: Int
+    /// The real paths of the top folders, resolved once each: every read checks the file against one.
+    private let areaPaths = AreaPaths()
 
     public init(root: String, maxFileBytes: Int = 10 * 1024 * 1024) {
         self.root = root
@@ -203,8 +206,22 @@ public struct SiteFiles: Sendable {
 
     /// The top folder a path is below (`content`), by name and real path.
     private func area(of relative: String) -> (name: String, real: String)? {
-        guard let name = relative.split(separator: "/").first.map(String.init), let real = Self.realPath(absolute(name)) else { return nil }
+        let name = String(relative.prefix { $0 != "/" })
+        guard !name.isEmpty, let real = areaPaths.realPath(of: name, resolving: { Self.realPath(absolute(name)) }) else { return nil }
         return (name, real)
+    }
+
+    /// Real paths of top folders by name, for the life of one `SiteFiles` (one build); one that names nothing
+    /// is resolved again when asked again.
+    private final class AreaPaths: Sendable {
+        private let resolved = Mutex<[String: String]>([:])
+
+        func realPath(of name: String, resolving resolve: () -> String?) -> String? {
+            if let known = resolved.withLock({ $0[name] }) { return known }
+            let real = resolve()
+            if let real { resolved.withLock { $0[name] = real } }
+            return real
+        }
     }
 
     private func isRegularFile(_ relative: String) -> Bool {
