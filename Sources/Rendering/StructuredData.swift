@@ -17,7 +17,8 @@ extension PageContexts {
     /// `<`, `>` and `&` only occur inside JSON strings, where `\u003c` means the same: so `</script>` and
     /// `<!--` in a value cannot close or comment out the script element.
     static func scriptSafe(_ json: ArraySlice<UInt8>) -> String {
-        guard json.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "&") }) else { return String(decoding: json, as: UTF8.self) }
+        let needsEscapes = json.contains { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "&") }
+        guard needsEscapes else { return String(decoding: json, as: UTF8.self) }
         var safe: [UInt8] = []
         safe.reserveCapacity(json.count + 16)
         for byte in json {

@@ -39,23 +39,17 @@ public struct SiteFiles: Sendable {
     public func read(_ relative: String) throws(Diagnostic) -> [UInt8] {
         let location = SourceLocation(file: relative)
         let named = nb_open_path(absolute(relative))
-        guard named >= 0 else {
-            throw .error(at: location, "cannot read file: \(String(cString: strerror(errno)))")
-        }
+        guard named >= 0 else { throw Self.cannotRead(location, errno) }
         defer { close(named) }
         if let resolved = Self.realPath(of: named, else: absolute(relative)), let area = area(of: relative), !Self.isInside(resolved, area.real) {
             throw .error(at: location, Self.outsideMessage(linkText: linkText(relative), area: area.name))
         }
         // Non-blocking, so that opening a named pipe does not wait for a writer; it is refused just below.
         let descriptor = open(Self.hasProcFolder ? Self.procPath(of: named) : absolute(relative), O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else {
-            throw .error(at: location, "cannot read file: \(String(cString: strerror(errno)))")
-        }
+        guard descriptor >= 0 else { throw Self.cannotRead(location, errno) }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            throw .error(at: location, "cannot read file: \(String(cString: strerror(errno)))")
-        }
+        guard fstat(descriptor, &info) == 0 else { throw Self.cannotRead(location, errno) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw Self.notAFile(relative) }
         let size = Int(info.st_size)
         guard size <= maxFileBytes else {
@@ -77,7 +71,7 @@ public struct SiteFiles: Sendable {
                 count += got
             }
         }
-        guard failure == 0 else { throw .error(at: location, "cannot read file: \(String(cString: strerror(failure)))") }
+        guard failure == 0 else { throw Self.cannotRead(location, failure) }
         return bytes
     }
 
@@ -246,6 +240,10 @@ public struct SiteFiles: Sendable {
         return .error(
             at: SourceLocation(file: relative),
             "\(what) (\(String(cString: strerror(reason)))); the site would be built without it, so let the build read it or remove it")
+    }
+
+    private static func cannotRead(_ location: SourceLocation, _ reason: Int32) -> Diagnostic {
+        .error(at: location, "cannot read file: \(String(cString: strerror(reason)))")
     }
 
     private static func notAFile(_ relative: String) -> Diagnostic {
