@@ -160,7 +160,12 @@ public struct LoadedSite: Sendable {
         diagnostics: inout [Diagnostic]
     ) -> (listings: [String: [Listing]], failed: [String: Set<String>]) {
         let jobs = schemas.flatMap { schema in content.files(under: "content/\(schema.name)", extensions: ["yaml", "yml"]).map { (schema.name, $0) } }
-        let results = jobs.parallelMap { (kind, file) in Self.readListing(file, validator: validators[kind]!, files: files) }
+        let readAhead = ReadAhead(jobs.map { files.absolute($0.1) })
+        let results = jobs.parallelMap { (kind, file) in
+            readAhead.readerStarted()
+            return Self.readListing(file, validator: validators[kind]!, files: files)
+        }
+        readAhead.stop()
         var listings: [String: [Listing]] = [:]
         var failed: [String: Set<String>] = [:]
         for ((listing, problems), (kind, file)) in zip(results, jobs) {
