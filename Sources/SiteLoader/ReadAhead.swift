@@ -12,7 +12,7 @@ public final class ReadAhead: Sendable {
     private let stopped = Atomic<Bool>(false)
     /// How far ahead of the readers it asks: enough to keep a disk's queue full, not so many that the files
     /// asked for first leave the cache before they are read.
-    public static let window = 512
+    private static let window = 512
 
     /// Starts asking for `paths` (absolute), in order.
     public init(_ paths: [String]) {
