@@ -63,9 +63,7 @@ struct Build: ParsableCommand {
                     images, megabytes, report.seconds))
             }
             if timings {
-                for stage in report.stages.stages {
-                    FileHandle.standardError.write(Data(String(format: "%8.3f s %7.3f s cpu  %@\n", stage.seconds, stage.cpuSeconds, stage.name).utf8))
-                }
+                for stage in report.stages.stages { FileHandle.standardError.write(Data((stage.line + "\n").utf8)) }
             }
         } catch {
             if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }

@@ -85,7 +85,7 @@ public struct PreviewServer: Sendable {
                 let time = report.seconds < 1 ? String(format: "%.0f ms", report.seconds * 1000) : String(format: "%.2f s", report.seconds)
                 log("Built \(report.pages) pages (\(report.written) files written) in \(time)")
                 if timings {
-                    for stage in report.stages.stages { log(String(format: "%8.3f s %7.3f s cpu  %@", stage.seconds, stage.cpuSeconds, stage.name)) }
+                    for stage in report.stages.stages { log(stage.line) }
                 }
             case .failure(let failure):
                 log(failure.description + "\nThe last good build is still being served.")
