@@ -18,7 +18,7 @@ extension Noticeboard {
     static func runStages(_ run: inout BuildRun) throws(BuildFailure) -> BuiltSite? {
         guard var loaded = try load(&run) else { return nil }
         let book = try beginWriting(run, loaded)
-        var enriched = enrich(loaded, changes: run.changes, stages: &run.stages)
+        var enriched = enrich(&loaded, changes: run.changes, keepsSite: run.keepsSite, stages: &run.stages)
         var catalogue: Catalogue
         do throws(BuildFailure) {
             guard let indexed = try index(enriched, changes: run.changes, buildDate: run.buildDate, stages: &run.stages) else { return nil }
@@ -87,16 +87,18 @@ extension Noticeboard {
         var pages: [FreePage]
     }
 
-    static func enrich(_ loaded: Loaded, changes: ChangeSet?, stages: inout StageTimes) -> Enriched {
-        let site = loaded.site
-        let enrichment = changes?.last.enrichment ?? SiteEnrichment(site)
+    /// A build that does not keep the site takes each kind's listings out of it as they are enriched.
+    static func enrich(_ loaded: inout Loaded, changes: ChangeSet?, keepsSite: Bool, stages: inout StageTimes) -> Enriched {
+        let enrichment = changes?.last.enrichment ?? SiteEnrichment(loaded.site)
         var listings: [String: [Listing]] = [:]
-        for schema in site.schemas {
-            let toEnrich = loaded.edited.map { edited in edited.filter { $0.kind == schema.name } } ?? site.listings[schema.name] ?? []
+        for schema in loaded.site.schemas {
+            let toEnrich = loaded.edited.map { edited in edited.filter { $0.kind == schema.name } }
+                ?? (keepsSite ? loaded.site.listings[schema.name] ?? [] : loaded.site.takeListings(of: schema.name))
             if loaded.edited == nil || !toEnrich.isEmpty {
                 listings[schema.name] = toEnrich.parallelMap(enrichment.enricher(for: schema).enrich)
             }
         }
+        let site = loaded.site
         let pages: [FreePage] = loaded.edited != nil ? [] : site.pages.map { page in
             var page = page
             page.html = enrichment.markdown.html(page.markdown)

@@ -202,6 +202,13 @@ public struct LoadedSite: Sendable {
         return listings[String(parts[1])]?.first { $0.file == file }
     }
 
+    /// Takes the kind's listings out of the site, for a build that keeps nothing for the next one: the
+    /// listings as read are let go kind by kind, as soon as those made from them are, instead of all at once
+    /// after indexing (at 430,000 listings the two generations held together were the build's peak).
+    public mutating func takeListings(of kind: String) -> [Listing] {
+        listings.removeValue(forKey: kind) ?? []
+    }
+
     /// Lets go of the listings and their slugs, for a build that has made its own from them and keeps nothing
     /// for the next one (`listing(inFile:)`, `titles` and `reread` find none after this).
     public mutating func releaseListings() {
