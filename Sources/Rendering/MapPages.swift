@@ -17,7 +17,7 @@ extension SiteRenderer {
         context.set("kind", contexts.kindValue(collection))
         context["geojson"] = .string(site.path("api/\(schema.name).geojson"))
         context["tiles"] = site.map.map { .object(["url": .string($0.tiles), "attribution": .string($0.attribution)]) } ?? .null
-        context.set("places", PlaceList(collection.listings.compactMap { place($0, in: collection, geo: geo) }, schema: schema, contexts: contexts, digests: cardDigests))
+        context.set("places", placeCards(collection.listings.compactMap { place($0, in: collection, geo: geo) }, schema: schema, digests: cardDigests))
         return page(at: path, template: templates.name("map", forKind: schema.name), context: context, lastModified: collection.newestDate)
     }
 
@@ -45,19 +45,19 @@ struct Place {
     }
 }
 
-/// A map page's places: each card off the first screen with the place's own fields added. Render keys take
-/// each card as its digest: the cards hold whole listings, and a large kind's map page had a key of 64 MB
-/// (the L build's peak memory).
-struct PlaceList: KeyedValue {
-    let value: Value
-    let keyStandIn: Value
-
-    init(_ places: [Place], schema: KindSchema, contexts: PageContexts, digests: CardDigests) {
-        value = .list(places.map { place in
-            .object(contexts.cardFields(place.listing, schema: schema, firstScreen: false).merging(place.additions) { _, added in added })
-        })
-        keyStandIn = .list(places.map { place in
+extension SiteRenderer {
+    /// A map page's places: each card off the first screen with the place's own fields added, made as the
+    /// template walks them (a kind's every place is one page's list). Render keys take each card as its
+    /// digest: the cards hold whole listings, and a large kind's map page had a key of 64 MB (the L build's
+    /// peak memory).
+    fileprivate func placeCards(_ places: [Place], schema: KindSchema, digests: CardDigests) -> MadeList {
+        let contexts = contexts
+        let keyStandIn = Value.list(places.map { place in
             .list([.string(digests.digest(of: place.listing, schema: schema, contexts: contexts)), .object(place.additions)])
         })
+        return MadeList(count: places.count, keyStandIn: keyStandIn) { index in
+            let place = places[index]
+            return .object(contexts.cardFields(place.listing, schema: schema, firstScreen: false).merging(place.additions) { _, added in added })
+        }
     }
 }

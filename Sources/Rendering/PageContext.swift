@@ -5,33 +5,55 @@ import Support
 /// What a page's template sees: its top-level fields (`site`, `page`, `kind`, `listings`…), and the page's
 /// render key, made from the same fields. A field that many pages share goes in as a `KeyedValue`, which
 /// carries the smaller value render keys take in its place; so the key of a page always follows its context.
+///
+/// A field may also be a `MadeList`, whose items are made as the template walks them: its place among the
+/// fields holds null, which only this type sees.
 struct PageContext: Sendable {
-    private(set) var fields: OrderedDictionary<String, Value>
-    /// Stand-ins of the fields set from a `KeyedValue`, by name.
+    private var fields: OrderedDictionary<String, Value>
+    /// Stand-ins of the fields set from a `KeyedValue` or a `MadeList`, by name.
     private var standIns: [String: Value] = [:]
+    private var madeLists: [String: MadeList] = [:]
 
     init(_ fields: OrderedDictionary<String, Value> = [:]) {
         self.fields = fields
     }
 
     subscript(name: String) -> Value? {
-        get { fields[name] }
+        get { madeLists[name].map { .list(Array($0)) } ?? fields[name] }
         set {
             fields[name] = newValue
             standIns[name] = nil
+            madeLists[name] = nil
         }
     }
 
     mutating func set(_ name: String, _ keyed: some KeyedValue) {
-        fields[name] = keyed.value
+        self[name] = keyed.value
         standIns[name] = keyed.keyStandIn
     }
 
-    var value: Value { .object(fields) }
+    mutating func set(_ name: String, _ list: MadeList) {
+        self[name] = .null
+        standIns[name] = list.keyStandIn
+        madeLists[name] = list
+    }
+
+    /// The field as a template's tag sees it (`TemplateValue.init(field:)`), a made list as it is.
+    func templateField(named name: String) -> TemplateValue? {
+        if let list = madeLists[name] { return .madeList(list) }
+        return fields[name].flatMap(TemplateValue.init(field:))
+    }
+
+    /// The whole context as one value, made lists made: for checks of its shape, not for rendering.
+    var value: Value {
+        var made = fields
+        for (name, list) in madeLists { made[name] = .list(Array(list)) }
+        return .object(made)
+    }
 
     /// What the page is rendered from, with this context (see `RenderKey`).
     func renderKey(fingerprint: String, template: String) -> SHA256.Digest {
-        RenderKey.of(fingerprint: fingerprint, template: template, context: value, standIns: standIns)
+        RenderKey.of(fingerprint: fingerprint, template: template, context: .object(fields), standIns: standIns)
     }
 }
 

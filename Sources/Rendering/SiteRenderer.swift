@@ -123,9 +123,8 @@ public struct SiteRenderer: Sendable {
 
     /// Renders the page's own template, then the layout around it, into the file's bytes.
     func render(_ page: Page) -> [UInt8] {
-        let body = templates.render(page.context.value, with: page.template)
-        var fields = page.context.fields
-        fields["content"] = .html(body)
-        return templates.renderedBytes(.object(fields), with: "layout")
+        var context = page.context
+        context["content"] = .html(templates.render(context, with: page.template))
+        return templates.renderedBytes(context, with: "layout")
     }
 }

@@ -19,8 +19,16 @@ struct TemplateRenderer {
     }
 
     init(templates: [String: CompiledTemplate], context: Value) {
+        self.init(templates: templates, root: .value(context))
+    }
+
+    init(templates: [String: CompiledTemplate], page: PageContext) {
+        self.init(templates: templates, root: .page(page))
+    }
+
+    private init(templates: [String: CompiledTemplate], root: TemplateValue) {
         self.templates = templates
-        stack = [.value(context)]
+        stack = [root]
         output.reserveCapacity(32 * 1024)
     }
 
@@ -91,6 +99,7 @@ struct TemplateRenderer {
         switch value {
         case .list(let items): renderItems(items, body, scope)
         case .reversedList(let items): renderItems(items, body, scope)
+        case .madeList(let items): renderItems(items, body, scope)
         case .flag(let flag): if flag { render(body, scope) }
         case .value(.null), nil: break
         case let value?: renderPushing(value, body, scope)
@@ -101,6 +110,7 @@ struct TemplateRenderer {
         switch value {
         case .list(let items): if items.isEmpty { renderPushing(.list(items), body, scope) }
         case .reversedList(let items): if items.isEmpty { renderPushing(.reversedList(items), body, scope) }
+        case .madeList(let items): if items.isEmpty { renderPushing(.madeList(items), body, scope) }
         case .flag(let flag): if !flag { render(body, scope) }
         case .value(.null), nil: render(body, scope)
         case .some: break

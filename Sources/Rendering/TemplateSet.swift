@@ -56,7 +56,11 @@ public struct TemplateSet: Sendable {
     }
 
     public func render(_ context: Value, with name: String) -> String {
-        String(decoding: rendered(context, with: name).output, as: UTF8.self)
+        String(decoding: rendered(TemplateRenderer(templates: compiled, context: context), name).output, as: UTF8.self)
+    }
+
+    func render(_ page: PageContext, with name: String) -> String {
+        String(decoding: rendered(TemplateRenderer(templates: compiled, page: page), name).output, as: UTF8.self)
     }
 
     /// The rendered UTF-8, for a file: always valid, as every piece of it comes from a template's text or a
@@ -65,12 +69,12 @@ public struct TemplateSet: Sendable {
     /// The bytes are copied out of the renderer's buffer, which has room for a large page (32 KB, where the
     /// median page is 6.5 KB): rendered files wait for the writers, and with that room each held five times
     /// its bytes (240 MB of the L build's peak).
-    func renderedBytes(_ context: Value, with name: String) -> [UInt8] {
-        rendered(context, with: name).output.withUnsafeBufferPointer { Array($0) }
+    func renderedBytes(_ page: PageContext, with name: String) -> [UInt8] {
+        rendered(TemplateRenderer(templates: compiled, page: page), name).output.withUnsafeBufferPointer { Array($0) }
     }
 
-    private func rendered(_ context: Value, with name: String) -> TemplateRenderer {
-        var renderer = TemplateRenderer(templates: compiled, context: context)
+    private func rendered(_ renderer: TemplateRenderer, _ name: String) -> TemplateRenderer {
+        var renderer = renderer
         renderer.render(name)
         return renderer
     }

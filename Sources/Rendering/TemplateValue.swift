@@ -13,6 +13,10 @@ enum TemplateValue {
     case list([Value])
     /// A list read backwards by `reversed()`.
     case reversedList(ReversedCollection<[Value]>)
+    /// A list whose items are made as they are read: as `.list` of the same items.
+    case madeList(MadeList)
+    /// A page's context: as `.value` of the object it stands for, its made lists among its fields.
+    case page(PageContext)
     case integer(Int64)
     case text(String)
 
@@ -28,6 +32,7 @@ enum TemplateValue {
 
     /// The field `name` of this value, if it is an object that has it.
     func child(named name: String) -> TemplateValue? {
+        if case .page(let page) = self { return page.templateField(named: name) }
         guard case .value(.object(let fields)) = self, let field = fields[name] else { return nil }
         return TemplateValue(field: field)
     }
@@ -47,6 +52,9 @@ enum TemplateValue {
         case .list(let items): return Self.transform(items, name)
         // As in Swift, the reverse of a reversed array is the array.
         case .reversedList(let items): return name == "reversed" ? .list(items.reversed()) : Self.transform(items, name)
+        case .madeList(let items): return Self.transform(items, name)
+        // An object has no transforms.
+        case .page: return nil
         case .integer(let number): return Self.transform(number, name)
         case .text(let text): return Self.transform(text, name)
         }
@@ -59,6 +67,8 @@ enum TemplateValue {
         case .flag(let flag): return String(describing: flag)
         case .list(let items): return String(describing: items)
         case .reversedList(let items): return String(describing: items)
+        case .madeList(let items): return String(describing: Array(items))
+        case .page: return ""
         case .integer(let number): return String(number)
         case .text(let text): return text
         }

@@ -43,7 +43,7 @@ import Testing
         #expect(!page.contains("leaflet") && !page.contains("id=\"map\""))
     }
 
-    /// The map page's render key takes each card as its digest (`PlaceList`): a rebuild after a place's card,
+    /// The map page's render key takes each card as its digest (`placeCards`): a rebuild after a place's card,
     /// coordinates or facets change renders the page again.
     @Test func theMapPageIsRenderedAgainWhenAPlaceChanges() throws {
         let site = TestSupport.makeSite()

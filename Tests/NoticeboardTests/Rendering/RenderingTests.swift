@@ -36,7 +36,7 @@ import Testing
             "listing": ("templates/listing.mustache", "<h1>{{name}}</h1>"),
         ])
         for repeats in [1, 100, 10_000] {
-            let bytes = templates.renderedBytes(.object(["name": .string(String(repeating: "ab", count: repeats))]), with: "listing")
+            let bytes = templates.renderedBytes(PageContext(["name": .string(String(repeating: "ab", count: repeats))]), with: "listing")
             #expect(bytes.count == 9 + 2 * repeats)
             #expect(bytes.capacity < bytes.count + 64, "\(bytes.capacity) bytes held for \(bytes.count)")
         }

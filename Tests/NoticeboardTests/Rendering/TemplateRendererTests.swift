@@ -3,6 +3,7 @@ import OrderedCollections
 @testable import Rendering
 import SiteModel
 import Support
+import Synchronization
 import Testing
 
 /// `TemplateRenderer` against swift-mustache itself, the reference it replaces: the same templates and values
@@ -94,11 +95,53 @@ import Testing
         #expect(mismatches.isEmpty, "first mismatches: \(mismatches.prefix(3))")
     }
 
-    /// (TemplateSet's rendering, swift-mustache's rendering) of `template` with `context` and the partials.
-    static func renderBothWays(_ template: String) throws -> (String, String) {
+    /// A page's context whose lists are made as the template walks them (`MadeList`, a map page's cards)
+    /// renders as the context with the lists made ahead: the hand-picked cases and generated templates.
+    @Test func madeListsRenderAsTheListsTheyMake() throws {
+        guard case .object(let fields) = Self.context else { Issue.record("the test context is an object"); return }
+        var page = PageContext(fields)
+        for (name, value) in fields {
+            if case .list(let items) = value { page.set(name, MadeList(count: items.count, keyStandIn: .null) { items[$0] }) }
+        }
+        #expect(page.value == Self.context)
+        var generator = TemplateGenerator(seed: 11)
+        var mismatches: [String] = []
+        for template in Self.cases + (0..<400).map({ _ in generator.template(depth: 3) }) {
+            let templates = try Self.templateSet(template)
+            if templates.render(page, with: "case") != templates.render(Self.context, with: "case") { mismatches.append(template) }
+        }
+        #expect(mismatches.isEmpty, "first mismatches: \(mismatches.prefix(3))")
+    }
+
+    /// A made list's items are made as a section walks them, once each, and none before.
+    @Test func aMadeListMakesItsItemsAsTheyAreWalked() throws {
+        let made = Mutex<[Int]>([])
+        var page = PageContext(["title": .string("Places")])
+        page.set("places", MadeList(count: 3, keyStandIn: .null) { index in
+            made.withLock { $0.append(index) }
+            return .object(["name": .string("Place \(index)")])
+        })
+        let templates = try Self.templateSet("{{title}}:{{#places}} {{name}}{{/places}}")
+        #expect(made.withLock { $0 }.isEmpty)
+        #expect(templates.render(page, with: "case") == "Places: Place 0 Place 1 Place 2")
+        #expect(made.withLock { $0 } == [0, 1, 2])
+    }
+
+    /// The partials, the templates every site needs (empty) and `template` as `case`.
+    static func sources(_ template: String) -> [String: (file: String, text: String)] {
         var sources = partials.mapValues { (file: "p", text: $0) }
         for required in TemplateSet.required { sources[required] = (file: "r", text: "") }
         sources["case"] = (file: "templates/case.mustache", text: template)
+        return sources
+    }
+
+    static func templateSet(_ template: String) throws -> TemplateSet {
+        try TemplateSet(sources: sources(template))
+    }
+
+    /// (TemplateSet's rendering, swift-mustache's rendering) of `template` with `context` and the partials.
+    static func renderBothWays(_ template: String) throws -> (String, String) {
+        let sources = sources(template)
         let ours = try TemplateSet(sources: sources).render(context, with: "case")
         HTMLEscaping.registered
         var library = MustacheLibrary()
