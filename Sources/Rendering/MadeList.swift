@@ -1,7 +1,7 @@
 import SiteModel
 
 /// A list a template walks whose items are made one at a time as it walks them, and let go after: a map
-/// page's cards of every place of a kind, which at 100,000 places held about 390 MB at once when made ahead.
+/// page's cards of every place of a kind, which made ahead were 38 MB of the L build's heap (10,000 places).
 /// Templates see it as they see a list of the same items (`TemplateValue.madeList`); render keys take its
 /// stand-in, made from the same inputs.
 struct MadeList: RandomAccessCollection, Sendable {
