@@ -22,6 +22,9 @@ public struct ListingSelection: RandomAccessCollection, Sendable {
         return ListingSelection(base, at: positions)
     }
 
+    /// Where its listings stand in the base list, ascending.
+    public var basePositions: LazyMapSequence<[UInt32], Int> { positions.lazy.map { Int($0) } }
+
     /// Where in this selection the listings at `basePositions` of its base list stand, for those it holds;
     /// both in ascending order. Found by halving: the listings themselves are not read.
     public func places(ofBasePositions basePositions: [Int]) -> [Int] {

@@ -3,8 +3,8 @@ import OrderedCollections
 import SiteModel
 import Support
 
-/// What search knows of one listing: the words it is found by, the facet values and range value it is
-/// filtered by, and the card a result shows.
+/// What search knows of one listing: the words it is found by, the range value it is filtered by, and the
+/// card a result shows. (The facet files are made from the catalogue's facets, `searchFacetFiles`.)
 public struct SearchDocument: Sendable {
     public let kind: String
     public let title: String
@@ -12,8 +12,6 @@ public struct SearchDocument: Sendable {
     /// and the titles of the listings it refers to), joined with spaces. Empty once its terms are taken,
     /// when the index is not kept for an edit in place (see `searchDocumentsAndTerms`).
     public private(set) var text: String
-    /// Facet name → the names of its values this listing has (in a collection kind, any of its entries has).
-    public let facets: [String: [String]]
     /// The value of the kind's `search_range` field (an int or a decimal); null without one.
     public let range: Value
     public let card: Card
@@ -52,13 +50,12 @@ extension SiteRenderer {
     func searchDocumentsAndTerms(keepingText: Bool) -> (documents: [SearchDocument], terms: SearchTerms) {
         var documents: [SearchDocument] = [], terms = SearchTerms.Collector()
         for collection in catalogue.kinds where collection.schema.hasPages {
-            let facetValues = self.facetValues(collection)
             let clusters = self.clusters(collection)
             let order = searchOrder(collection)
             for run in order.indices.runs(of: Self.searchDocumentsPerRun) {
                 let made = Array(order[run]).parallelMap { index in
                     let listing = collection.listings[index]
-                    return searchDocument(listing, collection, facetValues[listing.slug] ?? [:], cluster: clusters[listing.slug] ?? -1)
+                    return searchDocument(listing, collection, cluster: clusters[listing.slug] ?? -1)
                 }
                 terms.add(made, numberedFrom: documents.count)
                 documents += keepingText ? made : made.map(\.withoutText)
@@ -97,25 +94,7 @@ extension SiteRenderer {
         return collection.listings.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }
     }
 
-    /// By listing slug, the names of each facet's values it has.
-    private func facetValues(_ collection: KindCollection) -> [String: [String: [String]]] {
-        var byListing: [String: [String: [String]]] = [:]
-        for facet in collection.facets {
-            let overEntries = collection.schema.facetIsOverEntries(facet.field.name)
-            for value in facet.values {
-                for member in value.listings {
-                    // An entry stands for its collection.
-                    let slug = overEntries ? (member.fields["collection"]?["slug"]?.text ?? member.slug) : member.slug
-                    var names = byListing[slug, default: [:]][facet.field.name, default: []]
-                    if names.last != value.text && !names.contains(value.text) { names.append(value.text) }
-                    byListing[slug, default: [:]][facet.field.name] = names
-                }
-            }
-        }
-        return byListing
-    }
-
-    func searchDocument(_ listing: Listing, _ collection: KindCollection, _ facets: [String: [String]], cluster: Int) -> SearchDocument {
+    func searchDocument(_ listing: Listing, _ collection: KindCollection, cluster: Int) -> SearchDocument {
         let schema = collection.schema
         var range: Value = .null
         if let field = schema.searchRange {
@@ -130,7 +109,7 @@ extension SiteRenderer {
         let facetLine = lines.filter { !$0.isEmpty }.map { $0.joined(separator: ", ") }.joined(separator: " · ")
         return SearchDocument(
             kind: schema.name, title: contexts.title(of: listing, schema: schema), text: searchText(listing, schema: schema),
-            facets: facets, range: range,
+            range: range,
             card: .init(
                 path: listing.outputPath, thumbnail: thumbnail(parts.photo), figures: (parts.figures.map { ($0.label, $0.text) } + (parts.rating.map { [($0.label, $0.text)] } ?? [])).map { "\($0) \($1)" },
                 facetLine: facetLine, summary: summary(listing, schema)),

@@ -29,7 +29,7 @@ extension SiteRenderer {
         let (documents, terms) = searchDocumentsAndTerms(keepingText: keepingText)
         let collections = searchedKinds
         let numbers = Self.documentNumbers(collections)
-        let (facetFiles, facetValues) = searchFacetFiles(documents, collections: collections, numbers: numbers)
+        let (facetFiles, facetValues) = searchFacetFiles(collections: collections, numbers: numbers)
         let corpus = SearchCorpus(documents: documents, terms: terms, facetValues: facetValues, cardStarts: Self.cardFileStarts(documents))
         var files = facetFiles + searchCardFiles(corpus, numbers: Array(corpus.cardStarts.indices))
         for (index, collection) in collections.enumerated() {
@@ -55,7 +55,7 @@ extension SiteRenderer {
             for listing in collection.listings where slugs.contains(listing.slug) {
                 guard let number = numbers[index].first(where: { documents[$0].card.path == listing.outputPath }) else { return nil }
                 let old = documents[number]
-                documents[number] = searchDocument(listing, collection, old.facets, cluster: old.cluster)
+                documents[number] = searchDocument(listing, collection, cluster: old.cluster)
                 terms = terms.replacing(Int32(number), old, with: documents[number])
                 cardFiles.insert(last.cardStarts.lastIndex { $0 <= number }!)
             }
@@ -132,21 +132,17 @@ extension SiteRenderer {
     }
 
     /// Facet value files, and per kind, facet and value: [name, count, file number].
-    private func searchFacetFiles(
-        _ documents: [SearchDocument], collections: [KindCollection], numbers: [Range<Int>]
-    ) -> ([OutputFile], [[[Value]]]) {
+    private func searchFacetFiles(collections: [KindCollection], numbers: [Range<Int>]) -> ([OutputFile], [[[Value]]]) {
         var groups = FacetGroups()
         var kinds: [[[Value]]] = []
         for (kindIndex, collection) in collections.enumerated() {
+            let members = FacetMembers(collection, numbers: searchNumbers(collection, first: numbers[kindIndex].lowerBound))
             var facets: [[Value]] = []
             for (facetIndex, facet) in collection.facets.enumerated() {
-                var members: [String: [Int32]] = [:]
-                for number in numbers[kindIndex] {
-                    for value in documents[number].facets[facet.field.name] ?? [] { members[value, default: []].append(Int32(number)) }
-                }
+                let overEntries = collection.schema.facetIsOverEntries(facet.field.name)
                 var values: [Value] = []
                 for (valueIndex, value) in facet.values.enumerated() {
-                    let numbers = members[value.text] ?? []
+                    let numbers = members.documents(having: value, overEntries: overEntries)
                     let file = groups.add("\(kindIndex).\(facetIndex).\(valueIndex)", SearchPostings.encode(increasing: numbers))
                     values.append(.list([.string(value.text), .int(Int64(numbers.count)), .int(Int64(file))]))
                 }
@@ -160,6 +156,14 @@ extension SiteRenderer {
                 path: "\(Self.searchFolder)facets/\(number).json", contents: .bytes(JSONWriter.bytes(.object(["$schema": schema, "values": .object(group)]))))
         }
         return (files, kinds)
+    }
+
+    /// By place in `collection.listings`, each listing's document number: the kind's numbers start at `first`
+    /// and follow its search order.
+    private func searchNumbers(_ collection: KindCollection, first: Int) -> [Int32] {
+        var numbers = [Int32](repeating: 0, count: collection.listings.count)
+        for (offset, place) in searchOrder(collection).enumerated() { numbers[place] = Int32(first + offset) }
+        return numbers
     }
 
     /// Where each card file starts: after `cardsPerFile` documents, and at the start of a kind or of a cluster
@@ -291,5 +295,26 @@ private struct FacetGroups {
         groups[groups.count - 1][key] = .string(postings)
         size += postings.utf8.count + key.utf8.count + 6
         return groups.count - 1
+    }
+}
+
+/// The documents of a kind that have a facet value, from the value's listings in the catalogue.
+private struct FacetMembers {
+    /// By place in the kind's listings.
+    let numbers: [Int32]
+    /// By slug, a listing's place: an entry of a collection kind stands for its collection's listing.
+    let places: [String: Int]
+
+    init(_ collection: KindCollection, numbers: [Int32]) {
+        self.numbers = numbers
+        let hasEntryFacets = collection.facets.contains { collection.schema.facetIsOverEntries($0.field.name) }
+        places = hasEntryFacets ? Dictionary(uniqueKeysWithValues: collection.listings.enumerated().map { ($1.slug, $0) }) : [:]
+    }
+
+    /// In increasing order, each once.
+    func documents(having value: FacetValue, overEntries: Bool) -> [Int32] {
+        guard overEntries else { return value.listings.basePositions.map { numbers[$0] }.sorted() }
+        let collections = value.listings.compactMap { entry in entry.fields["collection"]?["slug"]?.text }
+        return Set(collections.compactMap { places[$0].map { numbers[$0] } }).sorted()
     }
 }

@@ -1,3 +1,4 @@
+import CatalogueIndex
 import Foundation
 @testable import Noticeboard
 @testable import Rendering
@@ -47,7 +48,7 @@ import Testing
 
     static func document(kind: String, cluster: Int, title: String = "", text: String = "") -> SearchDocument {
         SearchDocument(
-            kind: kind, title: title, text: text, facets: [:], range: .null,
+            kind: kind, title: title, text: text, range: .null,
             card: .init(path: "", thumbnail: nil, figures: [], facetLine: "", summary: ""), cluster: cluster)
     }
 
@@ -105,6 +106,15 @@ import Testing
         }
     }
 
+    /// By facet, the texts of the values a listing has, read from its fields: a collection kind's facet over
+    /// its entries from every entry's.
+    static func facetTexts(_ listing: Listing, _ schema: KindSchema) -> [String: [String]] {
+        let entries = schema.entriesField.flatMap { listing.fields[$0]?.listValue } ?? []
+        return Dictionary(uniqueKeysWithValues: schema.facets.map { name in
+            (name, schema.facetIsOverEntries(name) ? entries.flatMap { CatalogueIndex.facetTexts($0[name]) } : CatalogueIndex.facetTexts(listing.fields[name]))
+        })
+    }
+
     /// A range value as JSONSerialization writes a number; NSNull for none.
     static func number(_ range: Value) -> Any {
         switch range {
@@ -129,7 +139,12 @@ import Testing
         let catalogue = try Noticeboard.enrichAndIndex(site, buildDate: Self.now, stages: &stages)
         let documents = SiteRenderer(catalogue: catalogue, templates: site.templates, staticFiles: []).searchDocumentsAndTerms(keepingText: true).documents
         let listings: [[String: Any]] = documents.map { document in
-            ["kind": document.kind, "title": document.title, "text": document.text, "facets": document.facets, "range": Self.number(document.range)]
+            let collection = catalogue.collection(document.kind)!
+            let listing = collection.listings.first { $0.outputPath == document.card.path }!
+            return [
+                "kind": document.kind, "title": document.title, "text": document.text, "facets": Self.facetTexts(listing, collection.schema),
+                "range": Self.number(document.range),
+            ]
         }
         try JSONSerialization.data(withJSONObject: ["documents": listings]).write(to: URL(fileURLWithPath: root + "/listings.json"))
         let result = try TestSupport.run(
