@@ -114,11 +114,13 @@ public final class OutputBook: Sendable {
     }
 
     /// Rendered files, from any thread: each is digested on the core that made it.
-    public func add(_ batch: [SiteRenderer.RenderedFile]) {
+    public func add(_ batch: consuming [SiteRenderer.RenderedFile]) {
         switch mode {
         case .restaging(let staging):
             var queued: [(file: OutputFile, digest: FileDigest?)] = [], made: [(path: String, output: BuildState.Output)] = []
-            for item in batch {
+            // Taken, so that the batch is let go after the loop: a stream may read `outputs` (the manifest,
+            // made in `finish`), which would be copied whole when they change below.
+            for item in consume batch {
                 if let digest = digest(of: item.file) {
                     queued.append((restaged(item.file, digest), digest))
                     made.append((item.file.path, BuildState.Output(digest: digest, renderKey: item.renderKey)))
@@ -173,7 +175,7 @@ public final class OutputBook: Sendable {
     ) throws(BuildFailure) -> Finished? {
         switch mode {
         case .restaging(let staging):
-            add(derive(WrittenDigests(outputs.withLock { $0 }.mapValues(\.digest)), nil).map { SiteRenderer.RenderedFile(file: $0, renderKey: nil) })
+            add(derive(WrittenDigests(outputs.withLock { $0 }) { $0.digest }, nil).map { SiteRenderer.RenderedFile(file: $0, renderKey: nil) })
             let state = record(outputs.withLock { $0 })
             // The record is written while the last files are.
             let keepingLayout = if case .keep = recordLayout { true } else { false }
@@ -211,7 +213,7 @@ public final class OutputBook: Sendable {
             for path in lastDerived { outputs[path] = nil }
             // Looked up where they are, and let go before `outputs` changes below (which would copy it).
             let derived = { [outputs, files] in
-                derive(WrittenDigests(lookup: { outputs[$0]?.digest }, every: { outputs.mapValues(\.digest) }), Set(files.keys))
+                derive(WrittenDigests(outputs) { $0.digest }, Set(files.keys))
             }()
             for made in derived {
                 guard let bytes = made.contents.inMemory else { return nil }

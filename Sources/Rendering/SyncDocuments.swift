@@ -128,14 +128,14 @@ extension SiteRenderer {
     ) -> OutputFile {
         guard let changed else {
             kept?.manifest = nil
-            return Manifest.file(for: digests.every().merging(derived) { $1 }, site: site)
+            return Manifest.file(for: digests.adding(derived), site: site)
         }
         let lastLayout = kept?.manifest
         let lastDerived = (lastLayout?.paths(under: SyncDocuments.folder) ?? []) + [Self.apiRootPath]
+        let every = digests.adding(derived)
         let made = Manifest.inPlace(
-            paths: changed.union(derived.keys).union(lastDerived), digest: { derived[$0] ?? digests[$0] },
-            last: lastLayout.flatMap { layout in lastBytes(Manifest.path).map { ($0, layout) } },
-            every: { Array(digests.every().keys) + derived.keys.filter { digests[$0] == nil } }, site: site)
+            paths: changed.union(derived.keys).union(lastDerived), digest: { every[$0] },
+            last: lastLayout.flatMap { layout in lastBytes(Manifest.path).map { ($0, layout) } }, every: { every.paths }, site: site)
         kept?.manifest = made.layout
         return OutputFile(path: Manifest.path, contents: .bytes(made.bytes))
     }
@@ -155,7 +155,9 @@ extension SiteRenderer {
             }
             return (now, differing)
         }
-        let now = digests.every().filter { isSynced($0.key) }, previous = lastFiles.filter { isSynced($0.key) }
+        var now: [String: FileDigest] = [:]
+        digests.forEach { path, digest in if isSynced(path) { now[path] = digest } }
+        let previous = lastFiles.filter { isSynced($0.key) }
         var differing: [String: FileDigest?] = now.filter { previous[$0.key] != $0.value }.mapValues { $0 }
         for path in previous.keys where now[path] == nil { differing[path] = .some(nil) }
         return (now, differing)

@@ -1,21 +1,48 @@
 import SiteModel
 
-/// The digests of the files a build has written, by path, as the writer holds them: a whole build's sync
-/// documents and manifest read every one; an edit in place looks up only the paths it changed, rather than
-/// have 800,000 copied out for it at 430,000 listings.
-public struct WrittenDigests {
-    private let lookup: (String) -> FileDigest?
-    /// Every path's digest.
-    public let every: () -> [String: FileDigest]
+/// The digests of the files a build has written, by path, read where the writer holds them: never copied
+/// out, as there are 780,000 at 430,000 listings (each copy was 56 MB of the XL build's peak).
+public struct WrittenDigests: Sendable {
+    private let lookup: @Sendable (String) -> FileDigest?
+    private let each: @Sendable ((String, FileDigest) -> Void) -> Void
 
-    public init(lookup: @escaping (String) -> FileDigest?, every: @escaping () -> [String: FileDigest]) {
-        self.lookup = lookup
-        self.every = every
+    /// The files as the writer records them, by path, and how to read a record's digest.
+    public init<Output: Sendable>(_ outputs: [String: Output], digest: @escaping @Sendable (Output) -> FileDigest) {
+        lookup = { outputs[$0].map(digest) }
+        each = { body in
+            for (path, output) in outputs { body(path, digest(output)) }
+        }
     }
 
     public init(_ digests: [String: FileDigest]) {
-        self.init(lookup: { digests[$0] }, every: { digests })
+        self.init(digests) { $0 }
+    }
+
+    private init(lookup: @escaping @Sendable (String) -> FileDigest?, each: @escaping @Sendable ((String, FileDigest) -> Void) -> Void) {
+        self.lookup = lookup
+        self.each = each
     }
 
     public subscript(path: String) -> FileDigest? { lookup(path) }
+
+    /// Calls `body` with every path and its digest, in no order.
+    public func forEach(_ body: (String, FileDigest) -> Void) { each(body) }
+
+    /// Every path, in no order.
+    public var paths: [String] {
+        var paths: [String] = []
+        forEach { path, _ in paths.append(path) }
+        return paths
+    }
+
+    /// These digests and `more`, whose digest a path takes when both have it.
+    func adding(_ more: [String: FileDigest]) -> WrittenDigests {
+        let base = self
+        return WrittenDigests(
+            lookup: { more[$0] ?? base[$0] },
+            each: { body in
+                base.forEach { path, digest in if more[path] == nil { body(path, digest) } }
+                for (path, digest) in more { body(path, digest) }
+            })
+    }
 }
