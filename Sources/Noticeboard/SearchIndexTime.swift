@@ -14,7 +14,7 @@ extension Noticeboard {
         let catalogue = try enrichAndIndex(site, buildDate: options.now ?? CalendarDate.today(), stages: &stages)
         let renderer = SiteRenderer(catalogue: catalogue, templates: site.templates, staticFiles: [])
         let start = DispatchTime.now()
-        let files = renderer.searchIndex().files
+        let files = renderer.searchIndex(keepingCorpus: false).files
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         let bytes = files.reduce(0) { total, file in
             if case .bytes(let contents) = file.contents { return total + contents.count }

@@ -247,12 +247,15 @@ struct RenderPass: Sendable {
         return made?.listings ?? .none
     }
 
-    /// The search index's files: made anew, or in place from the last build's corpus. Only a corpus kept for
-    /// the next edit keeps its documents' text.
+    /// The search index's files: made anew, or in place from the last build's corpus. Only a render kept for
+    /// the next edit keeps the corpus.
     func searchIndex() -> [OutputFile] {
-        let made = changes.flatMap { changes in last?.search.flatMap { renderer.searchIndex(replacing: changes, in: $0) } }
-            ?? renderer.searchIndex(keepingText: keeper != nil)
-        keeper?.keep(made.corpus)
+        if let changes, let corpus = last?.search, let made = renderer.searchIndex(replacing: changes, in: corpus) {
+            keeper?.keep(made.corpus)
+            return made.files
+        }
+        let made = renderer.searchIndex(keepingCorpus: keeper != nil)
+        if let corpus = made.corpus { keeper?.keep(corpus) }
         return made.files
     }
 

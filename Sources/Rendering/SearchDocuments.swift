@@ -9,8 +9,8 @@ public struct SearchDocument: Sendable {
     public let kind: String
     public let title: String
     /// The public text of every other field (string, enum and Markdown fields, in lists and objects too,
-    /// and the titles of the listings it refers to), joined with spaces. Empty once its terms are taken,
-    /// when the index is not kept for an edit in place (see `searchDocumentsAndTerms`).
+    /// and the titles of the listings it refers to), joined with spaces. Empty in a document that waits
+    /// only for its card file, its terms taken (`SearchDocumentsMade`).
     public private(set) var text: String
     /// The value of the kind's `search_range` field (an int or a decimal); null without one.
     public let range: Value
@@ -43,28 +43,31 @@ extension SiteRenderer {
     /// Characters of a card's summary, cut at a word.
     static let summaryLength = 160
 
-    /// Every listing with a page, by kind in navigation order, each kind in its search order (the order of
-    /// the search index's document numbers), and their terms. The terms are taken a run of documents at a
-    /// time; unless `keepingText`, each run's text then goes, as only an edit in place needs it again (to
-    /// take a document's old terms out): at XL the documents' text held hundreds of MB beside the terms.
-    func searchDocumentsAndTerms(keepingText: Bool) -> (documents: [SearchDocument], terms: SearchTerms) {
-        var documents: [SearchDocument] = [], terms = SearchTerms.Collector()
-        for collection in catalogue.kinds where collection.schema.hasPages {
-            let clusters = self.clusters(collection)
-            let order = searchOrder(collection)
-            for run in order.indices.runs(of: Self.searchDocumentsPerRun) {
-                let made = Array(order[run]).parallelMap { index in
+    /// The searched documents, made a run at a time in document order (every listing with a page, by kind in
+    /// navigation order, each kind in its search order), and what the index takes from them as they come
+    /// (`SearchDocumentsMade`). Only a corpus kept for an edit in place holds the documents themselves: at
+    /// XL they held 150 MB beside the terms.
+    func searchDocuments(keepingDocuments: Bool, perRun: Int = searchDocumentsPerRun) -> SearchDocumentsMade {
+        let kinds = catalogue.kinds.filter(\.schema.hasPages).map { collection in
+            (collection: collection, clusters: clusters(collection), order: searchOrder(collection))
+        }
+        let groups = kinds.flatMap { kind in
+            kind.order.map { CardGroup(kind: kind.collection.schema.name, cluster: kind.clusters[kind.collection.listings[$0].slug] ?? -1) }
+        }
+        var made = SearchDocumentsMade(
+            count: groups.count, cardStarts: Self.cardFileStarts(groups), cardSchema: schemaURL("search.cards"), keepingDocuments: keepingDocuments)
+        for (collection, clusters, order) in kinds {
+            for run in order.indices.runs(of: perRun) {
+                made.add(Array(order[run]).parallelMap { index in
                     let listing = collection.listings[index]
                     return searchDocument(listing, collection, cluster: clusters[listing.slug] ?? -1)
-                }
-                terms.add(made, numberedFrom: documents.count)
-                documents += keepingText ? made : made.map(\.withoutText)
+                })
             }
         }
-        return (documents, terms.terms())
+        return made
     }
 
-    static let searchDocumentsPerRun = 4_096
+    public static let searchDocumentsPerRun = 4_096
 
     /// The facet whose values cluster a kind's documents, so that a filter on it reads one stretch of them and
     /// its results' cards come from few files: of the facets with one value a listing, the one with most values.

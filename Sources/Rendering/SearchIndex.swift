@@ -24,19 +24,22 @@ extension SiteRenderer {
     static let termFileBytes = 32_000
     static let facetFileBytes = 8_000
 
-    /// The index made anew: its files, and the corpus they are made from.
-    public func searchIndex(keepingText: Bool = true) -> (files: [OutputFile], corpus: SearchCorpus) {
-        let (documents, terms) = searchDocumentsAndTerms(keepingText: keepingText)
+    /// The index made anew: its files, and when `keepingCorpus`, the corpus they are made from.
+    public func searchIndex(keepingCorpus: Bool, documentsPerRun: Int = searchDocumentsPerRun) -> (files: [OutputFile], corpus: SearchCorpus?) {
+        let made = searchDocuments(keepingDocuments: keepingCorpus, perRun: documentsPerRun)
+        let terms = made.sortedTerms()
         let collections = searchedKinds
         let numbers = Self.documentNumbers(collections)
         let (facetFiles, facetValues) = searchFacetFiles(collections: collections, numbers: numbers)
-        let corpus = SearchCorpus(documents: documents, terms: terms, facetValues: facetValues, cardStarts: Self.cardFileStarts(documents))
-        var files = facetFiles + searchCardFiles(corpus, numbers: Array(corpus.cardStarts.indices))
+        var files = facetFiles + made.cardFiles
         for (index, collection) in collections.enumerated() {
-            files += searchRangeFile(collection, documents: documents[numbers[index]]).map { [$0] } ?? []
+            files += searchRangeFile(collection, ranges: made.ranges[numbers[index]]).map { [$0] } ?? []
             files += searchSortFiles(collection)
         }
-        return (files + searchTermAndMetaFiles(corpus, collections: collections, numbers: numbers), corpus)
+        files += searchTermAndMetaFiles(
+            terms, documents: made.count, cardStarts: made.cardStarts, facetValues: facetValues, collections: collections, numbers: numbers)
+        let corpus = SearchCorpus(documents: made.documents, terms: terms, facetValues: facetValues, cardStarts: made.cardStarts)
+        return (files, keepingCorpus ? corpus : nil)
     }
 
     /// The index after an in-place edit of the `edited` listings (slugs by kind), from the last build's
@@ -61,11 +64,17 @@ extension SiteRenderer {
             }
         }
         let corpus = SearchCorpus(documents: documents, terms: terms, facetValues: last.facetValues, cardStarts: last.cardStarts)
-        var files = searchCardFiles(corpus, numbers: cardFiles.sorted())
-        for index in changedKinds {
-            files += searchRangeFile(collections[index], documents: documents[numbers[index]]).map { [$0] } ?? []
+        let schema = schemaURL("search.cards"), starts = corpus.cardStarts, made = documents
+        var files = cardFiles.sorted().parallelMap { number in
+            Self.cardFile(number, made[Self.cardFileDocuments(number, starts: starts, count: made.count)], schema: schema)
         }
-        return (files + searchTermAndMetaFiles(corpus, collections: collections, numbers: numbers), corpus)
+        for index in changedKinds {
+            files += searchRangeFile(collections[index], ranges: documents[numbers[index]].map(\.range)[...]).map { [$0] } ?? []
+        }
+        files += searchTermAndMetaFiles(
+            terms, documents: documents.count, cardStarts: corpus.cardStarts, facetValues: corpus.facetValues, collections: collections,
+            numbers: numbers)
+        return (files, corpus)
     }
 
     /// The kinds whose listings search finds: those with pages, in navigation order.
@@ -83,16 +92,18 @@ extension SiteRenderer {
     }
 
     /// The term files and the meta document, which says where each term file starts.
-    private func searchTermAndMetaFiles(_ corpus: SearchCorpus, collections: [KindCollection], numbers: [Range<Int>]) -> [OutputFile] {
-        let (termFiles, separators) = searchTermFiles(corpus.terms)
+    private func searchTermAndMetaFiles(
+        _ terms: SearchTerms, documents: Int, cardStarts: [Int], facetValues: [[[Value]]], collections: [KindCollection], numbers: [Range<Int>]
+    ) -> [OutputFile] {
+        let (termFiles, separators) = searchTermFiles(terms)
         let kinds: [Value] = collections.enumerated().map { index, collection in
-            searchKindMeta(collection, first: numbers[index].lowerBound, facetValues: corpus.facetValues[index])
+            searchKindMeta(collection, first: numbers[index].lowerBound, facetValues: facetValues[index])
         }
         let meta: Value = .object([
             "$schema": schemaURL("search.meta"),
             "version": .int(Int64(Self.searchIndexVersion)),
-            "documents": .int(Int64(corpus.documents.count)),
-            "cards": .list(corpus.cardStarts.map { .int(Int64($0)) }),
+            "documents": .int(Int64(documents)),
+            "cards": .list(cardStarts.map { .int(Int64($0)) }),
             "terms": .list(separators.map(Value.string)),
             "kinds": .list(kinds),
         ])
@@ -168,23 +179,19 @@ extension SiteRenderer {
 
     /// Where each card file starts: after `cardsPerFile` documents, and at the start of a kind or of a cluster
     /// (`clusterFacet`) that the file has no room left for, so that a cluster's cards are in as few files as can be.
-    static func cardFileStarts(_ documents: [SearchDocument]) -> [Int] {
+    /// `groups` gives each document's kind and cluster, in document order.
+    static func cardFileStarts(_ groups: [CardGroup]) -> [Int] {
         var starts: [Int] = []
         var start = 0
-        while start < documents.count {
+        while start < groups.count {
             starts.append(start)
             var end = start
-            while end < documents.count && end - start < Self.cardsPerFile {
-                let first = documents[end]
+            while end < groups.count && end - start < Self.cardsPerFile {
+                let first = groups[end]
                 var clusterEnd = end + 1
-                while clusterEnd < documents.count && documents[clusterEnd].kind == first.kind && documents[clusterEnd].cluster == first.cluster {
-                    clusterEnd += 1
-                }
+                while clusterEnd < groups.count && groups[clusterEnd] == first { clusterEnd += 1 }
                 // A new kind or cluster that does not fit starts a file of its own.
-                if end > start && (first.kind != documents[end - 1].kind || first.cluster != documents[end - 1].cluster)
-                    && clusterEnd - end > Self.cardsPerFile - (end - start) {
-                    break
-                }
+                if end > start && first != groups[end - 1] && clusterEnd - end > Self.cardsPerFile - (end - start) { break }
                 end = min(clusterEnd, start + Self.cardsPerFile)
             }
             start = end
@@ -192,24 +199,30 @@ extension SiteRenderer {
         return starts
     }
 
-    /// The card files of the given numbers (see `cardFileStarts`): [title, path, thumbnail or null, [figures],
-    /// facet line, summary] a document.
-    private func searchCardFiles(_ corpus: SearchCorpus, numbers: [Int]) -> [OutputFile] {
-        let schema = schemaURL("search.cards")
-        let starts = corpus.cardStarts, documents = corpus.documents
-        return numbers.parallelMap { number in
-            let end = number + 1 < starts.count ? starts[number + 1] : documents.count
-            let cards: [Value] = documents[starts[number]..<end].map { document in
-                let card = document.card
-                return .list([
-                    .string(document.title), .string(card.path), card.thumbnail.map(Value.string) ?? .null,
-                    .list(card.figures.map(Value.string)), .string(card.facetLine), .string(card.summary),
-                ])
-            }
-            return OutputFile(
-                path: "\(Self.searchFolder)cards/\(number).json", contents: .bytes(JSONWriter.bytes(.object(["$schema": schema, "cards": .list(cards)]))))
-        }
+    /// The numbers of the documents in card file `number` of `count` documents.
+    static func cardFileDocuments(_ number: Int, starts: [Int], count: Int) -> Range<Int> {
+        starts[number]..<(number + 1 < starts.count ? starts[number + 1] : count)
     }
+
+    /// Card file `number`, of `documents`: [title, path, thumbnail or null, [figures], facet line, summary]
+    /// a document.
+    static func cardFile(_ number: Int, _ documents: ArraySlice<SearchDocument>, schema: Value) -> OutputFile {
+        let cards: [Value] = documents.map { document in
+            let card = document.card
+            return .list([
+                .string(document.title), .string(card.path), card.thumbnail.map(Value.string) ?? .null,
+                .list(card.figures.map(Value.string)), .string(card.facetLine), .string(card.summary),
+            ])
+        }
+        return OutputFile(
+            path: "\(Self.searchFolder)cards/\(number).json", contents: .bytes(JSONWriter.bytes(.object(["$schema": schema, "cards": .list(cards)]))))
+    }
+}
+
+/// The kind and cluster of a search document: a card file holds few of them (`SiteRenderer.cardFileStarts`).
+struct CardGroup: Equatable {
+    let kind: String
+    let cluster: Int
 }
 
 extension SiteRenderer {
@@ -245,11 +258,11 @@ extension SiteRenderer {
     private static func searchRangePath(_ schema: KindSchema) -> String { "range/\(schema.name).json" }
     private static func searchSortPath(_ schema: KindSchema, _ key: SortKey) -> String { "sort/\(schema.name).\(key.field).json" }
 
-    /// A kind's range values in document order, when it has a range field: from its documents.
-    private func searchRangeFile(_ collection: KindCollection, documents: ArraySlice<SearchDocument>) -> OutputFile? {
+    /// A kind's range values in document order, when it has a range field.
+    private func searchRangeFile(_ collection: KindCollection, ranges: ArraySlice<Value>) -> OutputFile? {
         let schema = collection.schema
         guard let field = schema.searchRange, schema.label(of: field) != nil else { return nil }
-        return searchFile(Self.searchRangePath(schema), schema: "search.range", ["values": .list(documents.map(\.range))])
+        return searchFile(Self.searchRangePath(schema), schema: "search.range", ["values": .list(Array(ranges))])
     }
 
     /// A kind's ranks by each sort field, in document order.

@@ -34,9 +34,10 @@ import Testing
             "save state",
         ])
         #expect(first.stages.stages.reduce(0) { $0 + $1.seconds } <= first.seconds)
-        // Each stage says what the process held as it ended, and the most it had held by then, which never falls.
+        // Each stage says what the process held as it ended, and the most it had held by then, which never falls
+        // by more than Linux's count of resident pages may lag (each thread counts its own in batches).
         let peaks = first.stages.stages.compactMap(\.peakMiB)
-        #expect(peaks.count == first.stages.stages.count && zip(peaks, peaks.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(peaks.count == first.stages.stages.count && zip(peaks, peaks.dropFirst()).allSatisfy { $0 <= $1 + 2 }, "\(peaks)")
         #expect(first.stages.stages.allSatisfy { stage in stage.residentMiB.map { $0 > 0 && $0 <= stage.peakMiB! } ?? false })
 
         // Nothing changed: nothing is written and no file's time moves; the build stops once it has read its state.

@@ -12,8 +12,8 @@ import Testing
 /// that grows with the catalogue holds memory that grows with it.
 @Suite struct RenderShareTests {
     /// A made-up catalogue of 150 cleaners, one listing a page, indexed.
-    static func renderer(in folder: String) throws -> SiteRenderer {
-        try SiteWriter.write(SyntheticCatalogue(size: .init(cleaners: 150, rentals: 10, quotes: 20), seed: 1), to: folder, example: TestSupport.repository)
+    static func renderer(in folder: String, size: SyntheticCatalogue.Size = .init(cleaners: 150, rentals: 10, quotes: 20)) throws -> SiteRenderer {
+        try SiteWriter.write(SyntheticCatalogue(size: size, seed: 1), to: folder, example: TestSupport.repository)
         let config = folder + "/content/site.yaml"
         TestSupport.write(TestSupport.read(config).replacingOccurrences(of: "page_size: 24", with: "page_size: 1"), to: config)
         let site = try LoadedSite(files: SiteFiles(root: folder))

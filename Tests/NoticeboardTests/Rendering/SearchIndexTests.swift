@@ -56,9 +56,9 @@ import Testing
     /// packed with the one before; a new kind is a new cluster.
     @Test func clustersStartCardFilesWhenTheyDoNotFit() {
         let sizes = [("a", 0, 100), ("a", 1, 200), ("a", 2, 10), ("a", 3, 600), ("b", -1, 5)]
-        let documents = sizes.flatMap { kind, cluster, count in (0..<count).map { _ in Self.document(kind: kind, cluster: cluster) } }
+        let groups = sizes.flatMap { kind, cluster, count in (0..<count).map { _ in CardGroup(kind: kind, cluster: cluster) } }
         #expect(SiteRenderer.cardsPerFile == 256)
-        #expect(SiteRenderer.cardFileStarts(documents) == [0, 100, 310, 566, 822])
+        #expect(SiteRenderer.cardFileStarts(groups) == [0, 100, 310, 566, 822])
     }
 
     /// An in-place edit's terms, one document's replaced at a time, are those made anew from the edited
@@ -137,7 +137,7 @@ import Testing
         let site = try LoadedSite(files: SiteFiles(root: root))
         var stages = StageTimes()
         let catalogue = try Noticeboard.enrichAndIndex(site, buildDate: Self.now, stages: &stages)
-        let documents = SiteRenderer(catalogue: catalogue, templates: site.templates, staticFiles: []).searchDocumentsAndTerms(keepingText: true).documents
+        let documents = SiteRenderer(catalogue: catalogue, templates: site.templates, staticFiles: []).searchDocuments(keepingDocuments: true).documents
         let listings: [[String: Any]] = documents.map { document in
             let collection = catalogue.collection(document.kind)!
             let listing = collection.listings.first { $0.outputPath == document.card.path }!
@@ -181,19 +181,25 @@ import Testing
     }
 }
 
-/// Terms are taken from the documents a run at a time, and without a keeper the documents' text goes: the
-/// index's files are the same either way, and terms taken in runs are those taken at once.
+/// Documents are made a run at a time: their terms taken and their card files made as they come, and
+/// without a keeper the documents go. The index's files are the same whatever the runs and whether the
+/// corpus is kept, and terms taken in runs are those taken at once.
 @Suite struct SearchTermRunsTests {
-    @Test func theIndexIsTheSameWhenTheDocumentsTextIsLetGo() throws {
+    @Test func theIndexIsTheSameWhateverTheRunsAndWhenTheDocumentsAreLetGo() throws {
         let folder = TestSupport.temporaryFolder()
         defer { TestSupport.removeTree(folder) }
-        let renderer = try RenderShareTests.renderer(in: folder)
-        let kept = renderer.searchIndex(keepingText: true), dropped = renderer.searchIndex(keepingText: false)
-        #expect(kept.files.map(\.path) == dropped.files.map(\.path))
-        #expect(kept.files.map(\.contents.inMemory) == dropped.files.map(\.contents.inMemory))
-        #expect(kept.corpus.documents.contains { !$0.text.isEmpty } && dropped.corpus.documents.allSatisfy(\.text.isEmpty))
+        let renderer = try RenderShareTests.renderer(in: folder, size: .init(cleaners: 500, rentals: 200, quotes: 40))
+        let kept = renderer.searchIndex(keepingCorpus: true)
+        #expect(kept.corpus?.documents.contains { !$0.text.isEmpty } == true)
+        #expect(kept.files.contains { $0.path.hasSuffix("cards/3.json") }, "several card files")
+        for perRun in [1, 7, 300, SiteRenderer.searchDocumentsPerRun] {
+            let dropped = renderer.searchIndex(keepingCorpus: false, documentsPerRun: perRun)
+            #expect(dropped.corpus == nil)
+            #expect(kept.files.map(\.path) == dropped.files.map(\.path), "\(perRun) a run")
+            #expect(kept.files.map(\.contents.inMemory) == dropped.files.map(\.contents.inMemory), "\(perRun) a run")
+        }
 
-        let documents = kept.corpus.documents
+        let documents = kept.corpus!.documents
         let atOnce = SearchTerms(documents).sorted.map { "\($0.term) \($0.postings)" }
         for cut in [1, documents.count / 2, documents.count - 1] {
             var collector = SearchTerms.Collector()

@@ -1,0 +1,51 @@
+import SiteModel
+import Support
+
+/// What the search index takes from its documents as they are made, a run at a time in document order:
+/// their terms, their card files (each once its last document has come) and their range values; the
+/// documents themselves only for a corpus kept for an edit in place.
+struct SearchDocumentsMade {
+    let count: Int
+    /// Where each card file starts (`SiteRenderer.cardFileStarts`).
+    let cardStarts: [Int]
+    private let cardSchema: Value
+    private let keepingDocuments: Bool
+    private var terms = SearchTerms.Collector()
+    /// Every document, when kept.
+    private(set) var documents: [SearchDocument] = []
+    /// By document number, the value of its kind's range field (null without one).
+    private(set) var ranges: [Value] = []
+    private(set) var cardFiles: [OutputFile] = []
+    /// The documents, without their text, of the card files not yet whole.
+    private var waiting: [SearchDocument] = []
+
+    init(count: Int, cardStarts: [Int], cardSchema: Value, keepingDocuments: Bool) {
+        self.count = count
+        self.cardStarts = cardStarts
+        self.cardSchema = cardSchema
+        self.keepingDocuments = keepingDocuments
+    }
+
+    /// The next documents in document order.
+    mutating func add(_ run: [SearchDocument]) {
+        terms.add(run, numberedFrom: ranges.count)
+        ranges += run.map(\.range)
+        if keepingDocuments { documents += run }
+        waiting += run.map(\.withoutText)
+        var whole: [(number: Int, documents: ArraySlice<SearchDocument>)] = []
+        var taken = 0
+        while cardFiles.count + whole.count < cardStarts.count {
+            let number = cardFiles.count + whole.count
+            let size = SiteRenderer.cardFileDocuments(number, starts: cardStarts, count: count).count
+            guard waiting.count - taken >= size else { break }
+            whole.append((number, waiting[taken..<taken + size]))
+            taken += size
+        }
+        let schema = cardSchema
+        cardFiles += whole.parallelMap { number, documents in SiteRenderer.cardFile(number, documents, schema: schema) }
+        waiting.removeFirst(taken)
+    }
+
+    /// Every term added, with its postings, sorted.
+    func sortedTerms() -> SearchTerms { terms.terms() }
+}
