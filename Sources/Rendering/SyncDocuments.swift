@@ -157,9 +157,10 @@ extension SiteRenderer {
         }
         var now: [String: FileDigest] = [:]
         digests.forEach { path, digest in if isSynced(path) { now[path] = digest } }
-        let previous = lastFiles.filter { isSynced($0.key) }
-        var differing: [String: FileDigest?] = now.filter { previous[$0.key] != $0.value }.mapValues { $0 }
-        for path in previous.keys where now[path] == nil { differing[path] = .some(nil) }
+        // Made entry by entry from the last build's files, without filtered copies: each held 500,000 at XL.
+        var differing: [String: FileDigest?] = [:]
+        for (path, digest) in now where lastFiles[path] != digest { differing[path] = .some(digest) }
+        for path in lastFiles.keys where isSynced(path) && now[path] == nil { differing[path] = .some(nil) }
         return (now, differing)
     }
 
