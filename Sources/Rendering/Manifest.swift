@@ -25,7 +25,7 @@ public enum Manifest {
     /// encoded straight into bytes, on every core, rather than held as a value tree: at 430,000 listings
     /// there are 800,000. Made as it is written (`ByteStream`): at 430,000 listings it is 108 MB.
     public static func file(for digests: WrittenDigests, site: SiteConfig) -> OutputFile {
-        let order = digests.paths.sorted()
+        let order = { var paths = digests.paths; paths.sort(); return paths }()
         let contents = OutputFile.Contents.streamed { stream in
             JSONWriter.write(head(site), thenList: "files", count: order.count, encodedOnEveryCore: { index in
                 entry(order[index], digests[order[index]]!)

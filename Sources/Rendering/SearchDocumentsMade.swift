@@ -46,6 +46,9 @@ struct SearchDocumentsMade {
         waiting.removeFirst(taken)
     }
 
-    /// Every term added, with its postings, sorted.
-    func sortedTerms() -> SearchTerms { terms.terms() }
+    /// Every term added, with its postings, sorted; taken out, so that the postings as collected go once
+    /// they are sorted.
+    mutating func takeSortedTerms() -> SearchTerms {
+        exchange(&terms, with: SearchTerms.Collector()).terms()
+    }
 }

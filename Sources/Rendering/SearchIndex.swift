@@ -26,8 +26,8 @@ extension SiteRenderer {
 
     /// The index made anew: its files, and when `keepingCorpus`, the corpus they are made from.
     public func searchIndex(keepingCorpus: Bool, documentsPerRun: Int = searchDocumentsPerRun) -> (files: [OutputFile], corpus: SearchCorpus?) {
-        let made = searchDocuments(keepingDocuments: keepingCorpus, perRun: documentsPerRun)
-        let terms = made.sortedTerms()
+        var made = searchDocuments(keepingDocuments: keepingCorpus, perRun: documentsPerRun)
+        let terms = made.takeSortedTerms()
         let collections = searchedKinds
         let numbers = Self.documentNumbers(collections)
         let (facetFiles, facetValues) = searchFacetFiles(collections: collections, numbers: numbers)

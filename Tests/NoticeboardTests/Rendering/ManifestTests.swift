@@ -19,6 +19,18 @@ import Testing
         file.contents.inMemory ?? []
     }
 
+    /// Digests with others added: an added one wins over the one it shares a path with, and every path is
+    /// walked once.
+    @Test func addedDigestsComeBeforeTheWrittenOnes() {
+        func digest(_ size: Int) -> FileDigest { FileDigest(size: size, sha256: SHA256.digest([UInt8(size)])) }
+        let digests = WrittenDigests(["a": digest(1), "b": digest(2)]).adding(["b": digest(3), "c": digest(4)])
+        #expect(digests["a"] == digest(1) && digests["b"] == digest(3) && digests["c"] == digest(4) && digests["d"] == nil)
+        #expect(digests.paths.sorted() == ["a", "b", "c"])
+        var walked: [String: Int] = [:]
+        digests.forEach { path, digest in walked[path] = digest.size }
+        #expect(walked == ["a": 1, "b": 3, "c": 4])
+    }
+
     @Test func theSplicedManifestIsTheOneMadeAnew() throws {
         let site = try Self.site()
         var random = SystemRandomNumberGenerator()

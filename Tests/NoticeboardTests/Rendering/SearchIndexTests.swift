@@ -199,9 +199,11 @@ import Testing
             #expect(kept.files.map(\.contents.inMemory) == dropped.files.map(\.contents.inMemory), "\(perRun) a run")
         }
 
-        let documents = kept.corpus!.documents
+        // CJK pairs in documents on both sides of the last cuts, so that a pair's postings are added to twice.
+        let cjk = SearchIndexTests.cjkCleaners.map { name, bio in SearchIndexTests.document(kind: "cleaners", cluster: 0, title: name, text: bio) }
+        let documents = kept.corpus!.documents + cjk + cjk
         let atOnce = SearchTerms(documents).sorted.map { "\($0.term) \($0.postings)" }
-        for cut in [1, documents.count / 2, documents.count - 1] {
+        for cut in [1, documents.count / 2, documents.count - cjk.count - 2, documents.count - 3] {
             var collector = SearchTerms.Collector()
             collector.add(Array(documents[..<cut]), numberedFrom: 0)
             collector.add(Array(documents[cut...]), numberedFrom: cut)
