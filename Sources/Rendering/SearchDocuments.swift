@@ -47,20 +47,16 @@ extension SiteRenderer {
     /// navigation order, each kind in its search order), and what the index takes from them as they come
     /// (`SearchDocumentsMade`). Only a corpus kept for an edit in place holds the documents themselves: at
     /// XL they held 150 MB beside the terms.
-    func searchDocuments(keepingDocuments: Bool, perRun: Int = searchDocumentsPerRun) -> SearchDocumentsMade {
-        let kinds = catalogue.kinds.filter(\.schema.hasPages).map { collection in
-            (collection: collection, clusters: clusters(collection), order: searchOrder(collection))
-        }
+    func searchDocuments(_ kinds: [SearchedKind], keepingDocuments: Bool, perRun: Int) -> SearchDocumentsMade {
         let groups = kinds.flatMap { kind in
-            kind.order.map { CardGroup(kind: kind.collection.schema.name, cluster: kind.clusters[kind.collection.listings[$0].slug] ?? -1) }
+            kind.order.map { CardGroup(kind: kind.collection.schema.name, cluster: kind.cluster(ofListingAt: $0)) }
         }
         var made = SearchDocumentsMade(
             count: groups.count, cardStarts: Self.cardFileStarts(groups), cardSchema: schemaURL("search.cards"), keepingDocuments: keepingDocuments)
-        for (collection, clusters, order) in kinds {
-            for run in order.indices.runs(of: perRun) {
-                made.add(Array(order[run]).parallelMap { index in
-                    let listing = collection.listings[index]
-                    return searchDocument(listing, collection, cluster: clusters[listing.slug] ?? -1)
+        for kind in kinds {
+            for run in kind.order.indices.runs(of: perRun) {
+                made.add(Array(kind.order[run]).parallelMap { place in
+                    searchDocument(kind.collection.listings[place], kind.collection, cluster: kind.cluster(ofListingAt: place))
                 })
             }
         }
@@ -89,12 +85,12 @@ extension SiteRenderer {
         return places
     }
 
-    /// The kind's listings by their cluster facet's value (in the facet's order, those without one last),
-    /// each value's in the kind's order: their places in `collection.listings`.
-    func searchOrder(_ collection: KindCollection) -> [Int] {
-        let places = clusters(collection)
-        let keys = collection.listings.map { places[$0.slug] ?? Int.max }
-        return collection.listings.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }
+    /// The kind with its search order, made once for the index's documents, facet files and sort files.
+    func searchedKind(_ collection: KindCollection) -> SearchedKind {
+        let clusters = clusters(collection)
+        let keys = collection.listings.map { clusters[$0.slug] ?? Int.max }
+        let order = collection.listings.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }
+        return SearchedKind(collection: collection, clusters: clusters, order: order)
     }
 
     func searchDocument(_ listing: Listing, _ collection: KindCollection, cluster: Int) -> SearchDocument {
@@ -156,6 +152,21 @@ extension SiteRenderer {
         let field = candidates.first { $0.type.name == "markdown" } ?? candidates.first { $0.type.name == "string" }
         guard let field, let source = listing.fields[field.name]?.text else { return "" }
         return SearchSummary.of(source, length: Self.summaryLength)
+    }
+}
+
+/// A kind whose listings search finds, in search order.
+struct SearchedKind {
+    let collection: KindCollection
+    /// By slug, the place of the listing's value of the cluster facet (`SiteRenderer.clusterFacet`).
+    let clusters: [String: Int]
+    /// The kind's listings by their cluster facet's value (in the facet's order, those without one last),
+    /// each value's in the kind's order: their places in `collection.listings`, in document order.
+    let order: [Int]
+
+    /// The place of the cluster facet's value of the listing at `place` in `collection.listings`; -1 without one.
+    func cluster(ofListingAt place: Int) -> Int {
+        clusters[collection.listings[place].slug] ?? -1
     }
 }
 

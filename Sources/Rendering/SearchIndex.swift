@@ -15,7 +15,7 @@ import Support
 ///   other than its first, fetched only when a query uses them.
 ///
 /// Documents are numbered by kind in navigation order, each kind clustered by one facet's values
-/// (`searchOrder`).
+/// (`searchedKind`).
 extension SiteRenderer {
     static let searchFolder = "api/search/"
     static let searchMetaPath = searchFolder + "meta.json"
@@ -26,15 +26,15 @@ extension SiteRenderer {
 
     /// The index made anew: its files, and when `keepingCorpus`, the corpus they are made from.
     public func searchIndex(keepingCorpus: Bool, documentsPerRun: Int = searchDocumentsPerRun) -> (files: [OutputFile], corpus: SearchCorpus?) {
-        var made = searchDocuments(keepingDocuments: keepingCorpus, perRun: documentsPerRun)
+        let collections = searchedKinds, kinds = collections.map(searchedKind)
+        var made = searchDocuments(kinds, keepingDocuments: keepingCorpus, perRun: documentsPerRun)
         let terms = made.takeSortedTerms()
-        let collections = searchedKinds
         let numbers = Self.documentNumbers(collections)
-        let (facetFiles, facetValues) = searchFacetFiles(collections: collections, numbers: numbers)
+        let (facetFiles, facetValues) = searchFacetFiles(kinds, numbers: numbers)
         var files = facetFiles + made.cardFiles
-        for (index, collection) in collections.enumerated() {
-            files += searchRangeFile(collection, ranges: made.ranges[numbers[index]]).map { [$0] } ?? []
-            files += searchSortFiles(collection)
+        for (index, kind) in kinds.enumerated() {
+            files += searchRangeFile(kind.collection, ranges: made.ranges[numbers[index]]).map { [$0] } ?? []
+            files += searchSortFiles(kind)
         }
         files += searchTermAndMetaFiles(
             terms, documents: made.count, cardStarts: made.cardStarts, facetValues: facetValues, collections: collections, numbers: numbers)
@@ -143,11 +143,12 @@ extension SiteRenderer {
     }
 
     /// Facet value files, and per kind, facet and value: [name, count, file number].
-    private func searchFacetFiles(collections: [KindCollection], numbers: [Range<Int>]) -> ([OutputFile], [[[Value]]]) {
+    private func searchFacetFiles(_ searched: [SearchedKind], numbers: [Range<Int>]) -> ([OutputFile], [[[Value]]]) {
         var groups = FacetGroups()
         var kinds: [[[Value]]] = []
-        for (kindIndex, collection) in collections.enumerated() {
-            let members = FacetMembers(collection, numbers: searchNumbers(collection, first: numbers[kindIndex].lowerBound))
+        for (kindIndex, kind) in searched.enumerated() {
+            let collection = kind.collection
+            let members = FacetMembers(collection, numbers: Self.searchNumbers(kind, first: numbers[kindIndex].lowerBound))
             var facets: [[Value]] = []
             for (facetIndex, facet) in collection.facets.enumerated() {
                 let overEntries = collection.schema.facetIsOverEntries(facet.field.name)
@@ -169,11 +170,11 @@ extension SiteRenderer {
         return (files, kinds)
     }
 
-    /// By place in `collection.listings`, each listing's document number: the kind's numbers start at `first`
+    /// By place in the kind's listings, each listing's document number: the kind's numbers start at `first`
     /// and follow its search order.
-    private func searchNumbers(_ collection: KindCollection, first: Int) -> [Int32] {
-        var numbers = [Int32](repeating: 0, count: collection.listings.count)
-        for (offset, place) in searchOrder(collection).enumerated() { numbers[place] = Int32(first + offset) }
+    private static func searchNumbers(_ kind: SearchedKind, first: Int) -> [Int32] {
+        var numbers = [Int32](repeating: 0, count: kind.order.count)
+        for (offset, place) in kind.order.enumerated() { numbers[place] = Int32(first + offset) }
         return numbers
     }
 
@@ -266,10 +267,9 @@ extension SiteRenderer {
     }
 
     /// A kind's ranks by each sort field, in document order.
-    private func searchSortFiles(_ collection: KindCollection) -> [OutputFile] {
-        let schema = collection.schema
+    private func searchSortFiles(_ kind: SearchedKind) -> [OutputFile] {
+        let collection = kind.collection, schema = collection.schema, order = kind.order
         guard !schema.sort.isEmpty else { return [] }
-        let order = searchOrder(collection)
         return schema.sort.enumerated().compactMap { index, key in
             guard schema.label(of: key.field) != nil else { return nil }
             // The kind's order is by its first sort field already.

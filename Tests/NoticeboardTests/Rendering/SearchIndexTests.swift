@@ -137,7 +137,7 @@ import Testing
         let site = try LoadedSite(files: SiteFiles(root: root))
         var stages = StageTimes()
         let catalogue = try Noticeboard.enrichAndIndex(site, buildDate: Self.now, stages: &stages)
-        let documents = SiteRenderer(catalogue: catalogue, templates: site.templates, staticFiles: []).searchDocuments(keepingDocuments: true).documents
+        let documents = SiteRenderer(catalogue: catalogue, templates: site.templates, staticFiles: []).searchIndex(keepingCorpus: true).corpus!.documents
         let listings: [[String: Any]] = documents.map { document in
             let collection = catalogue.collection(document.kind)!
             let listing = collection.listings.first { $0.outputPath == document.card.path }!
