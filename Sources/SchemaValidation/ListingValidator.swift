@@ -24,12 +24,12 @@ public struct ListingValidator: Sendable {
         }
         var problems = Problems(file: file)
         var slug = slug
-        var slugLocation: SourceLocation?
+        var slugPosition: (line: Int, column: Int)?
         if case .mapping(var pairs) = root.content, let index = pairs.firstIndex(where: { $0.name == "slug" }) {
             let node = pairs.remove(at: index).value
             root.content = .mapping(pairs)
             slug = declaredSlug(node, problems: &problems) ?? slug
-            slugLocation = SourceLocation(file: file, line: node.line, column: node.column)
+            slugPosition = (node.line, node.column)
         }
         var found = Findings()
         var checker = ValueChecker(mediaFiles: mediaFiles, references: .record, markdown: MarkdownCheck(limits: markdown))
@@ -40,7 +40,7 @@ public struct ListingValidator: Sendable {
             .checkFields(root, fields: schema.fields, path: [], problems: &problems, found: &found)
         guard let fields, !problems.hasErrors else { return (nil, problems.list) }
         var locations = found.locations
-        locations["slug"] = slugLocation
+        if let slugPosition { locations.record("slug", line: slugPosition.line, column: slugPosition.column) }
         return (Listing(kind: schema.name, slug: slug, file: file, fields: fields, references: found.references, media: found.media,
             fieldLocations: locations), problems.list)
     }

@@ -8,7 +8,7 @@ struct Findings {
     var references: [Reference] = []
     var media: [MediaUse] = []
     /// Where a listing's top-level values sit.
-    var locations: [String: SourceLocation] = [:]
+    var locations = FieldLocations()
 }
 
 /// Checks a YAML node against a field's type and turns it into a typed value.
@@ -74,7 +74,7 @@ struct ValueChecker {
             ) {
                 values[field.name] = value
                 if path.isEmpty {
-                    found.locations[field.name] = SourceLocation(file: problems.file, line: pair.value.line, column: pair.value.column)
+                    found.locations.record(field.name, line: pair.value.line, column: pair.value.column)
                 }
             }
         }

@@ -42,7 +42,7 @@ public struct Listing: Sendable {
     }
     /// Where the listing's own top-level values sit, for errors found after validation (a derived sum past the
     /// limit, two facet values with one URL).
-    public var fieldLocations: [String: SourceLocation] {
+    public var fieldLocations: FieldLocations {
         get { values.fieldLocations }
         _modify { yield &uniqueValues().fieldLocations }
     }
@@ -50,7 +50,7 @@ public struct Listing: Sendable {
     public init(
         kind: String, slug: String, file: String, fields: OrderedDictionary<String, Value>,
         references: [Reference] = [], media: [MediaUse] = [], display: OrderedDictionary<String, String> = [:],
-        fieldLocations: [String: SourceLocation] = [:]
+        fieldLocations: FieldLocations = FieldLocations()
     ) {
         values = Values(
             kind: kind, slug: slug, file: file, fields: fields, references: references, media: media, display: display,
@@ -73,11 +73,11 @@ public struct Listing: Sendable {
         var references: [Reference]
         var media: [MediaUse]
         var display: OrderedDictionary<String, String>
-        var fieldLocations: [String: SourceLocation]
+        var fieldLocations: FieldLocations
 
         init(
             kind: String, slug: String, file: String, fields: OrderedDictionary<String, Value>, references: [Reference], media: [MediaUse],
-            display: OrderedDictionary<String, String>, fieldLocations: [String: SourceLocation]
+            display: OrderedDictionary<String, String>, fieldLocations: FieldLocations
         ) {
             self.kind = kind
             self.slug = slug
@@ -98,7 +98,7 @@ public struct Listing: Sendable {
 
     /// Where a field's value sits, or the top of the file for a value the listing does not write (a derived one).
     public func location(of field: String) -> SourceLocation {
-        fieldLocations[field] ?? SourceLocation(file: file)
+        fieldLocations.location(of: field, in: file) ?? SourceLocation(file: file)
     }
 
     /// The listing without where its values sit, what it references and the media it names.

@@ -277,7 +277,7 @@ public struct LoadedSite: Sendable {
             var firstFile: [String: String] = [:]
             for listing in kindListings.sorted(by: { $0.file < $1.file }) {
                 if let first = firstFile[listing.slug] {
-                    let fix = listing.fieldLocations["slug"] == nil ? "rename one of the two files" : "change one of the two slugs"
+                    let fix = !listing.fieldLocations.contains("slug") ? "rename one of the two files" : "change one of the two slugs"
                     problems.append(.error(
                         at: listing.location(of: "slug"),
                         "\(first) already gives the slug '\(listing.slug)' (the listing's web address); \(fix)"))
@@ -296,7 +296,7 @@ public struct LoadedSite: Sendable {
             return (listings[schema.name] ?? []).filter { reserved.contains($0.slug) }.map { listing -> Diagnostic in
                 .error(
                     at: listing.location(of: "slug"),
-                    "the slug '\(listing.slug)' is taken by the \(schema.name) kind's own pages (/\(schema.name)/\(listing.slug)/); \(listing.fieldLocations["slug"] == nil ? "rename the file" : "choose another slug")")
+                    "the slug '\(listing.slug)' is taken by the \(schema.name) kind's own pages (/\(schema.name)/\(listing.slug)/); \(!listing.fieldLocations.contains("slug") ? "rename the file" : "choose another slug")")
             }
         }
     }
