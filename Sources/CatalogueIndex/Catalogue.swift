@@ -24,7 +24,7 @@ public struct Catalogue: Sendable {
 
     /// Throws the problems only indexing finds: a derived value past `NumberLimit`, facet values sharing a URL.
     public init(
-        site: SiteConfig, schemas: [KindSchema], listings: [String: [Listing]], pages: [FreePage] = [], buildDate: CalendarDate,
+        site: SiteConfig, schemas: [KindSchema], listings: consuming [String: [Listing]], pages: [FreePage] = [], buildDate: CalendarDate,
         formatter: DisplayFormatter
     ) throws(BuildFailure) {
         self.site = site
@@ -36,7 +36,7 @@ public struct Catalogue: Sendable {
         self.collation = collation
         referrers = ReferrerIndex()
         let (derived, problems) = deriveFields(
-            schemas: schemas, listings: listings, buildDate: buildDate, formatter: formatter, collation: collation)
+            schemas: schemas, listings: consume listings, buildDate: buildDate, formatter: formatter, collation: collation)
         guard problems.isEmpty else { throw BuildFailure(problems) }
         let indexed = schemas.parallelMap { schema in
             let sorted = sortListings(derived[schema.name] ?? [], by: schema, collation: collation)

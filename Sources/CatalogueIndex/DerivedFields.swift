@@ -8,8 +8,11 @@ import Support
 /// and those it looks up), so what it reads is complete; a cycle between kinds is broken in site order.
 /// Within a kind, fields are computed in declaration order, so each may use the ones before it.
 /// A value that cannot be computed (a sum past `NumberLimit`) is an error at the listing that caused it.
+/// A listing nothing else holds gains its fields in place (enrichment left room for them), so the kind's
+/// listings are not held twice.
 func deriveFields(
-    schemas: [KindSchema], listings: [String: [Listing]], buildDate: CalendarDate, formatter: DisplayFormatter, collation: Collation
+    schemas: [KindSchema], listings: consuming [String: [Listing]], buildDate: CalendarDate, formatter: DisplayFormatter,
+    collation: Collation
 ) -> (listings: [String: [Listing]], problems: [Diagnostic]) {
     var result = listings
     var problems: [Diagnostic] = []
@@ -19,9 +22,18 @@ func deriveFields(
             !reads(schema).contains { kind in kind != schema.name && pending.contains { $0.name == kind } }
         } ?? 0
         let schema = pending.remove(at: ready)
-        let derived = derive(schema, in: result, schemas: schemas, buildDate: buildDate, formatter: formatter, collation: collation)
-        result[schema.name] = derived.map(\.listing)
-        problems += derived.compactMap(\.problem)
+        let sources = derivationSources(for: schema, in: result, schemas: schemas, collation: collation)
+        var kindListings = result.removeValue(forKey: schema.name) ?? []
+        let found = kindListings.parallelUpdate { listing -> Diagnostic? in
+            do throws(Diagnostic) {
+                try addDerivedFields(to: &listing, schema: schema, sources: sources, buildDate: buildDate, formatter: formatter)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        result[schema.name] = kindListings
+        problems += found.compactMap { $0 }
     }
     return (result, problems)
 }
@@ -43,10 +55,10 @@ struct DerivationSources: Sendable {
     let collation: Collation
 }
 
-private func derive(
-    _ schema: KindSchema, in listings: [String: [Listing]], schemas: [KindSchema], buildDate: CalendarDate, formatter: DisplayFormatter,
-    collation: Collation
-) -> [(listing: Listing, problem: Diagnostic?)] {
+/// What a kind's derived fields read from the other listings (its own too, as they were before deriving).
+private func derivationSources(
+    for schema: KindSchema, in listings: [String: [Listing]], schemas: [KindSchema], collation: Collation
+) -> DerivationSources {
     // Referring listings of each source kind, grouped by the slug their `via` field names, in that kind's order.
     var referrers: [String: [String: [Listing]]] = [:]
     for derived in schema.derived where derived.operation.gathers {
@@ -67,26 +79,16 @@ private func derive(
     }
     // Fixed from here on, and read across all cores.
     let groups = referrers, lookups = targets
-    let sources = DerivationSources(
+    return DerivationSources(
         referrers: { from, via, slug in groups[from + "." + via]?[slug] ?? [] }, lookup: { kind, slug in lookups[kind]?[slug] },
         collation: collation)
-    return (listings[schema.name] ?? []).parallelMap { listing in
-        do throws(Diagnostic) {
-            return (try withDerivedFields(listing, schema: schema, sources: sources, buildDate: buildDate, formatter: formatter), nil)
-        } catch {
-            return (listing, error)
-        }
-    }
 }
 
-/// One listing with its derived fields filled in, in declaration order, so each may use the ones before it.
+/// The listing's derived fields filled in, in declaration order, so each may use the ones before it.
 /// Throws when a value would pass `NumberLimit`, at the listing whose number takes it there.
-func withDerivedFields(
-    _ listing: Listing, schema: KindSchema, sources: DerivationSources, buildDate: CalendarDate, formatter: DisplayFormatter
-) throws(Diagnostic) -> Listing {
-    var listing = listing
-    // Room for every derived field at once: added one by one, they grew the fields' storage to twice their count.
-    if !schema.derived.isEmpty { listing.fields.reserveCapacity(listing.fields.count + schema.derived.count) }
+func addDerivedFields(
+    to listing: inout Listing, schema: KindSchema, sources: DerivationSources, buildDate: CalendarDate, formatter: DisplayFormatter
+) throws(Diagnostic) {
     for derived in schema.derived {
         let value: Value?
         if derived.operation.gathers {
@@ -101,7 +103,6 @@ func withDerivedFields(
             listing.display[derived.name] = text
         }
     }
-    return listing
 }
 
 func referencedSlug(_ value: Value?) -> String? {

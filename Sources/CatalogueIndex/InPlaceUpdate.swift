@@ -18,9 +18,9 @@ extension Catalogue {
             let position = collection.listings.firstIndex(where: { $0.slug == enriched.slug })
         else { return nil }
         let old = collection.listings[position]
-        let listing: Listing
+        var listing = enriched
         do throws(Diagnostic) {
-            listing = try withDerivedFields(enriched, schema: schema, sources: sources, buildDate: buildDate, formatter: formatter)
+            try addDerivedFields(to: &listing, schema: schema, sources: sources, buildDate: buildDate, formatter: formatter)
         } catch {
             throw BuildFailure([error])
         }

@@ -16,6 +16,10 @@ public struct ListingEnricher: Sendable {
     public let images: [String: Value]
     /// Kinds whose listings have pages: only those get `url` and `path`, and only references to them do.
     public let kindsWithPages: Set<String>
+    /// Room a listing's fields need beyond its own: the slug and URLs, the HTML beside each Markdown field,
+    /// and the derived fields indexing adds in place (`deriveFields`). Added one by one, they grew the
+    /// fields' storage to twice their count.
+    private let addedFieldCount: Int
 
     public init(
         site: SiteConfig, schema: KindSchema, markdown: MarkdownRenderer, formatter: DisplayFormatter, references: ReferenceValues,
@@ -28,11 +32,12 @@ public struct ListingEnricher: Sendable {
         self.references = references
         self.images = images
         self.kindsWithPages = kindsWithPages
+        addedFieldCount = 3 + schema.fields.count { if case .markdown = $0.type { true } else { false } } + schema.derived.count
     }
 
     public func enrich(_ listing: Listing) -> Listing {
         var fields = OrderedDictionary<String, Value>()
-        fields.reserveCapacity(listing.fields.count + 4)
+        fields.reserveCapacity(listing.fields.count + addedFieldCount)
         fields["slug"] = .string(listing.slug)
         if kindsWithPages.contains(schema.name) {
             fields["url"] = .string(site.url(listing.outputPath))

@@ -78,14 +78,15 @@ public enum Noticeboard {
         var state = previous
         if !state.stagingIsConfirmed(statePath: run.statePath) { state.staged = nil }
         var loaded = Loaded(site: site)
-        let enriched = enrich(&loaded, changes: nil, keepsSite: true, stages: &run.stages)
-        let catalogue = try index(enriched, changes: nil, buildDate: run.buildDate, stages: &run.stages)!
+        var enriched = enrich(&loaded, changes: nil, keepsSite: true, stages: &run.stages)
+        let catalogue = try index(&enriched, changes: nil, buildDate: run.buildDate, stages: &run.stages)!
         return BuiltSite(site: site, enrichment: enriched.enrichment, catalogue: catalogue, kept: nil, state: state, statePath: run.statePath)
     }
 
     /// Markdown to HTML and derived values for every listing and page, then the catalogue's collections.
     static func enrichAndIndex(_ site: LoadedSite, buildDate: CalendarDate, stages: inout StageTimes) throws(BuildFailure) -> Catalogue {
         var loaded = Loaded(site: site)
-        return try index(enrich(&loaded, changes: nil, keepsSite: true, stages: &stages), changes: nil, buildDate: buildDate, stages: &stages)!
+        var enriched = enrich(&loaded, changes: nil, keepsSite: true, stages: &stages)
+        return try index(&enriched, changes: nil, buildDate: buildDate, stages: &stages)!
     }
 }

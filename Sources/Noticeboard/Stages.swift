@@ -21,7 +21,7 @@ extension Noticeboard {
         var enriched = enrich(&loaded, changes: run.changes, keepsSite: run.keepsSite, stages: &run.stages)
         var catalogue: Catalogue
         do throws(BuildFailure) {
-            guard let indexed = try index(enriched, changes: run.changes, buildDate: run.buildDate, stages: &run.stages) else { return nil }
+            guard let indexed = try index(&enriched, changes: run.changes, buildDate: run.buildDate, stages: &run.stages) else { return nil }
             catalogue = indexed
         } catch {
             book.abandon()
@@ -31,7 +31,6 @@ extension Noticeboard {
             // Each listing held once from here on, by the catalogue, without what only reading and indexing needed.
             loaded.site.releaseListings()
             enriched.site.releaseListings()
-            enriched.listings = [:]
             enriched.enrichment.releaseReferences()
             catalogue = catalogue.withoutSourceDetails()
         }
@@ -82,7 +81,7 @@ extension Noticeboard {
     struct Enriched {
         var site: LoadedSite
         var enrichment: SiteEnrichment
-        /// By kind: every listing, or in place the edited ones.
+        /// By kind: every listing, or in place the edited ones; indexing takes them.
         var listings: [String: [Listing]]
         var pages: [FreePage]
     }
@@ -110,18 +109,21 @@ extension Noticeboard {
 
     /// The catalogue: made anew, or the last one with the edited listings in place (nil when an edit moves
     /// a listing, see `Catalogue.replacing`). Throws the problems only indexing finds (`Catalogue.init`).
+    /// Takes the enriched listings, so a listing that gains derived fields gains them in place.
     static func index(
-        _ enriched: Enriched, changes: ChangeSet?, buildDate: CalendarDate, stages: inout StageTimes
+        _ enriched: inout Enriched, changes: ChangeSet?, buildDate: CalendarDate, stages: inout StageTimes
     ) throws(BuildFailure) -> Catalogue? {
+        let listings = enriched.listings
+        enriched.listings = [:]
         guard let changes else {
             let catalogue = try Catalogue(
-                site: enriched.site.config, schemas: enriched.site.schemas, listings: enriched.listings, pages: enriched.pages,
+                site: enriched.site.config, schemas: enriched.site.schemas, listings: listings, pages: enriched.pages,
                 buildDate: buildDate, formatter: enriched.enrichment.formatter)
             stages.finish("index")
             return catalogue
         }
         var catalogue = changes.last.catalogue
-        for listing in enriched.listings.values.joined() {
+        for listing in listings.values.joined() {
             guard let replaced = try catalogue.replacing(listing, formatter: enriched.enrichment.formatter) else { return nil }
             catalogue = replaced
         }

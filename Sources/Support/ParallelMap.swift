@@ -13,6 +13,26 @@ extension Array where Element: Sendable {
     }
 }
 
+extension Array where Element: Sendable {
+    /// Changes each element in place across all cores and returns what each change reports, in order. An
+    /// element this array alone holds is changed without being copied. The changes must be independent.
+    public mutating func parallelUpdate<Result: Sendable>(_ update: @Sendable (inout Element) -> Result) -> [Result] {
+        let results = ResultSlots<Result>(count: count)
+        withUnsafeMutableBufferPointer { buffer in
+            let elements = DisjointSlots(buffer: buffer)
+            DispatchQueue.concurrentPerform(iterations: buffer.count) { index in
+                results.store(update(&elements.buffer[index]), at: index)
+            }
+        }
+        return results.values()
+    }
+}
+
+/// An array's storage, shared by concurrent iterations that each touch only their own index.
+private struct DisjointSlots<Element>: @unchecked Sendable {
+    let buffer: UnsafeMutableBufferPointer<Element>
+}
+
 /// Storage each concurrent iteration writes only its own index of, so no lock is needed. It is allocated
 /// once: an Array's `withUnsafeMutableBufferPointer` may move the array's storage while it runs, so
 /// concurrent calls on one array would race.

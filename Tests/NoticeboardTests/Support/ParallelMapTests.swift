@@ -10,4 +10,22 @@ import Testing
             #expect(input.parallelMap { "item \($0)" } == input.map { "item \($0)" })
         }
     }
+
+    /// Each element changed where it is, with what each change reports kept in order; an element the array
+    /// alone holds is not copied (its storage stays where it was).
+    @Test func updatesEachElementInPlace() {
+        var rows: [[Int]] = (0..<50_000).map { index in
+            var row = [index]
+            row.reserveCapacity(2)
+            return row
+        }
+        let storage = rows.map { row in row.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } }
+        let reports = rows.parallelUpdate { row -> Int in
+            row.append(row[0] * 2)
+            return row[0]
+        }
+        #expect(reports == Array(0..<50_000))
+        #expect(rows.enumerated().allSatisfy { index, row in row == [index, index * 2] })
+        #expect(rows.map { row in row.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } } == storage)
+    }
 }
