@@ -139,6 +139,7 @@ public struct KindCollection: Sendable {
 func entryListings(of listings: [Listing], schema: KindSchema, collation: Collation) -> [Listing] {
     guard let entriesField = schema.entriesField else { return [] }
     var entries: [Listing] = []
+    let layouts = FieldLayouts()
     for listing in listings {
         // A kind without pages has no page to link into.
         var page: (url: String, path: String)?
@@ -153,8 +154,6 @@ func entryListings(of listings: [Listing], schema: KindSchema, collation: Collat
         }
         for (index, entry) in (listing.fields[entriesField]?.listValue ?? []).enumerated() {
             guard var fields = entry.objectValue else { continue }
-            // Room for `slug`, `url`, `path` and `collection` at once, instead of growth to twice the entry's count.
-            fields.reserveCapacity(fields.count + 4)
             let anchor = "#entry-\(index)", slug = "\(listing.slug)-\(index)"
             fields.updateValue(.string(slug), forKey: "slug", insertingAt: 0)
             if let page {
@@ -162,7 +161,7 @@ func entryListings(of listings: [Listing], schema: KindSchema, collation: Collat
                 fields.updateValue(.string(page.path + anchor), forKey: "path", insertingAt: 2)
             }
             fields["collection"] = .object(collection)
-            entries.append(Listing(kind: schema.name, slug: slug, file: listing.file, fields: fields))
+            entries.append(Listing(kind: schema.name, slug: slug, file: listing.file, fields: layouts.sharing(fields)))
         }
     }
     return schema.entrySort.isEmpty ? entries : sortListings(entries, keys: schema.entrySort, collation: collation)

@@ -8,8 +8,8 @@ import Support
 /// and those it looks up), so what it reads is complete; a cycle between kinds is broken in site order.
 /// Within a kind, fields are computed in declaration order, so each may use the ones before it.
 /// A value that cannot be computed (a sum past `NumberLimit`) is an error at the listing that caused it.
-/// A listing nothing else holds gains its fields in place (enrichment left room for them), so the kind's
-/// listings are not held twice.
+/// A listing nothing else holds gains its fields in place, so the kind's listings are not held twice; the
+/// listings with the same fields share their names' storage (`FieldLayouts`).
 func deriveFields(
     schemas: [KindSchema], listings: consuming [String: [Listing]], buildDate: CalendarDate, formatter: DisplayFormatter,
     collation: Collation
@@ -24,9 +24,11 @@ func deriveFields(
         let schema = pending.remove(at: ready)
         let sources = derivationSources(for: schema, in: result, schemas: schemas, collation: collation)
         var kindListings = result.removeValue(forKey: schema.name) ?? []
+        let layouts = FieldLayouts()
         let found = kindListings.parallelUpdate { listing -> Diagnostic? in
             do throws(Diagnostic) {
-                try addDerivedFields(to: &listing, schema: schema, sources: sources, buildDate: buildDate, formatter: formatter)
+                try addDerivedFields(
+                    to: &listing, schema: schema, sources: sources, buildDate: buildDate, formatter: formatter, layouts: layouts)
                 return nil
             } catch {
                 return error
@@ -87,8 +89,10 @@ private func derivationSources(
 /// The listing's derived fields filled in, in declaration order, so each may use the ones before it.
 /// Throws when a value would pass `NumberLimit`, at the listing whose number takes it there.
 func addDerivedFields(
-    to listing: inout Listing, schema: KindSchema, sources: DerivationSources, buildDate: CalendarDate, formatter: DisplayFormatter
+    to listing: inout Listing, schema: KindSchema, sources: DerivationSources, buildDate: CalendarDate, formatter: DisplayFormatter,
+    layouts: FieldLayouts
 ) throws(Diagnostic) {
+    guard !schema.derived.isEmpty else { return }
     for derived in schema.derived {
         let value: Value?
         if derived.operation.gathers {
@@ -103,6 +107,7 @@ func addDerivedFields(
             listing.display[derived.name] = text
         }
     }
+    listing.fields = layouts.sharing(listing.fields)
 }
 
 func referencedSlug(_ value: Value?) -> String? {

@@ -20,7 +20,7 @@ extension Catalogue {
         let old = collection.listings[position]
         var listing = enriched
         do throws(Diagnostic) {
-            try addDerivedFields(to: &listing, schema: schema, sources: sources, buildDate: buildDate, formatter: formatter)
+            try addDerivedFields(to: &listing, schema: schema, sources: sources, buildDate: buildDate, formatter: formatter, layouts: FieldLayouts())
         } catch {
             throw BuildFailure([error])
         }

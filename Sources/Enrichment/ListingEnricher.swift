@@ -16,10 +16,11 @@ public struct ListingEnricher: Sendable {
     public let images: [String: Value]
     /// Kinds whose listings have pages: only those get `url` and `path`, and only references to them do.
     public let kindsWithPages: Set<String>
-    /// Room a listing's fields need beyond its own: the slug and URLs, the HTML beside each Markdown field,
-    /// and the derived fields indexing adds in place (`deriveFields`). Added one by one, they grew the
-    /// fields' storage to twice their count.
+    /// Room a listing's fields need beyond its own: the slug and URLs, and the HTML beside each Markdown
+    /// field. Added one by one, they grew the fields' storage to twice their count.
     private let addedFieldCount: Int
+    /// The orders the kind's fields (and its objects' fields) come in, shared by the listings.
+    private let layouts = FieldLayouts()
 
     public init(
         site: SiteConfig, schema: KindSchema, markdown: MarkdownRenderer, formatter: DisplayFormatter, references: ReferenceValues,
@@ -32,16 +33,15 @@ public struct ListingEnricher: Sendable {
         self.references = references
         self.images = images
         self.kindsWithPages = kindsWithPages
-        addedFieldCount = 3 + schema.fields.count { if case .markdown = $0.type { true } else { false } } + schema.derived.count
+        addedFieldCount = 3 + schema.fields.count { if case .markdown = $0.type { true } else { false } }
     }
 
     public func enrich(_ listing: Listing) -> Listing {
-        var fields = OrderedDictionary<String, Value>()
-        fields.reserveCapacity(listing.fields.count + addedFieldCount)
-        fields["slug"] = .string(listing.slug)
+        var fields = FieldList(capacity: listing.fields.count + addedFieldCount)
+        fields.append("slug", .string(listing.slug))
         if kindsWithPages.contains(schema.name) {
-            fields["url"] = .string(site.url(listing.outputPath))
-            fields["path"] = .string(site.path(listing.outputPath))
+            fields.append("url", .string(site.url(listing.outputPath)))
+            fields.append("path", .string(site.path(listing.outputPath)))
         }
         var display = OrderedDictionary<String, String>()
         for field in schema.fields {
@@ -52,15 +52,15 @@ public struct ListingEnricher: Sendable {
             }
         }
         var enriched = listing
-        enriched.fields = fields
+        enriched.fields = layouts.fields(fields)
         enriched.display = display
         return enriched
     }
 
-    private func add(_ field: FieldSchema, _ value: Value, to fields: inout OrderedDictionary<String, Value>) {
-        fields[field.name] = transform(value, as: field.type)
+    private func add(_ field: FieldSchema, _ value: Value, to fields: inout FieldList) {
+        fields.append(field.name, transform(value, as: field.type))
         if case .markdown = field.type, case .string(let source) = value {
-            fields[field.name + "_html"] = .html(markdown.html(source))
+            fields.append(field.name + "_html", .html(markdown.html(source)))
         }
     }
 
@@ -74,15 +74,14 @@ public struct ListingEnricher: Sendable {
         case (.list(let item), .list(let items)):
             return .list(items.map { transform($0, as: item.type) })
         case (.object(let subfields), .object(let values)):
-            var result = OrderedDictionary<String, Value>()
             // Its fields, and the HTML beside each Markdown one, at their exact size (added one by one, they grew to twice).
-            result.reserveCapacity(values.count + subfields.count { field in
+            var result = FieldList(capacity: values.count + subfields.count { field in
                 if case .markdown = field.type { values[field.name] != nil } else { false }
             })
             for field in subfields {
                 if let value = values[field.name] { add(field, value, to: &result) }
             }
-            return .object(result)
+            return .object(layouts.fields(result))
         default:
             return value
         }
