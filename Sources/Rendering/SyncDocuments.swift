@@ -62,6 +62,9 @@ public struct SyncHistory: Equatable, Sendable {
 
 /// What one build changed in the default set, from the tree `from` to the tree `to`.
 public struct ChangeList: Equatable, Sendable {
+    /// A change list longer than a quarter of the files costs apps more than walking the tree.
+    static func isWorthListing(_ count: Int, among files: Int) -> Bool { count <= max(16, files / 4) }
+
     public var build: Int
     public var date: CalendarDate
     public var from: String
@@ -97,18 +100,21 @@ extension SiteRenderer {
         if isNew { root = apiRoot(build: build, date: catalogue.buildDate) }
         let apiRootDigest = Manifest.digest(root.madeBytes)
         synced.now[Self.apiRootPath] = apiRootDigest
-        if lastFiles[Self.apiRootPath] != apiRootDigest { synced.differing[Self.apiRootPath] = .some(apiRootDigest) }
+        if lastFiles[Self.apiRootPath] != apiRootDigest { synced.differing.note(Self.apiRootPath, apiRootDigest) }
         kept?.synced = synced.now
-        let tree = tree(synced.now, changed: changed.map { _ in synced.differing.keys }, last: kept?.syncTree)
+        let tree = tree(synced.now, changed: changed.map { _ in synced.differing.files.keys }, last: kept?.syncTree)
         kept?.syncTree = tree.kept
         var files = [root] + tree.files
         let rootDigest = Manifest.digest(files[1].madeBytes).sha256.hex
         var changes = lastSync.changes
         if isNew {
-            let list = ChangeList(build: build, date: catalogue.buildDate, from: lastSync.root, to: rootDigest, files: synced.differing)
-            // A change list longer than a quarter of the files costs more than walking the tree: the chain restarts.
-            changes = lastSync.root.isEmpty || synced.differing.count > max(16, synced.now.count / 4) ? [] : changes + [list]
-            changes = Array(changes.suffix(site.syncBuilds))
+            // Without a last tree, or past `ChangeList.isWorthListing`, the chain restarts.
+            if !lastSync.root.isEmpty, synced.differing.isListing, ChangeList.isWorthListing(synced.differing.count, among: synced.now.count) {
+                let list = ChangeList(build: build, date: catalogue.buildDate, from: lastSync.root, to: rootDigest, files: synced.differing.files)
+                changes = Array((changes + [list]).suffix(site.syncBuilds))
+            } else {
+                changes = []
+            }
         }
         files += changes.map { OutputFile(path: $0.path, contents: .bytes(JSONWriter.bytes(changeDocument($0)))) }
         let history = SyncHistory(build: build, date: isNew ? catalogue.buildDate : lastSync.date, root: rootDigest, changes: changes)
@@ -141,26 +147,33 @@ extension SiteRenderer {
     }
 
     /// The synced files but the derived ones (apps sync the API root too: it is added after), and those that
-    /// differ from the last build's: nil for a file removed. From the `last` build's synced files when only
-    /// the `changed` files can differ; otherwise from every file, and the last build's record of them.
+    /// differ from the last build's. From the `last` build's synced files when only the `changed` files can
+    /// differ; otherwise from every file, and the last build's record of them.
     private func syncedFiles(
         _ digests: WrittenDigests, changed: Set<String>?, last: [String: FileDigest]?
-    ) -> (now: [String: FileDigest], differing: [String: FileDigest?]) {
+    ) -> (now: [String: FileDigest], differing: DifferingFiles) {
         func isSynced(_ path: String) -> Bool { SyncDocuments.syncs(path) && !SyncDocuments.isDerived(path) }
         if let changed, let last {
-            var now = last, differing: [String: FileDigest?] = [:]
+            var now = last, differing = DifferingFiles(listing: true)
             for path in changed where isSynced(path) && last[path] != digests[path] {
                 now[path] = digests[path]
-                differing[path] = .some(digests[path])
+                differing.note(path, digests[path])
             }
             return (now, differing)
         }
         var now: [String: FileDigest] = [:]
         digests.forEach { path, digest in if isSynced(path) { now[path] = digest } }
+        // Counted first, and listed only when a change list may carry them (the API root's digest may add one
+        // to each count) or an edit in place needs their paths.
+        let removed = { lastFiles.keys.lazy.filter { path in isSynced(path) && now[path] == nil } }
+        let count = now.count { lastFiles[$0.key] != $0.value } + removed().count
+        guard changed != nil || (!lastSync.root.isEmpty && ChangeList.isWorthListing(count, among: now.count + 1)) else {
+            return (now, DifferingFiles(counted: count))
+        }
+        var differing = DifferingFiles(listing: true)
         // Made entry by entry from the last build's files, without filtered copies: each held 500,000 at XL.
-        var differing: [String: FileDigest?] = [:]
-        for (path, digest) in now where lastFiles[path] != digest { differing[path] = .some(digest) }
-        for path in lastFiles.keys where isSynced(path) && now[path] == nil { differing[path] = .some(nil) }
+        for (path, digest) in now where lastFiles[path] != digest { differing.note(path, digest) }
+        for path in removed() { differing.note(path, nil) }
         return (now, differing)
     }
 
@@ -229,5 +242,31 @@ extension OutputFile {
     var madeBytes: [UInt8] {
         if case .bytes(let bytes) = contents { return bytes }
         preconditionFailure("\(path) was not made in memory")
+    }
+}
+
+/// The synced files that differ from the last build's: nil for a file removed. Listed only when asked,
+/// otherwise only counted: a whole build's list is longer than any change list is kept (at XL it held every
+/// API file's path and digest, 67 MB, to be dropped).
+struct DifferingFiles {
+    private(set) var files: [String: FileDigest?] = [:]
+    private(set) var count = 0
+    let isListing: Bool
+
+    init(listing: Bool) {
+        isListing = listing
+    }
+
+    init(counted: Int) {
+        isListing = false
+        count = counted
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// One more differing file, listed when this lists them.
+    mutating func note(_ path: String, _ digest: FileDigest?) {
+        count += 1
+        if isListing { files[path] = .some(digest) }
     }
 }
