@@ -108,6 +108,7 @@ func addDerivedFields(
         }
     }
     listing.fields = layouts.sharing(listing.fields)
+    listing.display = layouts.sharing(listing.display)
 }
 
 func referencedSlug(_ value: Value?) -> String? {

@@ -43,17 +43,18 @@ public struct ListingEnricher: Sendable {
             fields.append("url", .string(site.url(listing.outputPath)))
             fields.append("path", .string(site.path(listing.outputPath)))
         }
-        var display = OrderedDictionary<String, String>()
+        var displayed: [String] = [], texts: [String] = []
         for field in schema.fields {
             guard let value = listing.fields[field.name] else { continue }
             add(field, value, to: &fields)
             if let format = field.format, let text = formatter.text(for: value, format: format, maximum: field.maximum) {
-                display[field.name] = text
+                displayed.append(field.name)
+                texts.append(text)
             }
         }
         var enriched = listing
         enriched.fields = layouts.fields(fields)
-        enriched.display = display
+        enriched.display = layouts.dictionary(names: displayed, values: texts)
         return enriched
     }
 

@@ -16,13 +16,17 @@ public final class FieldLayouts: Sendable {
 
     /// `list`'s fields, their names in the shared storage of their order.
     public func fields(_ list: FieldList) -> OrderedDictionary<String, Value> {
-        OrderedDictionary(uncheckedUniqueKeys: layout(of: list.names), values: list.values)
+        dictionary(names: list.names, values: list.values)
     }
 
-    /// The same fields, after names were added to them one by one: their names shared, their values at their
-    /// exact size.
-    public func sharing(_ fields: OrderedDictionary<String, Value>) -> OrderedDictionary<String, Value> {
-        self.fields(FieldList(fields))
+    /// `names` with `values` (a listing's display texts, say), the names in the shared storage of their order.
+    public func dictionary<Element>(names: [String], values: [Element]) -> OrderedDictionary<String, Element> {
+        OrderedDictionary(uncheckedUniqueKeys: layout(of: names), values: values)
+    }
+
+    /// The same entries after names were added to them one by one: their names shared.
+    public func sharing<Element>(_ dictionary: OrderedDictionary<String, Element>) -> OrderedDictionary<String, Element> {
+        self.dictionary(names: Array(dictionary.keys), values: Array(dictionary.values))
     }
 
     /// The one set of `names`, in their order; `names` are distinct.
@@ -46,13 +50,6 @@ public struct FieldList: Sendable {
     public init(capacity: Int) {
         names.reserveCapacity(capacity)
         values.reserveCapacity(capacity)
-    }
-
-    /// A dictionary's fields, in its order.
-    public init(_ fields: OrderedDictionary<String, Value>) {
-        self.init(capacity: fields.count)
-        names += fields.keys
-        values += fields.values
     }
 
     public mutating func append(_ name: String, _ value: Value) {

@@ -26,8 +26,8 @@ import Testing
         let fields = layouts.fields(list)
         #expect(fields == ["name": .string("Ana"), "rate": .int(18)])
         #expect(Array(fields.keys) == ["name", "rate"])
-        let copied = FieldList(fields)
-        #expect(copied.names == ["name", "rate"] && copied.values == [.string("Ana"), .int(18)])
+        let texts = layouts.dictionary(names: ["rate"], values: ["€18.00"])
+        #expect(texts == ["rate": "€18.00"])
         var grown = fields
         grown["stars"] = .int(4)
         #expect(Array(layouts.sharing(grown).keys) == ["name", "rate", "stars"] && layouts.sharing(grown) == grown)
