@@ -92,7 +92,7 @@ func addDerivedFields(
     to listing: inout Listing, schema: KindSchema, sources: DerivationSources, buildDate: CalendarDate, formatter: DisplayFormatter,
     layouts: FieldLayouts
 ) throws(Diagnostic) {
-    guard !schema.derived.isEmpty else { return }
+    var added = false
     for derived in schema.derived {
         let value: Value?
         if derived.operation.gathers {
@@ -103,10 +103,12 @@ func addDerivedFields(
         }
         guard let value else { continue }
         listing.fields[derived.name] = value
+        added = true
         if let format = derived.format, let text = formatter.text(for: value, format: format, maximum: derived.maximum) {
             listing.display[derived.name] = text
         }
     }
+    guard added else { return }
     listing.fields = layouts.sharing(listing.fields)
     listing.display = layouts.sharing(listing.display)
 }

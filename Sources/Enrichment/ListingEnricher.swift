@@ -16,8 +16,8 @@ public struct ListingEnricher: Sendable {
     public let images: [String: Value]
     /// Kinds whose listings have pages: only those get `url` and `path`, and only references to them do.
     public let kindsWithPages: Set<String>
-    /// Room a listing's fields need beyond its own: the slug and URLs, and the HTML beside each Markdown
-    /// field. Added one by one, they grew the fields' storage to twice their count.
+    /// Room a listing's fields may need beyond its own while they are gathered: the slug and URLs, and the
+    /// HTML beside each Markdown field.
     private let addedFieldCount: Int
     /// The orders the kind's fields (and its objects' fields) come in, shared by the listings.
     private let layouts = FieldLayouts()

@@ -117,7 +117,7 @@ extension Noticeboard {
         enriched.listings = [:]
         guard let changes else {
             let catalogue = try Catalogue(
-                site: enriched.site.config, schemas: enriched.site.schemas, listings: listings, pages: enriched.pages,
+                site: enriched.site.config, schemas: enriched.site.schemas, listings: consume listings, pages: enriched.pages,
                 buildDate: buildDate, formatter: enriched.enrichment.formatter)
             stages.finish("index")
             return catalogue

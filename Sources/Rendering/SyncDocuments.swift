@@ -154,7 +154,7 @@ extension SiteRenderer {
     ) -> (now: [String: FileDigest], differing: DifferingFiles) {
         func isSynced(_ path: String) -> Bool { SyncDocuments.syncs(path) && !SyncDocuments.isDerived(path) }
         if let changed, let last {
-            var now = last, differing = DifferingFiles(listing: true)
+            var now = last, differing = DifferingFiles()
             for path in changed where isSynced(path) && last[path] != digests[path] {
                 now[path] = digests[path]
                 differing.note(path, digests[path])
@@ -170,7 +170,7 @@ extension SiteRenderer {
         guard changed != nil || (!lastSync.root.isEmpty && ChangeList.isWorthListing(count, among: now.count + 1)) else {
             return (now, DifferingFiles(counted: count))
         }
-        var differing = DifferingFiles(listing: true)
+        var differing = DifferingFiles()
         // Made entry by entry from the last build's files, without filtered copies: each held 500,000 at XL.
         for (path, digest) in now where lastFiles[path] != digest { differing.note(path, digest) }
         for path in removed() { differing.note(path, nil) }
@@ -253,10 +253,12 @@ struct DifferingFiles {
     private(set) var count = 0
     let isListing: Bool
 
-    init(listing: Bool) {
-        isListing = listing
+    /// Listing each file noted.
+    init() {
+        isListing = true
     }
 
+    /// Only a count: `files` stays empty, and is not to be read.
     init(counted: Int) {
         isListing = false
         count = counted
