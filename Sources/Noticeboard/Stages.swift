@@ -133,7 +133,7 @@ extension Noticeboard {
 
     /// Each listing's fields encoded, and dated by the last record: every listing, or in place the edited ones.
     static func track(_ catalogue: Catalogue, _ run: BuildRun, _ stages: inout StageTimes) -> ListingVersions {
-        let versions = ListingVersions(catalogue: catalogue, previous: run.lastRecord?.versions ?? [:], edited: run.changes?.slugs)
+        let versions = ListingVersions(catalogue: catalogue, previous: run.lastRecord?.versions ?? VersionTable(), edited: run.changes?.slugs)
         stages.finish("encode and date listings")
         return versions
     }
@@ -182,7 +182,7 @@ extension Noticeboard {
             BuildState(
                 settings: settings, inputs: inputs, outputs: outputs, listings: catalogue.listingCount, warnings: site.warnings,
                 staged: inPlace ? nil : recorded.map { BuildState.Staged(id: UUID().uuidString, holding: $0.outputs, against: outputs) },
-                versions: renderer.versions.versions, sync: history)
+                versions: renderer.versions.table, sync: history)
         }) else { return nil }
         run.stages.finish(inPlace ? "write output" : "finish writing output")
         run.written = finished.written

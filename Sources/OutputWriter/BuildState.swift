@@ -20,7 +20,7 @@ public struct BuildState: Equatable, Sendable {
     public var staged: Staged?
     /// Each listing's digest and `updated` date, and the builds apps can sync from: kept from build to build
     /// (see `ListingVersions` and `SyncHistory`).
-    public var versions: [String: ListingVersions.Version]
+    public var versions: VersionTable
     public var sync: SyncHistory
 
     /// The staging folder's files as differences from `outputs`: most of them are the outputs' own, and
@@ -45,7 +45,7 @@ public struct BuildState: Equatable, Sendable {
 
     public init(
         settings: String, inputs: InputStamps, outputs: [String: Output], listings: Int, warnings: [Diagnostic], staged: Staged?,
-        versions: [String: ListingVersions.Version] = [:], sync: SyncHistory = .none
+        versions: VersionTable = VersionTable(), sync: SyncHistory = .none
     ) {
         self.versions = versions
         self.sync = sync
@@ -109,7 +109,7 @@ public struct BuildState: Equatable, Sendable {
         var stagingID: String?
         var stagedDifferent: [String: FileDigest] = [:]
         var unstaged: Set<String> = []
-        var versions: [String: ListingVersions.Version] = [:]
+        var versions = VersionTable()
         var sync = SyncHistory.none
         while let line = lines.next() {
             if line.isEmpty { continue }
@@ -154,12 +154,12 @@ public struct BuildState: Equatable, Sendable {
 
     /// A line of the listings' versions or the sync history; false when it is neither, or damaged.
     private static func readTracking(
-        _ fields: [RecordText.Line], versions: inout [String: ListingVersions.Version], sync: inout SyncHistory
+        _ fields: [RecordText.Line], versions: inout VersionTable, sync: inout SyncHistory
     ) -> Bool {
         switch (fields[0].text, fields.count) {
         case ("listing", 4):
             guard let date = CalendarDate(parsing: Substring(fields[1].text)), let sha256 = SHA256.Digest(hex: fields[2]) else { return false }
-            versions[fields[3].text] = ListingVersions.Version(updated: date, sha256: sha256)
+            return versions.set(ListingVersions.Version(updated: date, sha256: sha256), forKey: fields[3].text)
         case ("build", 4):
             guard let build = Int(fields[1].text) else { return false }
             sync.build = build

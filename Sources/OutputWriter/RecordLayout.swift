@@ -40,10 +40,13 @@ extension BuildState {
         for (path, stamp) in inputLines { keyed(Self.inputLine(path, stamp)) }
         let outputLines = outputs.sorted { $0.key < $1.key }
         for (path, output) in outputLines { keyed(Self.outputLine(path, output)) }
-        let listingLines = versions.sorted { $0.key < $1.key }
-        for (key, version) in listingLines { keyed(Self.listingLine(key, version)) }
+        var listingKeys: [String] = []
+        versions.forEachKeyed { key, version in
+            keyed(Self.listingLine(key, version))
+            if layout != nil { listingKeys.append(key) }
+        }
         output.append(contentsOf: tailLines())
-        layout?(RecordLayout(inputs: inputLines.map(\.path), outputs: outputLines.map(\.key), listings: listingLines.map(\.key), spans: spans))
+        layout?(RecordLayout(inputs: inputLines.map(\.path), outputs: outputLines.map(\.key), listings: listingKeys, spans: spans))
         return true
     }
 
@@ -59,7 +62,7 @@ extension BuildState {
         let inputEdits = ItemSpans.edits(order: layout.inputs, at: stamps.keys.sorted()) { path in Self.inputLine(path, stamps[path]!) }
         let changedOutputs = Self.differingKeys(outputs, last.state.outputs)
         let outputEdits = ItemSpans.edits(order: layout.outputs, at: changedOutputs) { path in outputs[path].map { Self.outputLine(path, $0) } }
-        let changedListings = Self.differingKeys(versions, last.state.versions)
+        let changedListings = VersionTable.differingKeys(versions, last.state.versions)
         let listingEdits = ItemSpans.edits(order: layout.listings, at: changedListings) { key in versions[key].map { Self.listingLine(key, $0) } }
         guard inputEdits.order.count == inputs.count, stamps.keys.allSatisfy(Self.isField), changedOutputs.allSatisfy(Self.isField) else {
             return nil

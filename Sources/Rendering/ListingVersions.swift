@@ -18,15 +18,15 @@ public struct ListingVersions: Sendable {
         }
     }
 
-    /// Every listing's, by `<kind>/<slug>`.
-    public let versions: [String: Version]
+    /// Every listing's.
+    public let table: VersionTable
     let buildDate: CalendarDate
 
     /// With `edited` (slugs by kind: an in-place edit), only those listings are encoded and dated again;
     /// every other keeps the last record's version.
-    public init(catalogue: Catalogue, previous: [String: Version], edited: [String: Set<String>]? = nil) {
+    public init(catalogue: Catalogue, previous: VersionTable, edited: [String: Set<String>]? = nil) {
         let buildDate = catalogue.buildDate
-        var versions = edited == nil ? [:] : previous
+        var table = edited == nil ? VersionTable() : previous
         for collection in catalogue.kinds {
             let kind = collection.schema.name, listings = collection.listings
             // In place, only the edited kinds are read, by position: filtering the listings copied each one.
@@ -37,12 +37,16 @@ public struct ListingVersions: Sendable {
             let made = positions.parallelMap { position -> Version in
                 let listing = listings[position]
                 let digest = JSONWriter.encoded(.object(listing.fields)).sha256
-                let last = previous["\(kind)/\(listing.slug)"]
+                let last = previous[kind: kind, slug: listing.slug]
                 return Version(updated: last?.sha256 == digest ? last!.updated : buildDate, sha256: digest)
             }
-            for (position, version) in zip(positions, made) { versions["\(kind)/\(listings[position].slug)"] = version }
+            if edited == nil {
+                table.setKind(kind, zip(positions, made).map { VersionTable.Entry(slug: listings[$0].slug, version: $1) })
+            } else {
+                for (position, version) in zip(positions, made) { table[kind: kind, slug: listings[position].slug] = version }
+            }
         }
-        self.versions = versions
+        self.table = table
         self.buildDate = buildDate
     }
 
@@ -50,6 +54,6 @@ public struct ListingVersions: Sendable {
     /// `entryListings`) has its listing's.
     func updated(_ listing: Listing, isEntry: Bool = false) -> CalendarDate {
         let slug = isEntry ? listing.fields["collection"]?.objectValue?["slug"]?.text ?? listing.slug : listing.slug
-        return versions["\(listing.kind)/\(slug)"]?.updated ?? buildDate
+        return table[kind: listing.kind, slug: slug]?.updated ?? buildDate
     }
 }

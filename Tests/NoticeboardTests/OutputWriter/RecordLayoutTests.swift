@@ -14,12 +14,12 @@ import Testing
     private static func digest(_ text: String) -> FileDigest { FileDigest(size: text.utf8.count, sha256: SHA256.digest(Array(text.utf8))) }
 
     private static func state(listings: Int) -> BuildState {
-        var inputs: [String: String] = [:], outputs: [String: BuildState.Output] = [:], versions: [String: ListingVersions.Version] = [:]
+        var inputs: [String: String] = [:], outputs: [String: BuildState.Output] = [:], versions = VersionTable()
         for index in 0..<listings {
             inputs["content/things/\(index).yaml"] = "32768 \(index) 1700000000 420"
             outputs["things/\(index)/index.html"] = BuildState.Output(digest: digest("page \(index)"), renderKey: SHA256.digest(Array("key \(index)".utf8)))
             outputs["api/things/\(index).json"] = BuildState.Output(digest: digest("json \(index)"), renderKey: nil)
-            versions["things/\(index)"] = ListingVersions.Version(updated: day, sha256: SHA256.digest(Array("version \(index)".utf8)))
+            versions.set(ListingVersions.Version(updated: day, sha256: SHA256.digest(Array("version \(index)".utf8))), forKey: "things/\(index)")
         }
         return BuildState(
             settings: "settings", inputs: InputStamps(stamps: inputs), outputs: outputs, listings: listings,
@@ -43,8 +43,9 @@ import Testing
         }
         state.outputs["api/sync/changes/\(round).json"] = BuildState.Output(digest: digest("changes \(round)"), renderKey: nil)
         for key in last.versions.keys where Int.random(in: 0..<10, using: &generator) == 0 {
-            state.versions[key] = Int.random(in: 0..<2, using: &generator) == 0
-                ? nil : ListingVersions.Version(updated: day, sha256: SHA256.digest(Array("\(key) \(round)".utf8)))
+            state.versions.set(
+                Int.random(in: 0..<2, using: &generator) == 0 ? nil : ListingVersions.Version(updated: day, sha256: SHA256.digest(Array("\(key) \(round)".utf8))),
+                forKey: key)
         }
         state.listings += 1
         state.sync.changes.append(ChangeList(build: round, date: day, from: "a", to: "b", files: ["things/1/index.html": digest("x"), "gone.html": nil]))
