@@ -14,11 +14,21 @@ public enum Outputs {
             [.documents { [pass.kindDocument(collection)] }]
                 + pass.positionGroups(collection) { positions in .documents { pass.renderer.listingDocuments(collection, at: positions) } }
         },
+        // A facet's document shows its values' counts, which an in-place edit does not change.
         .eachKind("paged and sliced documents", ["api/<kind>/page/<n>.json", "api/<kind>/<facet>.json", "api/<kind>/<facet>/<value>.json", "api/<kind>/<facet>/<value>/page/<n>.json"], shows: .itsListings) { pass, collection in
-            [.documents { pass.renderer.kindPageDocuments(collection, edited: pass.edited(in: collection)) }]
-                + collection.facets.map { facet in
-                    .documents { pass.renderer.facetDocuments(facet, in: collection, edited: pass.edited(in: collection)) }
+            let edited = pass.edited(in: collection)
+            let kindPages = pass.listPageGroups(count: collection.listings.count, shown: edited?.kindListPages, of: RenderPass.documentPagesPerGroup) { pages in
+                .documents { pass.renderer.kindPageDocuments(collection, pages: pages) }
+            }
+            return kindPages + collection.facets.flatMap { facet in
+                let isEntries = collection.schema.facetIsOverEntries(facet.field.name)
+                let valuePages = facet.values.flatMap { value in
+                    pass.listPageGroups(count: value.listings.count, shown: edited?.pages(of: value, overEntries: isEntries), of: RenderPass.documentPagesPerGroup) { pages in
+                        .documents { pass.renderer.facetValueDocuments(value, of: facet, in: collection, pages: pages) }
+                    }
                 }
+                return (edited == nil ? [.documents { [pass.renderer.facetDocument(facet, in: collection)] }] : []) + valuePages
+            }
         },
         // The search index, split into small files (SearchIndex.swift).
         .site(
@@ -300,11 +310,15 @@ struct RenderPass: Sendable {
     /// length (4,167 pages of 100,000 cleaners took over 500 MB).
     static let listPagesPerGroup = 64
 
-    /// The pages of a list of `count` listings (counting from 0) in groups: all of them, or in an in-place
-    /// pass those `shown` (`EditedListings`).
-    func listPageGroups(count: Int, shown: [Int]?, _ make: ([Int]) -> RenderWork) -> [RenderWork] {
+    /// A list's JSON pages are made in groups of this many: made a facet at a time, the 8,349 pages of the
+    /// cleaners' languages at 10× L (68 MB) were held together until the last was made.
+    static let documentPagesPerGroup = 256
+
+    /// The pages of a list of `count` listings (counting from 0) in groups of `size`: all of them, or in an
+    /// in-place pass those `shown` (`EditedListings`).
+    func listPageGroups(count: Int, shown: [Int]?, of size: Int = listPagesPerGroup, _ make: ([Int]) -> RenderWork) -> [RenderWork] {
         let pages = shown ?? Array(0..<Pagination<Listing>.count(of: count, size: renderer.site.pageSize))
-        return pages.indices.runs(of: Self.listPagesPerGroup).map { make(Array(pages[$0])) }
+        return pages.indices.runs(of: size).map { make(Array(pages[$0])) }
     }
 
     /// The positions in the kind's order of the collection's listings (only the edited ones in an in-place pass),

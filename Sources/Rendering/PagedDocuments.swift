@@ -47,41 +47,38 @@ extension SiteRenderer {
         return OutputFile(path: Self.apiRootPath, contents: .bytes(JSONWriter.bytes(root)))
     }
 
-    /// The kind's pages, and after an in-place edit only those that show an `edited` listing.
-    func kindPageDocuments(_ collection: KindCollection, edited: EditedListings?) -> [OutputFile] {
+    /// The kind's pages at `pages` (counting from 0).
+    func kindPageDocuments(_ collection: KindCollection, pages: [Int]) -> [OutputFile] {
         let name = collection.schema.name
-        return pageDocuments(collection.listings, of: collection, facet: nil, pages: edited?.kindListPages) { number in
+        return pageDocuments(collection.listings, of: collection, facet: nil, pages: pages) { number in
             "api/\(name)/page/\(number).json"
         }
     }
 
-    /// The facet's document (not after an in-place edit: it shows counts, which the edit leaves alone) and
-    /// every value's pages (after an edit, those that show an `edited` listing).
-    func facetDocuments(_ facet: Facet, in collection: KindCollection, edited: EditedListings?) -> [OutputFile] {
+    /// The facet's document: its values, their counts and first pages.
+    func facetDocument(_ facet: Facet, in collection: KindCollection) -> OutputFile {
         let kind = collection.schema.name
+        let document: Value = .object([
+            "$schema": schemaURL("facet"),
+            "kind": .string(kind), "facet": .string(facet.field.name), "label": .string(facet.field.label),
+            "values": .list(facet.values.map { value in
+                .object([
+                    "value": .string(value.text), "slug": .string(value.slug), "count": .int(Int64(value.listings.count)),
+                    "url": .string(site.url(valuePagePath(facet, value, kind: kind, number: 1))),
+                ])
+            }),
+        ])
+        return OutputFile(path: facetDocumentPath(facet, kind: kind), contents: .bytes(JSONWriter.bytes(document)))
+    }
+
+    /// The facet value's pages at `pages` (counting from 0).
+    func facetValueDocuments(_ value: FacetValue, of facet: Facet, in collection: KindCollection, pages: [Int]) -> [OutputFile] {
+        let kind = collection.schema.name
+        let described: Value = .object(["name": .string(facet.field.name), "value": .string(value.text), "slug": .string(value.slug)])
         let isEntries = collection.schema.facetIsOverEntries(facet.field.name)
-        var files: [OutputFile] = []
-        if edited == nil {
-            let document: Value = .object([
-                "$schema": schemaURL("facet"),
-                "kind": .string(kind), "facet": .string(facet.field.name), "label": .string(facet.field.label),
-                "values": .list(facet.values.map { value in
-                    .object([
-                        "value": .string(value.text), "slug": .string(value.slug), "count": .int(Int64(value.listings.count)),
-                        "url": .string(site.url(valuePagePath(facet, value, kind: kind, number: 1))),
-                    ])
-                }),
-            ])
-            files.append(OutputFile(path: facetDocumentPath(facet, kind: kind), contents: .bytes(JSONWriter.bytes(document))))
+        return pageDocuments(value.listings, of: collection, facet: described, isEntries: isEntries, pages: pages) { number in
+            valuePagePath(facet, value, kind: kind, number: number)
         }
-        for value in facet.values {
-            let described: Value = .object(["name": .string(facet.field.name), "value": .string(value.text), "slug": .string(value.slug)])
-            let pages = edited?.pages(of: value, overEntries: isEntries)
-            files += pageDocuments(value.listings, of: collection, facet: described, isEntries: isEntries, pages: pages) { number in
-                valuePagePath(facet, value, kind: kind, number: number)
-            }
-        }
-        return files
     }
 
     /// The slug of the listing that holds an entry.
@@ -99,12 +96,10 @@ extension SiteRenderer {
     private func pageCount(_ items: Int) -> Int { max(1, (items + site.pageSize - 1) / site.pageSize) }
 
     private func pageDocuments(
-        _ listings: some RandomAccessCollection<Listing>, of collection: KindCollection, facet: Value?, isEntries: Bool = false, pages: [Int]?,
+        _ listings: some RandomAccessCollection<Listing>, of collection: KindCollection, facet: Value?, isEntries: Bool = false, pages: [Int],
         path: (Int) -> String
     ) -> [OutputFile] {
-        let size = site.pageSize
-        let positions = pages ?? Array(0..<Pagination<Listing>.count(of: listings.count, size: size))
-        return Pagination.pages(of: listings, size: size, basePath: "", in: positions).map { page in
+        Pagination.pages(of: listings, size: site.pageSize, basePath: "", in: pages).map { page in
             let document: Value = .object([
                 "$schema": schemaURL("\(collection.schema.name).page"),
                 "kind": .string(collection.schema.name),

@@ -34,6 +34,26 @@ import Testing
         #expect(indexPagesPerShare.reduce(0, +) == 150)
         #expect(indexPagesPerShare.allSatisfy { $0 <= RenderPass.listPagesPerGroup }, "\(indexPagesPerShare)")
     }
+
+    /// The JSON pages of the kind's list and of each county's: a share holds one list's, never a facet's all.
+    @Test func aListsJSONPagesAreMadeInGroupsOfOneList() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let renderer = try Self.renderer(in: folder)
+        let pagePath = try Regex(#"^(api/cleaners/page|api/cleaners/county/[^/]+)(/page)?(/[0-9]+)?\.json$"#)
+        var listsPerShare: [[Substring]] = []
+        var pages = 0
+        for case .documents(let make) in renderer.plan(RenderPass(renderer: renderer, changes: nil)).work {
+            let lists = make().compactMap { file in (try? pagePath.wholeMatch(in: file.path))?.output[1].substring }
+            guard !lists.isEmpty else { continue }
+            pages += lists.count
+            listsPerShare.append(Array(Set(lists)))
+            #expect(lists.count <= RenderPass.documentPagesPerGroup)
+        }
+        // 150 cleaners, one a page: the kind's 150 pages and, each cleaner in one county, 150 more.
+        #expect(pages == 300)
+        #expect(listsPerShare.count >= 5 && listsPerShare.allSatisfy { $0.count == 1 }, "\(listsPerShare)")
+    }
 }
 
 /// A build that keeps nothing for an in-place edit renders from listings without their source details.
