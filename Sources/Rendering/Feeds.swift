@@ -19,16 +19,28 @@ extension SiteRenderer {
         }
     }
 
-    /// The names of the facet's values that the listing has, in the facet's order. A facet over listings is
-    /// read from the listing's own value, which is what puts it in the facet's values; one over a collection's
-    /// entries from the values' members.
-    private func facetTags(of listing: Listing, facet: Facet?, in collection: KindCollection) -> [String] {
-        guard let facet else { return [] }
-        guard !collection.schema.facetIsOverEntries(facet.field.name) else {
-            return facet.values.filter { value in value.listings.contains { $0.slug == listing.slug } }.map(\.text)
+    /// Each listed listing's tags, by slug: the names of the values it has of each of the kind's facets, in
+    /// the facets' and the values' order. A facet over listings is read from the listing's own value, which
+    /// is what puts it in the facet's values; one over a collection's entries from the values' members,
+    /// each entry for the collection that holds it.
+    private func feedTags(_ listed: [(CalendarDate, Listing)], in collection: KindCollection) -> [String: [String]] {
+        let slugs = Set(listed.map(\.1.slug))
+        var tags: [String: [String]] = [:]
+        for name in collection.schema.facets {
+            guard let facet = collection.facets.first(where: { $0.field.name == name }) else { continue }
+            guard !collection.schema.facetIsOverEntries(name) else {
+                for value in facet.values {
+                    let holders = Set(value.listings.lazy.map(Self.collectionSlug).filter(slugs.contains))
+                    for slug in holders { tags[slug, default: []].append(value.text) }
+                }
+                continue
+            }
+            for (_, listing) in listed {
+                let texts = Set(facetTexts(listing.fields[name]))
+                tags[listing.slug, default: []] += facet.values.filter { texts.contains($0.text) }.map(\.text)
+            }
         }
-        let texts = Set(facetTexts(listing.fields[facet.field.name]))
-        return facet.values.filter { texts.contains($0.text) }.map(\.text)
+        return tags
     }
 
     /// The feed entry's HTML: the kind's `feed_item` template when it has one, else its rendered Markdown.
@@ -49,6 +61,7 @@ extension SiteRenderer {
     private func jsonFeed(_ collection: KindCollection, _ entries: [(CalendarDate, Listing)]) -> OutputFile {
         let schema = collection.schema
         let path = "feeds/\(schema.name).json"
+        let tags = feedTags(entries, in: collection)
         let document: Value = .object([
             "$schema": schemaURL("jsonfeed"),
             "version": .string("https://jsonfeed.org/version/1.1"),
@@ -65,8 +78,7 @@ extension SiteRenderer {
                     "content_html": .string(content(listing, in: collection)),
                     "date_published": .string(timestamp(date)),
                 ]
-                let tags = schema.facets.flatMap { name in facetTags(of: listing, facet: collection.facets.first { $0.field.name == name }, in: collection) }
-                if !tags.isEmpty { item["tags"] = .list(tags.map(Value.string)) }
+                if let tags = tags[listing.slug], !tags.isEmpty { item["tags"] = .list(tags.map(Value.string)) }
                 // JSON Feed's `image` is one URL; the extension lists every image with its variants, as the API does.
                 let images = images(of: listing, schema: schema)
                 if let main = images.first {

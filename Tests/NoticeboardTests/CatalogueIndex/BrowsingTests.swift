@@ -205,6 +205,17 @@ import Testing
         let dates = items.compactMap { $0["date_published"] as? String }
         #expect(items.count == 14 && dates == dates.sorted(by: >))
         #expect(files["feeds/rentals.atom"] != nil && files["feeds/quotes.json"] != nil && files["feeds/cleaners.json"] == nil)
+        // A collection's tags are the values of its entries' facets (`category`, `source`), each once.
+        let collections = try #require(try json(files, "feeds/quotes.json")["items"] as? [[String: Any]])
+        #expect(collections.count == 3)
+        for item in collections {
+            let url = try #require(item["url"] as? String)
+            let slug = try #require(URL(string: url)).lastPathComponent
+            let quotes = try #require(try json(files, "api/quotes/\(slug).json")["quotes"] as? [[String: Any]])
+            let values = Set(quotes.compactMap { $0["category"] as? String }).union(quotes.compactMap { $0["source"] as? String })
+            let tags = item["tags"] as? [String] ?? []
+            #expect(Set(tags) == values && tags.count == values.count && values.count > 2, "\(slug): \(tags)")
+        }
         let sitemap = text(files, "sitemap.xml")
         let htmlPages = files.keys.filter { $0.hasSuffix("index.html") }
         #expect(sitemap.components(separatedBy: "<url>").count - 1 == htmlPages.count)
