@@ -34,7 +34,7 @@ public enum Outputs {
         .site(
             "search index", ["api/search/meta.json", "api/search/terms/<n>.json", "api/search/facets/<n>.json", "api/search/cards/<n>.json",
             "api/search/range/<kind>.json", "api/search/sort/<kind>.<field>.json"], shows: .everyListing
-        ) { pass in [.documents { pass.searchIndex() }] },
+        ) { pass in [.documentBatches { emit in pass.searchIndex(emit: emit) }] },
         .eachKind("feeds", ["feeds/<kind>.json", "feeds/<kind>.atom"], shows: .itsListings) { pass, collection in
             [.documents { pass.renderer.feeds(collection) }]
         },
@@ -184,6 +184,8 @@ public struct OutputDeclaration: Sendable {
 /// A share of the rendering, made on one core: documents, or pages to describe and render.
 enum RenderWork: Sendable {
     case documents(@Sendable () -> [OutputFile])
+    /// Documents handed to `emit` in batches as they are made, by a share that makes many over a long time.
+    case documentBatches(@Sendable (_ emit: ([OutputFile]) -> Void) -> Void)
     case pages(@Sendable () -> [SiteRenderer.Page])
 }
 
@@ -257,16 +259,18 @@ struct RenderPass: Sendable {
         return made?.listings ?? .none
     }
 
-    /// The search index's files: made anew, or in place from the last build's corpus. Only a render kept for
-    /// the next edit keeps the corpus.
-    func searchIndex() -> [OutputFile] {
+    /// The search index's files, handed to `emit`: made anew (the card files as they are made), or in place
+    /// from the last build's corpus. Only a render kept for the next edit keeps the corpus.
+    func searchIndex(emit: ([OutputFile]) -> Void) {
         if let changes, let corpus = last?.search, let made = renderer.searchIndex(replacing: changes, in: corpus) {
             keeper?.keep(made.corpus)
-            return made.files
+            emit(made.files)
+            return
         }
-        let made = renderer.searchIndex(keepingCorpus: keeper != nil)
+        // The index holds `emit` only while it is made.
+        let made = withoutActuallyEscaping(emit) { emit in renderer.searchIndex(keepingCorpus: keeper != nil, handOnCards: emit) }
         if let corpus = made.corpus { keeper?.keep(corpus) }
-        return made.files
+        emit(made.files)
     }
 
     /// `api/<kind>.json`: made anew, or in place spliced from the last one.

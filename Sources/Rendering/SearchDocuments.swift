@@ -47,12 +47,15 @@ extension SiteRenderer {
     /// navigation order, each kind in its search order), and what the index takes from them as they come
     /// (`SearchDocumentsMade`). Only a corpus kept for an edit in place holds the documents themselves: at
     /// XL they held 150 MB beside the terms.
-    func searchDocuments(_ kinds: [SearchedKind], keepingDocuments: Bool, perRun: Int) -> SearchDocumentsMade {
+    func searchDocuments(
+        _ kinds: [SearchedKind], keepingDocuments: Bool, perRun: Int, handOnCards: (([OutputFile]) -> Void)?
+    ) -> SearchDocumentsMade {
         let groups = kinds.flatMap { kind in
             kind.order.map { CardGroup(kind: kind.collection.schema.name, cluster: kind.cluster(ofListingAt: $0)) }
         }
         var made = SearchDocumentsMade(
-            count: groups.count, cardStarts: Self.cardFileStarts(groups), cardSchema: schemaURL("search.cards"), keepingDocuments: keepingDocuments)
+            count: groups.count, cardStarts: Self.cardFileStarts(groups), cardSchema: schemaURL("search.cards"), keepingDocuments: keepingDocuments,
+            handOnCards: handOnCards)
         for kind in kinds {
             for run in kind.order.indices.runs(of: perRun) {
                 made.add(Array(kind.order[run]).parallelMap { place in

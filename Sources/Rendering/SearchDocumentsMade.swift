@@ -3,7 +3,9 @@ import Support
 
 /// What the search index takes from its documents as they are made, a run at a time in document order:
 /// their terms, their card files (each once its last document has come) and their range values; the
-/// documents themselves only for a corpus kept for an edit in place.
+/// documents themselves only for a corpus kept for an edit in place. Card files are kept, or handed on
+/// as they are made (a build's render writes them while the index is still being made: at 10× L they
+/// are 66 MB).
 struct SearchDocumentsMade {
     let count: Int
     /// Where each card file starts (`SiteRenderer.cardFileStarts`).
@@ -15,15 +17,19 @@ struct SearchDocumentsMade {
     private(set) var documents: [SearchDocument] = []
     /// By document number, the value of its kind's range field (null without one).
     private(set) var ranges: [Value] = []
+    /// The card files made, unless they are handed on.
     private(set) var cardFiles: [OutputFile] = []
+    private let handOnCards: (([OutputFile]) -> Void)?
+    private var cardFilesMade = 0
     /// The documents, without their text, of the card files not yet whole.
     private var waiting: [SearchDocument] = []
 
-    init(count: Int, cardStarts: [Int], cardSchema: Value, keepingDocuments: Bool) {
+    init(count: Int, cardStarts: [Int], cardSchema: Value, keepingDocuments: Bool, handOnCards: (([OutputFile]) -> Void)?) {
         self.count = count
         self.cardStarts = cardStarts
         self.cardSchema = cardSchema
         self.keepingDocuments = keepingDocuments
+        self.handOnCards = handOnCards
     }
 
     /// The next documents in document order.
@@ -34,15 +40,17 @@ struct SearchDocumentsMade {
         waiting += run.map(\.withoutText)
         var whole: [(number: Int, documents: ArraySlice<SearchDocument>)] = []
         var taken = 0
-        while cardFiles.count + whole.count < cardStarts.count {
-            let number = cardFiles.count + whole.count
+        while cardFilesMade + whole.count < cardStarts.count {
+            let number = cardFilesMade + whole.count
             let size = SiteRenderer.cardFileDocuments(number, starts: cardStarts, count: count).count
             guard waiting.count - taken >= size else { break }
             whole.append((number, waiting[taken..<taken + size]))
             taken += size
         }
         let schema = cardSchema
-        cardFiles += whole.parallelMap { number, documents in SiteRenderer.cardFile(number, documents, schema: schema) }
+        let made = whole.parallelMap { number, documents in SiteRenderer.cardFile(number, documents, schema: schema) }
+        cardFilesMade += made.count
+        if let handOnCards { handOnCards(made) } else { cardFiles += made }
         waiting.removeFirst(taken)
     }
 

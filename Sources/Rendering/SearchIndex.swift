@@ -24,10 +24,13 @@ extension SiteRenderer {
     static let termFileBytes = 32_000
     static let facetFileBytes = 8_000
 
-    /// The index made anew: its files, and when `keepingCorpus`, the corpus they are made from.
-    public func searchIndex(keepingCorpus: Bool, documentsPerRun: Int = searchDocumentsPerRun) -> (files: [OutputFile], corpus: SearchCorpus?) {
+    /// The index made anew: its files, and when `keepingCorpus`, the corpus they are made from. With
+    /// `handOnCards`, the card files go to it as they are made, and the files returned are the others.
+    public func searchIndex(
+        keepingCorpus: Bool, documentsPerRun: Int = searchDocumentsPerRun, handOnCards: (([OutputFile]) -> Void)? = nil
+    ) -> (files: [OutputFile], corpus: SearchCorpus?) {
         let collections = searchedKinds, kinds = collections.map(searchedKind)
-        var made = searchDocuments(kinds, keepingDocuments: keepingCorpus, perRun: documentsPerRun)
+        var made = searchDocuments(kinds, keepingDocuments: keepingCorpus, perRun: documentsPerRun, handOnCards: handOnCards)
         let terms = made.takeSortedTerms()
         let numbers = Self.documentNumbers(collections)
         let (facetFiles, facetValues) = searchFacetFiles(kinds, numbers: numbers)

@@ -103,6 +103,9 @@ public struct SiteRenderer: Sendable {
             case .documents(let make):
                 emit(make().map { RenderedFile(file: $0, renderKey: nil) })
                 return []
+            case .documentBatches(let make):
+                make { files in emit(files.map { RenderedFile(file: $0, renderKey: nil) }) }
+                return []
             case .pages(let make):
                 let pages = make()
                 emit(pages.map { page -> RenderedFile in

@@ -199,6 +199,14 @@ import Testing
             #expect(kept.files.map(\.contents.inMemory) == dropped.files.map(\.contents.inMemory), "\(perRun) a run")
         }
 
+        // Card files handed on as they are made: in more than one batch, and with the other files, the same files.
+        var batches: [[OutputFile]] = []
+        let rest = renderer.searchIndex(keepingCorpus: false, documentsPerRun: 300, handOnCards: { batches.append($0) })
+        let bytes = { (files: [OutputFile]) in Dictionary(uniqueKeysWithValues: files.map { ($0.path, $0.contents.inMemory) }) }
+        #expect(batches.count > 1 && batches.joined().allSatisfy { $0.path.hasPrefix("api/search/cards/") })
+        #expect(!rest.files.contains { $0.path.hasPrefix("api/search/cards/") })
+        #expect(bytes(Array(batches.joined()) + rest.files) == bytes(kept.files))
+
         // CJK pairs in documents on both sides of the last cuts, so that a pair's postings are added to twice.
         let cjk = SearchIndexTests.cjkCleaners.map { name, bio in SearchIndexTests.document(kind: "cleaners", cluster: 0, title: name, text: bio) }
         let documents = kept.corpus!.documents + cjk + cjk
