@@ -1,21 +1,36 @@
 import SiteModel
+import Support
 
 /// `sitemap.xml` (every HTML page, with the date its newest listing changed) and `robots.txt` pointing at it.
+/// A sitemap lists at most 50,000 pages (sitemaps.org): past that, `sitemap.xml` is an index of sitemaps
+/// `sitemaps/1.xml`, `sitemaps/2.xml`, … of that many pages each, in path order.
 extension SiteRenderer {
-    func sitemapAndRobots(_ pages: [SitemapEntry]) -> [OutputFile] {
-        var xml = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+    static let sitemapPagesPerFile = 50_000
 
-            """
-        for page in pages.sorted(by: { $0.path < $1.path }) {
-            let directory = page.path.hasSuffix("index.html") ? String(page.path.dropLast("index.html".count)) : page.path
-            xml += "<url><loc>\(xmlEscaped(site.url(directory)))</loc>"
-            xml += "<lastmod>\(page.lastModified ?? catalogue.buildDate)</lastmod></url>\n"
-        }
-        xml += "</urlset>\n"
+    func sitemapAndRobots(_ pages: [SitemapEntry], pagesPerFile: Int = sitemapPagesPerFile) -> [OutputFile] {
+        let sorted = pages.sorted { $0.path < $1.path }
         // Crawlers read robots.txt only at a host's root; under a sub-path it is written for the host to serve there.
-        let robots = "User-agent: *\nAllow: /\n\nSitemap: \(site.url("sitemap.xml"))\n"
-        return [OutputFile(path: "sitemap.xml", text: xml), OutputFile(path: "robots.txt", text: robots)]
+        let robots = OutputFile(path: "robots.txt", text: "User-agent: *\nAllow: /\n\nSitemap: \(site.url("sitemap.xml"))\n")
+        guard sorted.count > pagesPerFile else { return [OutputFile(path: "sitemap.xml", contents: .bytes(urlSet(sorted[...]))), robots] }
+        let parts = sorted.indices.runs(of: pagesPerFile).map { sorted[$0] }
+        var index = Array(#"<?xml version="1.0" encoding="UTF-8"?>\#n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\#n"#.utf8)
+        for (number, part) in zip(1..., parts) {
+            let newest = part.map { $0.lastModified ?? catalogue.buildDate }.max()!
+            index += "<sitemap><loc>\(xmlEscaped(site.url("sitemaps/\(number).xml")))</loc><lastmod>\(newest)</lastmod></sitemap>\n".utf8
+        }
+        index += "</sitemapindex>\n".utf8
+        let files = zip(1..., parts).map { number, part in OutputFile(path: "sitemaps/\(number).xml", contents: .bytes(urlSet(part))) }
+        return files + [OutputFile(path: "sitemap.xml", contents: .bytes(index)), robots]
+    }
+
+    /// A sitemap of `pages`, in their order.
+    private func urlSet(_ pages: ArraySlice<SitemapEntry>) -> [UInt8] {
+        var xml = Array(#"<?xml version="1.0" encoding="UTF-8"?>\#n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\#n"#.utf8)
+        for page in pages {
+            let directory = page.path.hasSuffix("index.html") ? String(page.path.dropLast("index.html".count)) : page.path
+            xml += "<url><loc>\(xmlEscaped(site.url(directory)))</loc><lastmod>\(page.lastModified ?? catalogue.buildDate)</lastmod></url>\n".utf8
+        }
+        xml += "</urlset>\n".utf8
+        return xml
     }
 }

@@ -1,0 +1,51 @@
+import Foundation
+@testable import Rendering
+import SiteModel
+import Testing
+
+/// A sitemap lists at most 50,000 pages (sitemaps.org); a site with more gets an index of sitemaps.
+@Suite struct SitemapTests {
+    private static func text(_ file: OutputFile?) -> String { file?.contents.inMemory.map { String(decoding: $0, as: UTF8.self) } ?? "" }
+
+    private static func locations(_ xml: String) -> [String] {
+        xml.components(separatedBy: "<loc>").dropFirst().map { String($0.prefix { $0 != "<" }) }
+    }
+
+    @Test func pastTheLimitTheSitemapIsAnIndexOfSitemapsInPathOrder() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let renderer = try RenderShareTests.renderer(in: folder)
+        let day = { (day: Int) in CalendarDate(year: 2026, month: 11, day: day)! }
+        let pages = [
+            ("rentals/drill/index.html", day(3)), ("cleaners/ana/index.html", day(1)), ("index.html", nil), ("cleaners/index.html", day(9)),
+            ("rentals/index.html", day(2)), ("owners/bo/index.html", day(5)), ("search/index.html", nil),
+        ].map { SiteRenderer.SitemapEntry(path: $0.0, lastModified: $0.1) }
+        let whole = Dictionary(uniqueKeysWithValues: renderer.sitemapAndRobots(pages).map { ($0.path, $0) })
+        #expect(whole.keys.sorted() == ["robots.txt", "sitemap.xml"])
+        let listed = Self.locations(Self.text(whole["sitemap.xml"]))
+        #expect(listed.count == 7)
+
+        let split = Dictionary(uniqueKeysWithValues: renderer.sitemapAndRobots(pages, pagesPerFile: 3).map { ($0.path, $0) })
+        #expect(split.keys.sorted() == ["robots.txt", "sitemap.xml", "sitemaps/1.xml", "sitemaps/2.xml", "sitemaps/3.xml"])
+        let index = Self.text(split["sitemap.xml"])
+        #expect(index.contains("<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">") && !index.contains("<urlset"))
+        #expect(Self.locations(index) == (1...3).map { renderer.site.url("sitemaps/\($0).xml") })
+        let parts = (1...3).map { Self.text(split["sitemaps/\($0).xml"]) }
+        #expect(parts.map { Self.locations($0).count } == [3, 3, 1])
+        #expect(parts.flatMap(Self.locations) == listed)
+        // Each part is dated by its newest page: pages without a date have the build's.
+        let dates = index.components(separatedBy: "<lastmod>").dropFirst().map { String($0.prefix(10)) }
+        let newest = (1...3).map { number in Self.text(split["sitemaps/\(number).xml"]).components(separatedBy: "<lastmod>").dropFirst().map { String($0.prefix(10)) }.max()! }
+        #expect(dates == newest)
+        #expect(Self.text(split["robots.txt"]) == Self.text(whole["robots.txt"]))
+
+        // Each part is a sitemap as sitemaps.org defines one.
+        guard FileManager.default.fileExists(atPath: TestSupport.sitemapSchema) else { return }
+        for (number, part) in parts.enumerated() {
+            let path = folder + "/part-\(number).xml"
+            TestSupport.write(part, to: path)
+            let result = try TestSupport.run("xmllint", ["--noout", "--schema", TestSupport.sitemapSchema, path])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+    }
+}
