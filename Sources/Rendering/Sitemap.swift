@@ -11,26 +11,27 @@ extension SiteRenderer {
         let sorted = pages.sorted { $0.path < $1.path }
         // Crawlers read robots.txt only at a host's root; under a sub-path it is written for the host to serve there.
         let robots = OutputFile(path: "robots.txt", text: "User-agent: *\nAllow: /\n\nSitemap: \(site.url("sitemap.xml"))\n")
-        guard sorted.count > pagesPerFile else { return [OutputFile(path: "sitemap.xml", contents: .bytes(urlSet(sorted[...]))), robots] }
         let parts = sorted.indices.runs(of: pagesPerFile).map { sorted[$0] }
+        guard parts.count > 1 else { return [urlSet("sitemap.xml", sorted[...]), robots] }
         var index = Array(#"<?xml version="1.0" encoding="UTF-8"?>\#n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\#n"#.utf8)
         for (number, part) in zip(1..., parts) {
             let newest = part.map { $0.lastModified ?? catalogue.buildDate }.max()!
             index += "<sitemap><loc>\(xmlEscaped(site.url("sitemaps/\(number).xml")))</loc><lastmod>\(newest)</lastmod></sitemap>\n".utf8
         }
         index += "</sitemapindex>\n".utf8
-        let files = zip(1..., parts).map { number, part in OutputFile(path: "sitemaps/\(number).xml", contents: .bytes(urlSet(part))) }
-        return files + [OutputFile(path: "sitemap.xml", contents: .bytes(index)), robots]
+        return zip(1..., parts).map { number, part in urlSet("sitemaps/\(number).xml", part) }
+            + [OutputFile(path: "sitemap.xml", contents: .bytes(index)), robots]
     }
 
-    /// A sitemap of `pages`, in their order.
-    private func urlSet(_ pages: ArraySlice<SitemapEntry>) -> [UInt8] {
-        var xml = Array(#"<?xml version="1.0" encoding="UTF-8"?>\#n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\#n"#.utf8)
-        for page in pages {
-            let directory = page.path.hasSuffix("index.html") ? String(page.path.dropLast("index.html".count)) : page.path
-            xml += "<url><loc>\(xmlEscaped(site.url(directory)))</loc><lastmod>\(page.lastModified ?? catalogue.buildDate)</lastmod></url>\n".utf8
-        }
-        xml += "</urlset>\n".utf8
-        return xml
+    /// A sitemap of `pages` at `path`, in their order, written a line at a time as the file is written.
+    private func urlSet(_ path: String, _ pages: ArraySlice<SitemapEntry>) -> OutputFile {
+        OutputFile(path: path, contents: .streamed { output in
+            output.append(contentsOf: Array(#"<?xml version="1.0" encoding="UTF-8"?>\#n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\#n"#.utf8))
+            for page in pages {
+                let directory = page.path.hasSuffix("index.html") ? String(page.path.dropLast("index.html".count)) : page.path
+                output.append(contentsOf: Array("<url><loc>\(xmlEscaped(site.url(directory)))</loc><lastmod>\(page.lastModified ?? catalogue.buildDate)</lastmod></url>\n".utf8))
+            }
+            output.append(contentsOf: Array("</urlset>\n".utf8))
+        })
     }
 }
