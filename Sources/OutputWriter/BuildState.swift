@@ -159,6 +159,7 @@ public struct BuildState: Equatable, Sendable {
         switch (fields[0].text, fields.count) {
         case ("listing", 4):
             guard let date = CalendarDate(parsing: Substring(fields[1].text)), let sha256 = SHA256.Digest(hex: fields[2]) else { return false }
+            // A key without a kind and a slug, which no build writes, makes the record unreadable: the next build is whole.
             return versions.set(ListingVersions.Version(updated: date, sha256: sha256), forKey: fields[3].text)
         case ("build", 4):
             guard let build = Int(fields[1].text) else { return false }

@@ -102,7 +102,7 @@ public enum Outputs {
         },
 
         // Made from the others. The sitemap's dates are listings' dates, which an in-place edit does not change.
-        .fromPages("sitemap and robots.txt", ["sitemap.xml", "sitemaps/<n>.xml", "robots.txt"]) { renderer, pages in renderer.sitemapAndRobots(pages) },
+        .fromPages("sitemap and robots.txt", ["sitemap.xml", "sitemap-<n>.xml", "robots.txt"]) { renderer, pages in renderer.sitemapAndRobots(pages) },
         .fromDigests("API root, sync documents and manifest", [SiteRenderer.apiRootPath, SyncDocuments.headPath, SyncDocuments.treePath, "api/sync/tree/<bucket>.json", "api/sync/changes/<build>.json", Manifest.path]),
     ]
 

@@ -50,7 +50,7 @@ struct SearchDocumentsMade {
         let schema = cardSchema
         let made = whole.parallelMap { number, documents in SiteRenderer.cardFile(number, documents, schema: schema) }
         cardFilesMade += made.count
-        if let handOnCards { handOnCards(made) } else { cardFiles += made }
+        if let handOnCards { if !made.isEmpty { handOnCards(made) } } else { cardFiles += made }
         waiting.removeFirst(taken)
     }
 

@@ -3,7 +3,8 @@ import Support
 
 /// `sitemap.xml` (every HTML page, with the date its newest listing changed) and `robots.txt` pointing at it.
 /// A sitemap lists at most 50,000 pages (sitemaps.org): past that, `sitemap.xml` is an index of sitemaps
-/// `sitemaps/1.xml`, `sitemaps/2.xml`, … of that many pages each, in path order.
+/// `sitemap-1.xml`, `sitemap-2.xml`, … of that many pages each, in path order. They sit beside it at the
+/// site's root, since a sitemap may only list pages at or below its own folder.
 extension SiteRenderer {
     static let sitemapPagesPerFile = 50_000
 
@@ -16,10 +17,10 @@ extension SiteRenderer {
         var index = Array(#"<?xml version="1.0" encoding="UTF-8"?>\#n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\#n"#.utf8)
         for (number, part) in zip(1..., parts) {
             let newest = part.map { $0.lastModified ?? catalogue.buildDate }.max()!
-            index += "<sitemap><loc>\(xmlEscaped(site.url("sitemaps/\(number).xml")))</loc><lastmod>\(newest)</lastmod></sitemap>\n".utf8
+            index += "<sitemap><loc>\(xmlEscaped(site.url("sitemap-\(number).xml")))</loc><lastmod>\(newest)</lastmod></sitemap>\n".utf8
         }
         index += "</sitemapindex>\n".utf8
-        return zip(1..., parts).map { number, part in urlSet("sitemaps/\(number).xml", part) }
+        return zip(1..., parts).map { number, part in urlSet("sitemap-\(number).xml", part) }
             + [OutputFile(path: "sitemap.xml", contents: .bytes(index)), robots]
     }
 

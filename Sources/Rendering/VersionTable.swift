@@ -1,5 +1,6 @@
 /// Listings' versions kind by kind, each kind's in slug order. The build record names a listing by its key
-/// `<kind>/<slug>` and lists them in key order; held here, a version's slug is the listing's own string.
+/// `<kind>/<slug>` and lists them in key order; held here, a version made by a full build keeps the
+/// listing's own slug string.
 /// At 10× L, one table keyed by `<kind>/<slug>` held 105 MB through rendering (its 400,000 keys made
 /// anew, and a hash table grown past them); these arrays hold 29 MB.
 public struct VersionTable: Equatable, Sendable {

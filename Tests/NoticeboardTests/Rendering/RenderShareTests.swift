@@ -48,11 +48,17 @@ import Testing
             guard !lists.isEmpty else { continue }
             pages += lists.count
             listsPerShare.append(Array(Set(lists)))
-            #expect(lists.count <= RenderPass.documentPagesPerGroup)
         }
         // 150 cleaners, one a page: the kind's 150 pages and, each cleaner in one county, 150 more.
         #expect(pages == 300)
         #expect(listsPerShare.count >= 5 && listsPerShare.allSatisfy { $0.count == 1 }, "\(listsPerShare)")
+        // A longer list's pages come in groups of at most `documentPagesPerGroup`, in order.
+        var groups: [[Int]] = []
+        _ = RenderPass(renderer: renderer, changes: nil).listPageGroups(count: 600, shown: nil, of: RenderPass.documentPagesPerGroup) { pages in
+            groups.append(pages)
+            return .documents { [] }
+        }
+        #expect(groups.map(\.count) == [256, 256, 88] && Array(groups.joined()) == Array(0..<600))
     }
 }
 

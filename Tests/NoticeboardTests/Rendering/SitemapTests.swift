@@ -26,16 +26,16 @@ import Testing
         #expect(listed.count == 7)
 
         let split = Dictionary(uniqueKeysWithValues: renderer.sitemapAndRobots(pages, pagesPerFile: 3).map { ($0.path, $0) })
-        #expect(split.keys.sorted() == ["robots.txt", "sitemap.xml", "sitemaps/1.xml", "sitemaps/2.xml", "sitemaps/3.xml"])
+        #expect(split.keys.sorted() == ["robots.txt", "sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml", "sitemap.xml"])
         let index = Self.text(split["sitemap.xml"])
         #expect(index.contains("<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">") && !index.contains("<urlset"))
-        #expect(Self.locations(index) == (1...3).map { renderer.site.url("sitemaps/\($0).xml") })
-        let parts = (1...3).map { Self.text(split["sitemaps/\($0).xml"]) }
+        #expect(Self.locations(index) == (1...3).map { renderer.site.url("sitemap-\($0).xml") })
+        let parts = (1...3).map { Self.text(split["sitemap-\($0).xml"]) }
         #expect(parts.map { Self.locations($0).count } == [3, 3, 1])
         #expect(parts.flatMap(Self.locations) == listed)
         // Each part is dated by its newest page: pages without a date have the build's.
         let dates = index.components(separatedBy: "<lastmod>").dropFirst().map { String($0.prefix(10)) }
-        let newest = (1...3).map { number in Self.text(split["sitemaps/\(number).xml"]).components(separatedBy: "<lastmod>").dropFirst().map { String($0.prefix(10)) }.max()! }
+        let newest = (1...3).map { number in Self.text(split["sitemap-\(number).xml"]).components(separatedBy: "<lastmod>").dropFirst().map { String($0.prefix(10)) }.max()! }
         #expect(dates == newest)
         #expect(Self.text(split["robots.txt"]) == Self.text(whole["robots.txt"]))
 
