@@ -1,3 +1,5 @@
+import Support
+
 /// Listings' versions kind by kind, each kind's in slug order. The build record names a listing by its key
 /// `<kind>/<slug>` and lists them in key order; held here, a version made by a full build keeps the
 /// listing's own slug string.
@@ -27,12 +29,12 @@ public struct VersionTable: Equatable, Sendable {
     public subscript(kind kind: String, slug slug: String) -> Version? {
         get {
             guard let entries = kinds[kind] else { return nil }
-            let index = Self.index(of: slug, in: entries)
+            let index = entries.insertionIndex(of: slug, by: \.slug)
             return index < entries.count && entries[index].slug == slug ? entries[index].version : nil
         }
         set {
             var entries = kinds.removeValue(forKey: kind) ?? []
-            let index = Self.index(of: slug, in: entries)
+            let index = entries.insertionIndex(of: slug, by: \.slug)
             let isThere = index < entries.count && entries[index].slug == slug
             switch (newValue, isThere) {
             case (let version?, true): entries[index].version = version
@@ -100,15 +102,5 @@ public struct VersionTable: Equatable, Sendable {
     private static func kindAndSlug(_ key: String) -> (kind: String, slug: String)? {
         guard let slash = key.firstIndex(of: "/"), slash != key.startIndex, key.index(after: slash) != key.endIndex else { return nil }
         return (String(key[..<slash]), String(key[key.index(after: slash)...]))
-    }
-
-    /// Where `slug` is, or would go, in `entries`.
-    private static func index(of slug: String, in entries: [Entry]) -> Int {
-        var (low, high) = (0, entries.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if entries[middle].slug < slug { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 }
