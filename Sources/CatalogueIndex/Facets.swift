@@ -68,12 +68,14 @@ func facets(
 
 /// A value without a slug, and each value whose slug an earlier one has, at the first listing (by file
 /// path) that has it; "earlier" goes by that listing too, so which value is blamed does not depend on order.
+/// Each value's first listing is found once: found in the sort's comparisons, it made this check grow faster
+/// than the catalogue (a value of 50,000 listings scanned at every comparison; 3 s of a 400,000-listing build).
 private func slugProblems(of values: [FacetValue], field: String) -> [Diagnostic] {
-    func firstFile(_ value: FacetValue) -> Listing { value.listings.min { $0.file < $1.file }! }
+    let firstListings = values.map { value in (value: value, listing: value.listings.min { $0.file < $1.file }!) }
     var problems: [Diagnostic] = []
     var owners: [String: (text: String, file: String)] = [:]
-    for value in values.sorted(by: { (firstFile($0).file, $0.text) < (firstFile($1).file, $1.text) }) {
-        let listing = firstFile(value), location = listing.location(of: field)
+    for (value, listing) in firstListings.sorted(by: { ($0.listing.file, $0.value.text) < ($1.listing.file, $1.value.text) }) {
+        let location = listing.location(of: field)
         if value.slug.isEmpty {
             problems.append(.error(
                 at: location,
