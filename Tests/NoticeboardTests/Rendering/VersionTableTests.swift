@@ -80,4 +80,20 @@ import Testing
             #expect(VersionTable.differingKeys(Self.table(now), Self.table(now)).isEmpty)
         }
     }
+
+    /// Slugs set, replaced and removed one at a time, in the middle of a kind as at its ends (as serve's edits
+    /// and a record read in order do): every key then finds what a dictionary by whole key holds.
+    @Test func eachKeyFindsItsVersionAfterChangesAnywhereInItsKind() {
+        var generator = SplitMix64(seed: 28)
+        var table = VersionTable(), expected: [String: ListingVersions.Version] = [:]
+        let keys = (0..<120).map { ["cleaners", "quotes"][$0 % 2] + "/listing-\($0 / 2)" }
+        for step in 0..<600 {
+            let key = keys[Int(generator.next() % UInt64(keys.count))]
+            let version = generator.next() % 3 == 0 ? nil : Self.version("\(key) \(step)")
+            table.set(version, forKey: key)
+            expected[key] = version
+        }
+        #expect(keys.allSatisfy { table[$0] == expected[$0] })
+        #expect(table.keys == expected.keys.sorted())
+    }
 }
