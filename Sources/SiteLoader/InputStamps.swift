@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Synchronization
 
 /// Type, size and modification time of every entry below the folders a build reads, to tell cheaply whether
@@ -157,6 +158,12 @@ public struct InputStamps: Sendable, Equatable {
             entries.append((path, stamp))
             digest.add(path: path, stamp: stamp)
         }
+
+        /// Those of `other`, listed after these.
+        mutating func append(_ other: Scanned) {
+            entries += other.entries
+            digest.add(other.digest)
+        }
     }
 
     /// One folder's entries and those below it, links not followed. Each folder is read once and each entry
@@ -170,14 +177,27 @@ public struct InputStamps: Sendable, Equatable {
             return
         }
         defer { closedir(folder) }
-        while let entry = readdir(folder) {
-            let name = SiteFiles.name(of: entry)
-            if name == "." || name == ".." { continue }
-            var info = stat()
-            let found = fstatat(dirfd(folder), name, &info, AT_SYMLINK_NOFOLLOW) == 0
-            record(path + "/" + name, relative: relative + "/" + name, info: found ? info : nil, into: &scanned)
+        let names = sequence(state: folder) { folder in readdir(folder).map(SiteFiles.name) }.filter { $0 != "." && $0 != ".." }
+        let descriptor = dirfd(folder)
+        @Sendable func scanEntries(_ names: ArraySlice<String>, into scanned: inout Scanned) {
+            for name in names {
+                var info = stat()
+                let found = fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0
+                record(path + "/" + name, relative: relative + "/" + name, info: found ? info : nil, into: &scanned)
+            }
         }
+        // A kind's folder may hold 200,000 listings: their entries are looked up on every core, in runs
+        // listed in the order read.
+        guard names.count > Self.entriesPerRun else { return scanEntries(names[...], into: &scanned) }
+        let runs = names.indices.runs(of: Self.entriesPerRun).parallelMap { run in
+            var part = Scanned()
+            scanEntries(names[run], into: &part)
+            return part
+        }
+        for part in runs { scanned.append(part) }
     }
+
+    private static let entriesPerRun = 8192
 
     /// One entry as a scan of its folder would list it; nothing when it is not there.
     private static func scanEntry(_ path: String, relative: String, into scanned: inout Scanned) {

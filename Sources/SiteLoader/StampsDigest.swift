@@ -25,6 +25,12 @@ public struct StampsDigest: Hashable, Sendable, CustomStringConvertible {
         self.second &+= second
     }
 
+    /// Adds the lines another digest added (a sum, so lines scanned apart add up to the same digest).
+    mutating func add(_ other: StampsDigest) {
+        first &+= other.first
+        second &+= other.second
+    }
+
     /// Takes back what `add` added for the same line.
     mutating func remove(path: String, stamp: String) {
         let (first, second) = Self.lineDigest(path: path, stamp: stamp)
