@@ -25,7 +25,8 @@ public struct VersionTable: Equatable, Sendable {
 
         init(sorted entries: [Entry]) {
             self.entries = entries
-            positions = Dictionary(uniqueKeysWithValues: entries.enumerated().map { ($1.slug, Int32($0)) })
+            // Slugs are unique (a build stops at a slug taken twice); were one not, the first would be found, as a search finds it.
+            positions = Dictionary(entries.enumerated().map { ($1.slug, Int32($0)) }, uniquingKeysWith: { first, _ in first })
         }
 
         subscript(slug: String) -> Version? {

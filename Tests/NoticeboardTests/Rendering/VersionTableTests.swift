@@ -92,8 +92,8 @@ import Testing
             let version = generator.next() % 3 == 0 ? nil : Self.version("\(key) \(step)")
             table.set(version, forKey: key)
             expected[key] = version
+            #expect(keys.allSatisfy { table[$0] == expected[$0] }, "after step \(step)")
         }
-        #expect(keys.allSatisfy { table[$0] == expected[$0] })
         #expect(table.keys == expected.keys.sorted())
     }
 }
