@@ -2,7 +2,7 @@ extension Array {
     /// Where an element whose `key` is `key` is, or would go, in this array sorted by `key`: the first index
     /// whose element's key is not less.
     /// Inlinable, so that a caller in another module gets it specialized: generic, it copied each element
-    /// it looked at (a fifth of the versions lookups at 10× L).
+    /// it looked at (4.3 s of CPU in the versions lookups of a 10× L build).
     @inlinable
     public func insertionIndex<Key: Comparable>(of key: Key, by keyOf: (Element) -> Key) -> Int {
         var (low, high) = (0, count)
