@@ -13,7 +13,9 @@ public enum Value: Sendable, Hashable {
     /// HTML produced by the site itself (rendered Markdown); templates insert it unescaped.
     case html(String)
     case list([Value])
-    case object(OrderedDictionary<String, Value>)
+    // Boxed: in place its 24 bytes made every value 32 bytes wide; boxed, the widest payload is a string's 16, and a
+    // value takes 24 (`ValueLayoutTests`). Most values are scalars; objects are few and often shared.
+    indirect case object(OrderedDictionary<String, Value>)
 
     public subscript(key: String) -> Value? {
         if case .object(let fields) = self { return fields[key] }
@@ -158,17 +160,27 @@ public struct FixedDecimal: Sendable, Hashable, Comparable, CustomStringConverti
 
 /// A calendar date (ISO 8601 `YYYY-MM-DD`), with no time zone to drift across.
 public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public let year: Int
-    public let month: Int
-    public let day: Int
+    // Held in six bytes rather than three `Int`s: a date is one of the values every listing holds (`Value`),
+    // and the widest payload decides the size of them all.
+    private let storedYear: Int32
+    private let storedMonth: UInt8
+    private let storedDay: UInt8
+
+    public var year: Int { Int(storedYear) }
+    public var month: Int { Int(storedMonth) }
+    public var day: Int { Int(storedDay) }
 
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
             (1...CalendarDate.daysIn(month: month, year: year)).contains(day)
         else { return nil }
-        self.year = year
-        self.month = month
-        self.day = day
+        self.init(checkedYear: year, month: month, day: day)
+    }
+
+    private init(checkedYear year: Int, month: Int, day: Int) {
+        storedYear = Int32(year)
+        storedMonth = UInt8(month)
+        storedDay = UInt8(day)
     }
 
     /// Accepts exactly `YYYY-MM-DD` naming a real day.
@@ -207,9 +219,8 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
         let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
         let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
         let monthIndex = (5 * dayOfYear + 2) / 153
-        day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        self.init(checkedYear: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month: month, day: dayOfYear - (153 * monthIndex + 2) / 5 + 1)
     }
 
     public func adding(days: Int) -> CalendarDate { CalendarDate(dayNumber: dayNumber + days) }
