@@ -49,11 +49,11 @@ extension SiteRenderer {
     /// A map page's places: each card off the first screen with the place's own fields added, made as the
     /// template walks them (a kind's every place is one page's list). Render keys take each card as its
     /// digest: the cards hold whole listings, and a large kind's map page had a key of 64 MB (the L build's
-    /// peak memory).
+    /// peak memory). The list of those digests goes in as its own digest, made a place at a time.
     fileprivate func placeCards(_ places: [Place], schema: KindSchema, digests: CardDigests) -> MadeList {
         let contexts = contexts
-        let keyStandIn = Value.list(places.map { place in
-            .list([.string(digests.digest(of: place.listing, schema: schema, contexts: contexts)), .object(place.additions)])
+        let keyStandIn = Value.string(RenderKey.digest(ofListOf: places.count) { index in
+            .list([.string(digests.digest(of: places[index].listing, schema: schema, contexts: contexts)), .object(places[index].additions)])
         })
         return MadeList(count: places.count, keyStandIn: keyStandIn) { index in
             let place = places[index]

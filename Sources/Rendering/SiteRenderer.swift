@@ -127,7 +127,8 @@ public struct SiteRenderer: Sendable {
     /// Renders the page's own template, then the layout around it, into the file's bytes.
     func render(_ page: Page) -> [UInt8] {
         var context = page.context
-        context["content"] = .html(templates.render(context, with: page.template))
-        return templates.renderedBytes(context, with: "layout")
+        let content = templates.render(context, with: page.template)
+        context["content"] = .html(content)
+        return templates.renderedBytes(context, with: "layout", room: content.utf8.count)
     }
 }

@@ -22,14 +22,15 @@ struct TemplateRenderer {
         self.init(templates: templates, root: .value(context))
     }
 
-    init(templates: [String: CompiledTemplate], page: PageContext) {
-        self.init(templates: templates, root: .page(page))
+    /// `room`: bytes the output will hold beyond a page's usual 32 KB.
+    init(templates: [String: CompiledTemplate], page: PageContext, room: Int = 0) {
+        self.init(templates: templates, root: .page(page), room: room)
     }
 
-    private init(templates: [String: CompiledTemplate], root: TemplateValue) {
+    private init(templates: [String: CompiledTemplate], root: TemplateValue, room: Int = 0) {
         self.templates = templates
         stack = [root]
-        output.reserveCapacity(32 * 1024)
+        output.reserveCapacity(32 * 1024 + room)
     }
 
     mutating func render(_ name: String) {

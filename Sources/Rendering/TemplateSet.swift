@@ -66,11 +66,14 @@ public struct TemplateSet: Sendable {
     /// The rendered UTF-8, for a file: always valid, as every piece of it comes from a template's text or a
     /// String (escaping replaces ASCII bytes only), so it needs no check on its way to the file.
     ///
-    /// The bytes are copied out of the renderer's buffer, which has room for a large page (32 KB, where the
-    /// median page is 6.5 KB): rendered files wait for the writers, and with that room each held five times
-    /// its bytes (240 MB of the L build's peak).
-    func renderedBytes(_ page: PageContext, with name: String) -> [UInt8] {
-        rendered(TemplateRenderer(templates: compiled, page: page), name).output.withUnsafeBufferPointer { Array($0) }
+    /// The renderer's buffer has room for a large page (32 KB, where the median page is 6.5 KB) and `room`
+    /// more, for what the caller knows goes in (a page's content, inside its layout): a page of 25 MB (the map
+    /// of 100,000 places) no longer doubles its buffer on the way. Bytes with much room left are copied out of
+    /// it: rendered files wait for the writers, and with that room each held five times its bytes (240 MB of
+    /// the L build's peak).
+    func renderedBytes(_ page: PageContext, with name: String, room: Int = 0) -> [UInt8] {
+        let output = rendered(TemplateRenderer(templates: compiled, page: page, room: room), name).output
+        return output.capacity - output.count > output.count / 8 ? output.withUnsafeBufferPointer { Array($0) } : output
     }
 
     private func rendered(_ renderer: TemplateRenderer, _ name: String) -> TemplateRenderer {

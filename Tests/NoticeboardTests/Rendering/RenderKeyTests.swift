@@ -38,4 +38,16 @@ import Testing
         #expect(RenderKey.of(fingerprint: "f", template: "t", context: otherKind, standIns: ["listings": digest]) != standIn)
         #expect(RenderKey.digest(of: .list([.string("card")])) != RenderKey.digest(of: .list([.html("card")])))
     }
+
+    /// A list digested an item at a time has the digest of the whole list, past the size at which its bytes
+    /// are handed on in parts, and any item changed changes it.
+    @Test func aListDigestedItemByItemMatchesTheWholeList() {
+        for count in [0, 1, 3000] {
+            let items = (0..<count).map { index in Value.list([.string("card \(index) " + String(repeating: "x", count: 40)), .object(["lat": .string("\(index)")])]) }
+            #expect(RenderKey.digest(ofListOf: count) { items[$0] } == RenderKey.digest(of: .list(items)))
+        }
+        let items = (0..<3000).map { Value.int(Int64($0)) }
+        #expect(RenderKey.digest(ofListOf: 3000) { $0 == 2999 ? .int(-1) : items[$0] } != RenderKey.digest(of: .list(items)))
+        #expect(RenderKey.digest(ofListOf: 2999) { items[$0] } != RenderKey.digest(of: .list(items)))
+    }
 }
