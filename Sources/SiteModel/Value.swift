@@ -211,6 +211,7 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
         return era * 146_097 + dayOfEra - 719_468
     }
 
+    /// Any day within about 2 billion years of 1970 (the year is held as an `Int32`).
     public init(dayNumber: Int) {
         // Howard Hinnant's civil_from_days.
         let z = dayNumber + 719_468
