@@ -4,47 +4,46 @@ import OrderedCollections
 ///
 /// Its values live in one shared box, copied on write: a listing is copied into every list, group of pages
 /// and document that shows it, and copying the box costs one reference count where copying eleven values
-/// cost eleven (3 % of an L build's CPU went to copying and destroying listings). Its properties are read in
-/// place (`_read`), not copied out of the box: reading `fields` retained and released its three buffers.
+/// cost eleven (3 % of an L build's CPU went to copying and destroying listings).
 public struct Listing: Sendable {
     private var values: Values
 
     public var kind: String {
-        _read { yield values.kind }
+        get { values.kind }
         _modify { yield &uniqueValues().kind }
     }
     public var slug: String {
-        _read { yield values.slug }
+        get { values.slug }
         _modify { yield &uniqueValues().slug }
     }
     /// The listing file, relative to the site root.
     public var file: String {
-        _read { yield values.file }
+        get { values.file }
         _modify { yield &uniqueValues().file }
     }
     public var fields: OrderedDictionary<String, Value> {
-        _read { yield values.fields }
+        get { values.fields }
         _modify { yield &uniqueValues().fields }
     }
     /// References to other listings, kept with their locations so a dangling one can be reported.
     public var references: [Reference] {
-        _read { yield values.references }
+        get { values.references }
         _modify { yield &uniqueValues().references }
     }
     /// Files below `content/media/` that the listing's image fields name (never those of private fields).
     public var media: [MediaUse] {
-        _read { yield values.media }
+        get { values.media }
         _modify { yield &uniqueValues().media }
     }
     /// Human-readable text for formatted fields (currency, rating), filled in by enrichment.
     public var display: OrderedDictionary<String, String> {
-        _read { yield values.display }
+        get { values.display }
         _modify { yield &uniqueValues().display }
     }
     /// Where the listing's own top-level values sit, for errors found after validation (a derived sum past the
     /// limit, two facet values with one URL).
     public var fieldLocations: FieldLocations {
-        _read { yield values.fieldLocations }
+        get { values.fieldLocations }
         _modify { yield &uniqueValues().fieldLocations }
     }
 
