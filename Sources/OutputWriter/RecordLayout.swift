@@ -38,15 +38,17 @@ extension BuildState {
             if layout == nil { output.append(contentsOf: line) } else { spans.append(line, to: &output) }
         }
         for (path, stamp) in inputLines { keyed(Self.inputLine(path, stamp)) }
-        let outputLines = outputs.sorted { $0.key < $1.key }
-        for (path, output) in outputLines { keyed(Self.outputLine(path, output)) }
+        // The paths sorted, not the entries: a sorted copy of 780,000 entries, and the sort's scratch, were 110 MB
+        // at 430,000 listings, at the build's peak.
+        let outputPaths = outputs.keys.sorted()
+        for path in outputPaths { keyed(Self.outputLine(path, outputs[path]!)) }
         var listingKeys: [String] = []
         versions.forEachKeyed { key, version in
             keyed(Self.listingLine(key, version))
             if layout != nil { listingKeys.append(key) }
         }
         output.append(contentsOf: tailLines())
-        layout?(RecordLayout(inputs: inputLines.map(\.path), outputs: outputLines.map(\.key), listings: listingKeys, spans: spans))
+        layout?(RecordLayout(inputs: inputLines.map(\.path), outputs: outputPaths, listings: listingKeys, spans: spans))
         return true
     }
 
