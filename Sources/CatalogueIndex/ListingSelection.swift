@@ -39,3 +39,19 @@ public struct ListingSelection: RandomAccessCollection, Sendable {
     @inlinable public var endIndex: Int { positions.count }
     @inlinable public subscript(position: Int) -> Listing { base[Int(positions[position])] }
 }
+
+/// A list of a kind's listings (or of its entries) that knows where each one stands in the kind's own list:
+/// what is made once per listing of a kind is kept by that position (`CardDigests`).
+public protocol PlacedListings: RandomAccessCollection<Listing> where Index == Int {
+    /// Where the listing at `index` stands in its kind's list.
+    func basePosition(at index: Int) -> Int
+}
+
+extension Array: PlacedListings where Element == Listing {
+    /// A kind's own list: each listing stands at its index.
+    public func basePosition(at index: Int) -> Int { index }
+}
+
+extension ListingSelection: PlacedListings {
+    public func basePosition(at index: Int) -> Int { Int(positions[index]) }
+}

@@ -91,7 +91,7 @@ extension SiteRenderer {
 
     /// The list's pages in `pages` (counting from 0; see `RenderPass.listPageGroups`).
     private func listPages(
-        _ listings: some RandomAccessCollection<Listing>, pages: [Int], in collection: KindCollection, basePath: String, title: String, description: String,
+        _ listings: some PlacedListings, pages: [Int], in collection: KindCollection, basePath: String, title: String, description: String,
         facet: Value, filter: (name: String, value: String)? = nil, breadcrumbs: Value, combined: Value = .list([]), cardDigests: CardDigests
     ) -> [Page] {
         let schema = collection.schema
@@ -105,7 +105,9 @@ extension SiteRenderer {
             context["facet"] = facet
             context["total"] = .int(Int64(listings.count))
             context.set("pagination", paginationValue)
-            context.set("listings", CardList(pagination.items, schema: schema, contexts: contexts, digests: cardDigests))
+            let start = listings.startIndex + (pagination.number - 1) * site.pageSize
+            let shown = start..<start + pagination.items.count
+            context.set("listings", CardList(listings, range: shown, schema: schema, contexts: contexts, digests: cardDigests))
             context["sorts"] = sortChoices(schema, filter: filter)
             context["breadcrumbs"] = breadcrumbs
             context["combined"] = combined

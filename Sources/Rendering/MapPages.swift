@@ -17,24 +17,28 @@ extension SiteRenderer {
         context.set("kind", contexts.kindValue(collection))
         context["geojson"] = .string(site.path("api/\(schema.name).geojson"))
         context["tiles"] = site.map.map { .object(["url": .string($0.tiles), "attribution": .string($0.attribution)]) } ?? .null
-        context.set("places", placeCards(collection.listings.compactMap { place($0, in: collection, geo: geo) }, schema: schema, digests: cardDigests))
+        context.set("places", placeCards(collection.listings.indices.compactMap { place(at: $0, in: collection, geo: geo) }, schema: schema, digests: cardDigests))
         return page(at: path, template: templates.name("map", forKind: schema.name), context: context, lastModified: collection.newestDate)
     }
 
-    /// A listing with both coordinates, with the text of its facets (`Tools · Cork · Good`); nil without them.
-    private func place(_ listing: Listing, in collection: KindCollection, geo: GeoFields) -> Place? {
+    /// The listing at `position` with both coordinates, with the text of its facets (`Tools · Cork · Good`);
+    /// nil without them.
+    private func place(at position: Int, in collection: KindCollection, geo: GeoFields) -> Place? {
+        let listing = collection.listings[position]
         guard case .decimal(let lat)? = listing.fields[geo.latitude], case .decimal(let lon)? = listing.fields[geo.longitude] else { return nil }
         let facets = collection.schema.facets.compactMap { facet -> String? in
             if case .string(let text)? = listing.fields[facet] { return text }
             return nil
         }
-        return Place(listing: listing, lat: Value.decimal(lat).text, lon: Value.decimal(lon).text, summary: facets.joined(separator: " · "))
+        return Place(listing: listing, position: position, lat: Value.decimal(lat).text, lon: Value.decimal(lon).text, summary: facets.joined(separator: " · "))
     }
 }
 
 /// A listing on a kind's map, before it becomes a card with its coordinates.
 struct Place {
     let listing: Listing
+    /// Where it stands in its kind's list.
+    let position: Int
     let lat: String
     let lon: String
     let summary: String
@@ -53,7 +57,7 @@ extension SiteRenderer {
     fileprivate func placeCards(_ places: [Place], schema: KindSchema, digests: CardDigests) -> MadeList {
         let contexts = contexts
         let keyStandIn = Value.string(RenderKey.digest(ofListOf: places.count) { index in
-            .list([.string(digests.digest(of: places[index].listing, schema: schema, contexts: contexts)), .object(places[index].additions)])
+            .list([.string(digests.digest(of: places[index].listing, at: places[index].position, schema: schema, contexts: contexts)), .object(places[index].additions)])
         })
         return MadeList(count: places.count, keyStandIn: keyStandIn) { index in
             let place = places[index]

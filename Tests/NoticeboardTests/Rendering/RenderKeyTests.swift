@@ -1,6 +1,9 @@
 import Foundation
+@testable import Noticeboard
 @testable import Rendering
+import SiteLoader
 import SiteModel
+import SiteValidation
 import Testing
 
 /// A render key stands for the bytes a page renders to (`RenderKey`, `PageContext`).
@@ -49,5 +52,28 @@ import Testing
         let items = (0..<3000).map { Value.int(Int64($0)) }
         #expect(RenderKey.digest(ofListOf: 3000) { $0 == 2999 ? .int(-1) : items[$0] } != RenderKey.digest(of: .list(items)))
         #expect(RenderKey.digest(ofListOf: 2999) { items[$0] } != RenderKey.digest(of: .list(items)))
+    }
+
+    /// Card digests made ahead are kept by position in the list they were made for. A card asked for at a
+    /// position that holds another listing, or past the list, gets its own digest, never that position's.
+    @Test func cardDigestsAreTheirOwnListingsWhereverAskedFor() throws {
+        let root = TestSupport.makeSite()
+        defer { TestSupport.removeTree(root) }
+        let site = try LoadedSite(files: SiteFiles(root: root))
+        var stages = StageTimes()
+        let catalogue = try Noticeboard.enrichAndIndex(site, buildDate: TestSupport.now, stages: &stages)
+        let renderer = SiteRenderer(catalogue: catalogue, templates: site.templates)
+        let collection = try #require(catalogue.kinds.first { $0.schema.name == "cleaners" })
+        let listings = collection.listings, schema = collection.schema, contexts = renderer.contexts
+        try #require(listings.count > 2)
+        let own = listings.map { contexts.cardDigest($0, schema: schema).hex }
+        #expect(Set(own).count == listings.count)
+        let made = CardDigests(listings, schema: schema, contexts: contexts)
+        for (position, listing) in listings.enumerated() {
+            #expect(made.digest(of: listing, at: position, schema: schema, contexts: contexts) == own[position])
+            #expect(made.digest(of: listing, at: (position + 1) % listings.count, schema: schema, contexts: contexts) == own[position])
+            #expect(made.digest(of: listing, at: listings.count + position, schema: schema, contexts: contexts) == own[position])
+            #expect(CardDigests.none.digest(of: listing, at: position, schema: schema, contexts: contexts) == own[position])
+        }
     }
 }
