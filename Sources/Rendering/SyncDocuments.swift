@@ -102,7 +102,7 @@ extension SiteRenderer {
         synced.now[Self.apiRootPath] = apiRootDigest
         if lastFiles[Self.apiRootPath] != apiRootDigest { synced.differing.note(Self.apiRootPath, apiRootDigest) }
         kept?.synced = synced.now
-        let tree = tree(synced.now, changed: changed.map { _ in synced.differing.files.keys }, last: kept?.syncTree)
+        let tree = tree(synced.now, changed: changed.map { _ in synced.differing.files.keys }, last: kept?.syncTree, keepingBytes: kept != nil)
         kept?.syncTree = tree.kept
         var files = [root] + tree.files
         let rootDigest = Manifest.digest(files[1].madeBytes).sha256.hex
@@ -116,11 +116,12 @@ extension SiteRenderer {
                 changes = []
             }
         }
-        files += changes.map { OutputFile(path: $0.path, contents: .bytes(JSONWriter.bytes(changeDocument($0)))) }
+        let changeFiles = changes.map { OutputFile(path: $0.path, contents: .bytes(JSONWriter.bytes(changeDocument($0)))) }
+        files += changeFiles
         let history = SyncHistory(build: build, date: isNew ? catalogue.buildDate : lastSync.date, root: rootDigest, changes: changes)
-        let head = head(history, treeSize: files[1].madeBytes.count, made: files)
+        let head = head(history, treeSize: files[1].madeBytes.count, changeFiles: changeFiles)
         files.append(OutputFile(path: SyncDocuments.headPath, contents: .bytes(JSONWriter.bytes(head))))
-        let derived = Dictionary(uniqueKeysWithValues: files.map { ($0.path, Manifest.digest($0.madeBytes)) })
+        let derived = Dictionary(uniqueKeysWithValues: files.map { ($0.path, $0.digest ?? Manifest.digest($0.madeBytes)) })
         files.append(manifest(digests, derived: derived, changed: changed, lastBytes: lastBytes, kept: &kept))
         return (files, history)
     }
@@ -180,14 +181,14 @@ extension SiteRenderer {
     /// `api/sync/tree.json` first, then every bucket's document: made anew, or in place from the `last`
     /// tree with only the buckets of the `changed` paths made again.
     private func tree(
-        _ synced: [String: FileDigest], changed: Dictionary<String, FileDigest?>.Keys?, last: SyncTree?
+        _ synced: [String: FileDigest], changed: Dictionary<String, FileDigest?>.Keys?, last: SyncTree?, keepingBytes: Bool
     ) -> (files: [OutputFile], kept: SyncTree) {
         let schema = schemaURL("sync.bucket")
         let document: @Sendable (String, [JSONWriter.Encoded]) -> OutputFile = { name, entries in
             let bytes = JSONWriter.bytes(["$schema": schema, "bucket": .string(name)], thenList: "files", of: entries)
             return OutputFile(path: "api/sync/tree/\(name).json", contents: .bytes(bytes))
         }
-        let made = changed.flatMap { changed in last?.updating(synced, changed: changed, document: document) } ?? SyncTree(synced, document: document)
+        let made = changed.flatMap { changed in last?.updating(synced, changed: changed, document: document) } ?? SyncTree(synced, keepingBytes: keepingBytes, document: document)
         let tree: Value = .object([
             "$schema": schemaURL("sync.tree"),
             "files": .int(Int64(synced.count)),
@@ -201,8 +202,8 @@ extension SiteRenderer {
         return ([OutputFile(path: SyncDocuments.treePath, contents: .bytes(JSONWriter.bytes(tree)))] + made.buckets.map(\.file), made)
     }
 
-    private func head(_ history: SyncHistory, treeSize: Int, made: [OutputFile]) -> Value {
-        let byPath = Dictionary(made.map { ($0.path, $0.madeBytes) }, uniquingKeysWith: { first, _ in first })
+    private func head(_ history: SyncHistory, treeSize: Int, changeFiles: [OutputFile]) -> Value {
+        let byPath = Dictionary(changeFiles.map { ($0.path, $0.madeBytes) }, uniquingKeysWith: { first, _ in first })
         return .object([
             "$schema": schemaURL("sync.head"),
             "api_version": .int(Int64(SyncDocuments.apiVersion)),
