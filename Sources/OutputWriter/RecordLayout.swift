@@ -37,7 +37,7 @@ extension BuildState {
         func keyed(_ line: [UInt8]) {
             if layout == nil { output.append(contentsOf: line) } else { spans.append(line, to: &output) }
         }
-        for (path, stamp) in inputLines { keyed(Self.inputLine(path, stamp)) }
+        for (path, stamp) in inputLines { keyed(Self.inputLine(path, stamp.description)) }
         // The paths sorted, not the entries: a sorted copy of 780,000 entries, and the sort's scratch, were 110 MB
         // at 430,000 listings, at the build's peak.
         let outputPaths = outputs.keys.sorted()

@@ -5,15 +5,17 @@ import Synchronization
 /// Type, size and modification time of every entry below the folders a build reads, to tell cheaply whether
 /// anything changed.
 public struct InputStamps: Sendable, Equatable {
-    /// Relative path → "type size mtime-nanoseconds", after "link <target>" for a symbolic link.
-    public var stamps: [String: String] { table.stamps }
+    /// Relative path → its stamp's text (`InputStamp`).
+    public var stamps: [String: String] { table.stamps.mapValues(\.description) }
     /// How many entries there are.
     public let count: Int
     /// The stamps' digest, which the build record keeps to tell whether anything changed.
     public let digest: StampsDigest
     private let table: StampTable
 
+    /// Stamps as the build record writes them.
     public init(stamps: [String: String]) {
+        let stamps = stamps.mapValues(InputStamp.init(text:))
         table = StampTable(stamps)
         count = stamps.count
         digest = stamps.reduce(into: StampsDigest()) { $0.add(path: $1.key, stamp: $1.value) }
@@ -76,7 +78,7 @@ public struct InputStamps: Sendable, Equatable {
         return InputStamps(entries: entries, digest: digest)
     }
 
-    private init(entries: [(String, String)], digest: StampsDigest) {
+    private init(entries: [(String, InputStamp)], digest: StampsDigest) {
         table = StampTable(listed: entries)
         count = entries.count
         self.digest = digest
@@ -84,11 +86,11 @@ public struct InputStamps: Sendable, Equatable {
 
     /// Whether an entry is a symbolic link, whose target may change anywhere, where no folder event shows it.
     public var hasLinks: Bool {
-        table.entries.contains { $0.1.hasPrefix("link ") }
+        table.entries.contains { $0.1.isLink }
     }
 
     public static func == (left: InputStamps, right: InputStamps) -> Bool {
-        left.digest == right.digest && left.stamps == right.stamps
+        left.digest == right.digest && left.table.stamps == right.table.stamps
     }
 
     /// The paths whose stamps differ from the `last` ones, or that it does not have (not those gone since).
@@ -105,16 +107,16 @@ public struct InputStamps: Sendable, Equatable {
         var changed: [(path: String, stamp: String)] = []
         for (index, (path, stamp)) in entries.enumerated() {
             if index < lastEntries.count, lastEntries[index].0 == path {
-                if lastEntries[index].1 != stamp { changed.append((path, stamp)) }
-            } else if last.stamps[path] != stamp {
-                changed.append((path, stamp))
+                if lastEntries[index].1 != stamp { changed.append((path, stamp.description)) }
+            } else if last.table.stamps[path] != stamp {
+                changed.append((path, stamp.description))
             }
         }
         return changed
     }
 
     /// Every path and its stamp, sorted by path.
-    public var sorted: [(path: String, stamp: String)] {
+    public var sorted: [(path: String, stamp: InputStamp)] {
         table.entries.sorted { $0.0 < $1.0 }.map { (path: $0.0, stamp: $0.1) }
     }
 
@@ -122,20 +124,20 @@ public struct InputStamps: Sendable, Equatable {
     /// only their count and digest, and making the table was a tenth of the scan at 430,000 files.
     private final class StampTable: Sendable {
         /// In the order of the walk that listed them (of the table, for stamps given as one).
-        let entries: [(String, String)]
-        private let table: Mutex<[String: String]?>
+        let entries: [(String, InputStamp)]
+        private let table: Mutex<[String: InputStamp]?>
 
-        init(listed entries: [(String, String)]) {
+        init(listed entries: [(String, InputStamp)]) {
             self.entries = entries
             table = Mutex(nil)
         }
 
-        init(_ stamps: [String: String]) {
+        init(_ stamps: [String: InputStamp]) {
             entries = stamps.map { ($0.key, $0.value) }
             table = Mutex(stamps)
         }
 
-        var stamps: [String: String] {
+        var stamps: [String: InputStamp] {
             table.withLock { table in
                 if let table { return table }
                 // Paths from one walk of the folders are unique.
@@ -151,10 +153,10 @@ public struct InputStamps: Sendable, Equatable {
     /// 430,000 files.
     private struct Scanned {
         // Unlabelled, as `Dictionary(_:uniquingKeysWith:)` takes them: labels made it copy the list first.
-        var entries: [(String, String)] = []
+        var entries: [(String, InputStamp)] = []
         var digest = StampsDigest()
 
-        mutating func record(_ path: String, _ stamp: String) {
+        mutating func record(_ path: String, _ stamp: InputStamp) {
             entries.append((path, stamp))
             digest.add(path: path, stamp: stamp)
         }
@@ -173,7 +175,7 @@ public struct InputStamps: Sendable, Equatable {
         // An entry that cannot be read still counts, so that making it readable (or not) starts a build, which
         // reports it; a folder is only read when it can also be entered.
         guard access(path, R_OK | X_OK) == 0, let folder = opendir(path) else {
-            scanned.record(relative, "unreadable \(errno)")
+            scanned.record(relative, InputStamp(text: "unreadable \(errno)"))
             return
         }
         defer { closedir(folder) }
@@ -210,7 +212,7 @@ public struct InputStamps: Sendable, Equatable {
     /// `path` is made only for a folder or a link: most entries are files, and a scan meets each one.
     private static func record(_ path: @autoclosure () -> String, relative: String, info: stat?, into scanned: inout Scanned) {
         guard let info else {
-            scanned.record(relative, "unreadable \(errno)")
+            scanned.record(relative, InputStamp(text: "unreadable \(errno)"))
             return
         }
         switch info.st_mode & S_IFMT {
@@ -220,39 +222,10 @@ public struct InputStamps: Sendable, Equatable {
             let path = path()
             let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? ""
             var resolved = stat()
-            scanned.record(relative, "link \(target) " + (stat(path, &resolved) == 0 ? stamp(resolved) : "missing"))
+            let pointedAt = stat(path, &resolved) == 0 ? InputStamp(resolved).description : "missing"
+            scanned.record(relative, InputStamp(text: "link \(target) \(pointedAt)"))
         default:
-            scanned.record(relative, stamp(info))
+            scanned.record(relative, InputStamp(info))
         }
-    }
-
-    /// Type, size, modification time and permissions (a file made unreadable must be read again, and fail),
-    /// in decimal, written into one buffer: string interpolation took a tenth of the scan's own time.
-    private static func stamp(_ info: stat) -> String {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4 * 21) { text in
-            var end = 0
-            func write(_ field: Int) {
-                if end > 0 { (text[end], end) = (UInt8(ascii: " "), end + 1) }
-                end += writeDecimal(field, into: UnsafeMutableBufferPointer(rebasing: text[end...]))
-            }
-            write(Int(info.st_mode & S_IFMT))
-            write(Int(info.st_size))
-            write(info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec)
-            write(Int(info.st_mode & 0o777))
-            return String(decoding: text[..<end], as: UTF8.self)
-        }
-    }
-
-    /// Writes `value`'s decimal digits (a minus sign first when negative) at the start of `text`; returns how many.
-    private static func writeDecimal(_ value: Int, into text: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        var magnitude = value.magnitude, count = 0
-        repeat {
-            text[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-            (magnitude, count) = (magnitude / 10, count + 1)
-        } while magnitude > 0
-        if value < 0 { (text[count], count) = (UInt8(ascii: "-"), count + 1) }
-        var digits = UnsafeMutableBufferPointer(rebasing: text[..<count])
-        digits.reverse()
-        return count
     }
 }

@@ -19,7 +19,7 @@ public struct StampsDigest: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Adds the line "path<tab>stamp", put together on the stack: this runs for every input before every build.
-    mutating func add(path: String, stamp: String) {
+    mutating func add(path: String, stamp: InputStamp) {
         let (first, second) = Self.lineDigest(path: path, stamp: stamp)
         self.first &+= first
         self.second &+= second
@@ -32,21 +32,22 @@ public struct StampsDigest: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Takes back what `add` added for the same line.
-    mutating func remove(path: String, stamp: String) {
+    mutating func remove(path: String, stamp: InputStamp) {
         let (first, second) = Self.lineDigest(path: path, stamp: stamp)
         self.first &-= first
         self.second &-= second
     }
 
-    private static func lineDigest(path: String, stamp: String) -> (UInt64, UInt64) {
-        let (path, stamp) = (path.utf8, stamp.utf8)
-        let (first, second) = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: path.count + 1 + stamp.count) { line in
-            var end = line.initialize(fromContentsOf: path)
-            line[end] = UInt8(ascii: "\t")
-            end = line[(end + 1)...].initialize(fromContentsOf: stamp)
-            return SHA256.prefix128(UnsafeRawBufferPointer(line))
+    private static func lineDigest(path: String, stamp: InputStamp) -> (UInt64, UInt64) {
+        let path = path.utf8
+        return stamp.withText { stamp in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: path.count + 1 + stamp.count) { line in
+                var end = line.initialize(fromContentsOf: path)
+                line[end] = UInt8(ascii: "\t")
+                end = line[(end + 1)...].initialize(fromContentsOf: stamp)
+                return SHA256.prefix128(UnsafeRawBufferPointer(line))
+            }
         }
-        return (first, second)
     }
 
     public var description: String {

@@ -1,5 +1,5 @@
 import Foundation
-import SiteLoader
+@testable import SiteLoader
 import Support
 import Testing
 
@@ -23,6 +23,31 @@ import Testing
             let nanoseconds = info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec
             #expect(scanned.stamps[path] == "\(info.st_mode & S_IFMT) \(info.st_size) \(nanoseconds) \(info.st_mode & 0o777)")
         }
+    }
+
+    /// A file's or folder's stamp is held as its numbers, no wider than a string, and a stamp read back from
+    /// its text (the build record's) is the stamp scanned: the same stamps, digest and changed paths. Any
+    /// other text (a link's, an unreadable entry's, numbers not as a scan writes them) is kept as it is.
+    @Test func stampsReadBackFromTheirTextAreTheStampsScanned() throws {
+        #expect(MemoryLayout<InputStamp>.stride <= 24)
+        let site = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(site) }
+        TestSupport.write("name: A\n", to: site + "/content/things/a.yaml")
+        TestSupport.write("", to: site + "/content/things/empty.yaml")
+        chmod(site + "/content/things/empty.yaml", 0o600)
+        symlink("a.yaml", site + "/content/things/link.yaml")
+        symlink("gone.yaml", site + "/content/things/dangling.yaml")
+        let scanned = InputStamps.scan(SiteFiles(root: site), folders: ["content"])
+        #expect(scanned.stamps.count == 4)
+        let readBack = InputStamps(stamps: scanned.stamps)
+        #expect(readBack == scanned && readBack.digest == scanned.digest && readBack.hasLinks)
+        #expect(scanned.changedPaths(since: readBack).isEmpty && readBack.changedPaths(since: scanned).isEmpty)
+        for text in scanned.stamps.values { #expect(InputStamp(text: text).description == text) }
+        #expect(scanned.stamps["content/things/dangling.yaml"] == "link gone.yaml missing")
+        for text in ["32768 010 5 420", "32768 10 5 1000", "-1 2 3 4", "32768 10  5 420", "link a b", "unreadable 13", "", "32768 -2 -1000 0"] {
+            #expect(InputStamp(text: text).description == text)
+        }
+        #expect(InputStamp(text: "32768 10 5 420") != InputStamp(text: "32768 10 5 421"))
     }
 
     /// The digest worked out from `SHA256.hex` of each line, its first 16 bytes read as two little-endian words.
