@@ -56,11 +56,11 @@ public struct TemplateSet: Sendable {
     }
 
     public func render(_ context: Value, with name: String) -> String {
-        String(decoding: rendered(TemplateRenderer(templates: compiled, context: context), name).output, as: UTF8.self)
+        String(decoding: rendered(name, by: { TemplateRenderer(templates: compiled, context: context) }), as: UTF8.self)
     }
 
     func render(_ page: PageContext, with name: String) -> String {
-        String(decoding: rendered(TemplateRenderer(templates: compiled, page: page), name).output, as: UTF8.self)
+        String(decoding: rendered(name, by: { TemplateRenderer(templates: compiled, page: page) }), as: UTF8.self)
     }
 
     /// The rendered UTF-8, for a file: always valid, as every piece of it comes from a template's text or a
@@ -72,14 +72,17 @@ public struct TemplateSet: Sendable {
     /// it: rendered files wait for the writers, and with that room each held five times its bytes (240 MB of
     /// the L build's peak).
     func renderedBytes(_ page: PageContext, with name: String, room: Int = 0) -> [UInt8] {
-        let output = rendered(TemplateRenderer(templates: compiled, page: page, room: room), name).output
+        let output = rendered(name, by: { TemplateRenderer(templates: compiled, page: page, room: room) })
         return output.capacity - output.count > output.count / 8 ? output.withUnsafeBufferPointer { Array($0) } : output
     }
 
-    private func rendered(_ renderer: TemplateRenderer, _ name: String) -> TemplateRenderer {
-        var renderer = renderer
+    /// The output of the renderer `make` gives, rendering the template `name`. Made here, the renderer is
+    /// this function's own: a renderer handed in was still held by the caller, so its first write copied its
+    /// buffer, and a page of 25 MB (the map of 100,000 places) was held twice while its layout rendered.
+    private func rendered(_ name: String, by make: () -> TemplateRenderer) -> [UInt8] {
+        var renderer = make()
         renderer.render(name)
-        return renderer
+        return renderer.output
     }
 
     /// The kind's own template if it has one (`cleaners/listing`), else the site-wide one (`listing`).
