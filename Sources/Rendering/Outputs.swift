@@ -35,6 +35,11 @@ public enum Outputs {
             "search index", ["api/search/meta.json", "api/search/terms/<n>.json", "api/search/facets/<n>.json", "api/search/cards/<n>.json",
             "api/search/range/<kind>.json", "api/search/sort/<kind>.<field>.json"], shows: .everyListing
         ) { pass in [.documentBatches { emit in pass.searchIndex(emit: emit) }] },
+        // Kinds with `geo`: their places on a map, and as a list (MapPages.swift). A map page is one page of
+        // 25 MB at 100,000 places, made early: at the end of the render it was the peak of a build's memory.
+        .eachKindWithPages("map pages", ["<kind>/map/"], shows: .itsListings) { pass, collection in
+            [.pages { pass.renderer.mapPage(collection, cardDigests: pass.cardDigests(collection)).map { [$0] } ?? [] }]
+        },
         .eachKind("feeds", ["feeds/<kind>.json", "feeds/<kind>.atom"], shows: .itsListings) { pass, collection in
             [.documents { pass.renderer.feeds(collection) }]
         },
@@ -84,10 +89,6 @@ public enum Outputs {
             pass.positionGroups(collection) { positions in
                 .pages { positions.map { pass.renderer.listingPage(collection.listings[$0], in: collection) } }
             }
-        },
-        // Kinds with `geo`: their places on a map, and as a list (MapPages.swift).
-        .eachKindWithPages("map pages", ["<kind>/map/"], shows: .itsListings) { pass, collection in
-            [.pages { pass.renderer.mapPage(collection, cardDigests: pass.cardDigests(collection)).map { [$0] } ?? [] }]
         },
         // Kinds with `daily`: a page per day of the archive and its index (DailyPages.swift).
         .eachKindWithPages("daily archive", ["<kind>/daily/", "<kind>/daily/<date>/"], shows: .itsListings) { pass, collection in
