@@ -71,8 +71,9 @@ public struct Catalogue: Sendable {
         self.referrers = referrers
     }
 
-    /// The catalogue without what only reading and indexing needed: each listing's field locations, references
-    /// and media uses, which name problems that have all been found by now. A build that keeps nothing for an
+    /// The catalogue without what only reading and indexing needed: each listing's field locations, references,
+    /// media uses and file, which name problems that have all been found by now (the files' paths alone were
+    /// 41 MB at 430,000 listings). A build that keeps nothing for an
     /// in-place edit renders from this; an in-place edit still needs them (a derived sum over other listings may
     /// overflow at one of theirs).
     public func withoutSourceDetails() -> Catalogue {

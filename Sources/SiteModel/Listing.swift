@@ -101,9 +101,10 @@ public struct Listing: Sendable {
         fieldLocations.location(of: field, in: file) ?? SourceLocation(file: file)
     }
 
-    /// The listing without where its values sit, what it references and the media it names.
+    /// The listing without where its values sit, what it references, the media it names and the file it was
+    /// read from (`file` is empty): what only reading, validating and indexing report problems at.
     public func withoutSourceDetails() -> Listing {
-        Listing(kind: kind, slug: slug, file: file, fields: fields, display: display)
+        Listing(kind: kind, slug: slug, file: "", fields: fields, display: display)
     }
 
     /// The listing's page, relative to the output root: `cleaners/ana/`.

@@ -73,7 +73,8 @@ import Testing
         #expect(all.contains { !$0.fieldLocations.isEmpty })
         let compacted = compact.kinds.flatMap { $0.listings + $0.entries + $0.facets.flatMap { $0.values.flatMap(\.listings) } } + compact.newest
         #expect(compacted.count == all.count + renderer.catalogue.newest.count)
-        #expect(compacted.allSatisfy { $0.fieldLocations.isEmpty && $0.references.isEmpty && $0.media.isEmpty })
+        #expect(all.allSatisfy { !$0.file.isEmpty })
+        #expect(compacted.allSatisfy { $0.fieldLocations.isEmpty && $0.references.isEmpty && $0.media.isEmpty && $0.file.isEmpty })
         let before = RenderedBytes(), after = RenderedBytes()
         renderer.render(emit: before.add)
         SiteRenderer(catalogue: compact, templates: renderer.templates).render(emit: after.add)
