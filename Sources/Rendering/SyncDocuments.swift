@@ -162,7 +162,11 @@ extension SiteRenderer {
             }
             return (now, differing)
         }
-        var now: [String: FileDigest] = [:]
+        // Counted first, so the table is made at its size at once: grown as it filled, its last move held the
+        // old table and the new, 88 MB at 430,000 listings.
+        var syncedCount = 0
+        digests.forEach { path, _ in if isSynced(path) { syncedCount += 1 } }
+        var now = [String: FileDigest](minimumCapacity: syncedCount)
         digests.forEach { path, digest in if isSynced(path) { now[path] = digest } }
         // Counted first, and listed only when a change list may carry them (the API root's digest may add one
         // to each count) or an edit in place needs their paths.

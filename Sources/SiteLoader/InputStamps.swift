@@ -115,9 +115,11 @@ public struct InputStamps: Sendable, Equatable {
         return changed
     }
 
-    /// Every path and its stamp, sorted by path.
+    /// Every path and its stamp, sorted by path: one copy, sorted in place.
     public var sorted: [(path: String, stamp: InputStamp)] {
-        table.entries.sorted { $0.0 < $1.0 }.map { (path: $0.0, stamp: $0.1) }
+        var sorted = table.entries.map { (path: $0.0, stamp: $0.1) }
+        sorted.sort { $0.path < $1.path }
+        return sorted
     }
 
     /// The stamps as scanned, put in a table the first time they are asked for: a no-change rebuild needs
