@@ -1,9 +1,6 @@
 import Foundation
-@testable import Noticeboard
 @testable import Rendering
-import SiteLoader
 import SiteModel
-import SiteValidation
 import Testing
 
 /// A render key stands for the bytes a page renders to (`RenderKey`, `PageContext`).
@@ -57,13 +54,10 @@ import Testing
     /// Card digests made ahead are kept by position in the list they were made for. A card asked for at a
     /// position that holds another listing, or past the list, gets its own digest, never that position's.
     @Test func cardDigestsAreTheirOwnListingsWhereverAskedFor() throws {
-        let root = TestSupport.makeSite()
-        defer { TestSupport.removeTree(root) }
-        let site = try LoadedSite(files: SiteFiles(root: root))
-        var stages = StageTimes()
-        let catalogue = try Noticeboard.enrichAndIndex(site, buildDate: TestSupport.now, stages: &stages)
-        let renderer = SiteRenderer(catalogue: catalogue, templates: site.templates)
-        let collection = try #require(catalogue.kinds.first { $0.schema.name == "cleaners" })
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let renderer = try RenderShareTests.renderer(in: folder)
+        let collection = try #require(renderer.catalogue.kinds.first { $0.schema.name == "cleaners" })
         let listings = collection.listings, schema = collection.schema, contexts = renderer.contexts
         try #require(listings.count > 2)
         let own = listings.map { contexts.cardDigest($0, schema: schema).hex }
