@@ -16,10 +16,12 @@ public struct InputStamp: Hashable, Sendable, CustomStringConvertible {
 
     private let form: Form
 
-    /// The stamp of an entry whose `lstat` (or `stat`, through a link) gave `info`.
+    /// The stamp of an entry whose `lstat` (or `stat`, through a link) gave `info`: its type and permissions,
+    /// as the text has them (not setuid, setgid or sticky bits, which the text leaves out).
     init(_ info: stat) {
         form = .numbers(
-            size: Int64(info.st_size), modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec), mode: UInt32(info.st_mode))
+            size: Int64(info.st_size), modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+            mode: UInt32(info.st_mode) & (UInt32(S_IFMT) | 0o777))
     }
 
     /// A stamp from its text (a build record's): held as numbers when the text is exactly what a file's or
@@ -30,7 +32,7 @@ public struct InputStamp: Hashable, Sendable, CustomStringConvertible {
             let permissions = UInt32(fields[3]), type & ~UInt32(S_IFMT) == 0, permissions <= 0o777
         {
             let numbers = InputStamp(form: .numbers(size: size, modified: modified, mode: type | permissions))
-            if numbers.description == text {
+            if numbers.withText({ $0.elementsEqual(text.utf8) }) {
                 self = numbers
                 return
             }
