@@ -151,13 +151,15 @@ public final class OutputBook: Sendable {
         }
     }
 
-    /// The digest of a file held whole, copied or kept; nil for a stream, which is digested as it is written.
+    /// The digest of a file held whole, copied or kept, or of a stream made with it (a sync bucket, which the
+    /// writers then make, or keep when the last build wrote the same); nil for another stream, which is
+    /// digested as it is written.
     private func digest(of file: OutputFile) -> FileDigest? {
         switch file.contents {
         case .previous: recorded!.outputs[file.path]!.digest
         case .bytes(let bytes): file.digest ?? Manifest.digest(bytes)
         case .copy(let source): Manifest.digest(FileManager.default.contents(atPath: source).map { [UInt8]($0) } ?? [])
-        case .streamed: nil
+        case .streamed: file.digest
         }
     }
 

@@ -63,15 +63,12 @@ struct SyncTree: Sendable {
     private static func bucket(
         _ name: String, paths: [String], _ synced: [String: FileDigest], document: (String, [JSONWriter.Encoded]) -> OutputFile
     ) -> Bucket {
-        let file = document(name, entries(paths, synced))
+        let file = document(name, entries(paths, paths.map { synced[$0]! }))
         return Bucket(name: name, paths: paths, file: file, digest: Manifest.digest(file.madeBytes))
     }
 
-    fileprivate static func entries(_ paths: [String], _ synced: [String: FileDigest]) -> [JSONWriter.Encoded] {
-        paths.map { path in
-            let digest = synced[path]!
-            return JSONWriter.fileEntry(path: path, size: digest.size, sha256: digest.sha256)
-        }
+    fileprivate static func entries(_ paths: [String], _ digests: [FileDigest]) -> [JSONWriter.Encoded] {
+        zip(paths, digests).map { path, digest in JSONWriter.fileEntry(path: path, size: digest.size, sha256: digest.sha256) }
     }
 
     /// The first hex digits of the path's SHA-256.
@@ -88,13 +85,14 @@ struct SyncTree: Sendable {
 }
 
 extension SyncTree.Bucket {
-    /// The bucket with its document streamed, made again from `synced` as it is written, and its digest known.
+    /// The bucket with its document streamed, made again as it is written, and its digest known. The stream
+    /// holds its own files' digests, not the table of every synced file, which it would keep until written.
     func madeAgainAsWritten(
         _ synced: [String: FileDigest], document: @escaping @Sendable (String, [JSONWriter.Encoded]) -> OutputFile
     ) -> SyncTree.Bucket {
-        let (name, paths) = (name, paths)
+        let (name, paths, digests) = (name, paths, paths.map { synced[$0]! })
         let streamed = OutputFile(path: file.path, contents: .streamed { stream in
-            stream.append(contentsOf: document(name, SyncTree.entries(paths, synced)).madeBytes)
+            stream.append(contentsOf: document(name, SyncTree.entries(paths, digests)).madeBytes)
         }, digest: digest)
         return SyncTree.Bucket(name: name, paths: paths, file: streamed, digest: digest)
     }

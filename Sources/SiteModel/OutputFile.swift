@@ -23,7 +23,8 @@ public struct OutputFile: Sendable {
 
     public var path: String
     public var contents: Contents
-    /// The digest of `bytes` contents, when it was worked out as they were made (a document spliced in place).
+    /// The digest of `bytes` contents, when it was worked out as they were made (a document spliced in place);
+    /// of a stream's, when its bytes were made once to be digested and are made again as written (a sync bucket).
     public var digest: FileDigest?
 
     public init(path: String, contents: Contents, digest: FileDigest? = nil) {
