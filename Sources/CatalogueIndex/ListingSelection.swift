@@ -48,7 +48,8 @@ public protocol PlacedListings: RandomAccessCollection<Listing> where Index == I
 }
 
 extension Array: PlacedListings where Element == Listing {
-    /// A kind's own list: each listing stands at its index.
+    /// An array is taken as a kind's own list (its listings, or its entries): each listing at its index. What
+    /// is kept by position checks the listing it finds there (`CardDigests`).
     public func basePosition(at index: Int) -> Int { index }
 }
 

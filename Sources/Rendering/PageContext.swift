@@ -80,7 +80,8 @@ struct SharedValue: KeyedValue {
 /// they were made for (a kind's listings, or its entries): made once for a whole render rather than once per
 /// list page showing a listing. Kept by position rather than by slug: a table by slug of 420,000 digests was
 /// 53 MB at 430,000 listings, an array is 13 MB. A card asked for at a position that holds another listing
-/// (or none) is digested when asked, as is every card of `none`.
+/// (or none) is digested when asked, as is every card of `none`, which an in-place edit uses: made only for
+/// a whole render, the digests never stand for a listing edited since.
 struct CardDigests: Sendable {
     private let base: [Listing]
     private let digests: [SHA256.Digest]
