@@ -16,8 +16,9 @@ public struct InputStamp: Hashable, Sendable, CustomStringConvertible {
 
     private let form: Form
 
-    /// The stamp of an entry whose `lstat` (or `stat`, through a link) gave `info`: its type and permissions,
-    /// as the text has them (not setuid, setgid or sticky bits, which the text leaves out).
+    /// The stamp of an entry whose `lstat` (or `stat`, through a link) gave `info`: its type and permissions
+    /// (a file made unreadable must be read again, and fail), as the text has them (not setuid, setgid or
+    /// sticky bits, which the text leaves out).
     init(_ info: stat) {
         form = .numbers(
             size: Int64(info.st_size), modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
