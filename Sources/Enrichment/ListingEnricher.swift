@@ -40,8 +40,9 @@ public struct ListingEnricher: Sendable {
         var fields = FieldList(capacity: listing.fields.count + addedFieldCount)
         fields.append("slug", .string(listing.slug))
         if kindsWithPages.contains(schema.name) {
-            fields.append("url", .string(site.url(listing.outputPath)))
-            fields.append("path", .string(site.path(listing.outputPath)))
+            let page = references.page(kind: schema.name, slug: listing.slug) ?? (site.url(listing.outputPath), site.path(listing.outputPath))
+            fields.append("url", .string(page.url))
+            fields.append("path", .string(page.path))
         }
         var displayed: [String] = [], texts: [String] = []
         for field in schema.fields {

@@ -1,5 +1,7 @@
+import CatalogueIndex
 import Enrichment
 import OrderedCollections
+import Rendering
 import SiteModel
 import Testing
 
@@ -29,6 +31,34 @@ import Testing
             "path": .string("/sub/cleaners/ana/"), "url": .string("https://example.org/sub/cleaners/ana/"),
         ]))
         #expect(try #require(storage(first)) == storage(second))
+    }
+
+    /// A listing referred to takes its page's path and URL from its references' value: the same strings, not copies.
+    @Test func aListingReferredToSharesItsPageWithItsReferences() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let catalogue = try RenderShareTests.renderer(in: folder).catalogue
+        var compared = 0
+        for collection in catalogue.kinds {
+            for listing in collection.listings {
+                for case .object(let reference) in listing.fields.values {
+                    guard case .string(let kind)? = reference["kind"], case .string(let slug)? = reference["slug"], reference["url"] != nil,
+                        let target = catalogue.collection(kind)?.listings.first(where: { $0.slug == slug })
+                    else { continue }
+                    for field in ["url", "path"] {
+                        let own = try #require(target.fields[field]?.stringValue), shown = try #require(reference[field]?.stringValue)
+                        #expect(own == shown && utf8Storage(own) == utf8Storage(shown), "\(kind)/\(slug) \(field)")
+                    }
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared > 10)
+    }
+
+    func utf8Storage(_ text: String) -> UnsafeRawPointer? {
+        var text = text
+        return text.withUTF8 { UnsafeRawPointer($0.baseAddress) }
     }
 
     /// A listing no one referred to when the table was made (an edit in `serve` adds a reference) still gets its value.
