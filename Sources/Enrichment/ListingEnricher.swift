@@ -9,7 +9,8 @@ public struct ListingEnricher: Sendable {
     public let schema: KindSchema
     public let markdown: MarkdownRenderer
     public let formatter: DisplayFormatter
-    /// What a reference to each listing shows.
+    /// What a reference to each listing shows, made with the same `site`: a listing referred to takes its own
+    /// URL and path from it.
     public let references: ReferenceValues
     /// What the image stage published, by path below `content/media/`, as templates and apps see it
     /// (`imageValues(_:site:)`), shared by the listings that show each image.

@@ -47,7 +47,8 @@ import Testing
                     else { continue }
                     for field in ["url", "path"] {
                         let own = try #require(target.fields[field]?.stringValue), shown = try #require(reference[field]?.stringValue)
-                        #expect(own == shown && utf8Storage(own) == utf8Storage(shown), "\(kind)/\(slug) \(field)")
+                        // Longer than 15 bytes, a string's bytes are in storage of its own, which its copies share.
+                        #expect(own == shown && own.utf8.count > 15 && utf8Storage(own) == utf8Storage(shown), "\(kind)/\(slug) \(field)")
                     }
                     compared += 1
                 }
