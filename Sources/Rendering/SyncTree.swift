@@ -29,8 +29,10 @@ struct SyncTree: Sendable {
         for path in synced.keys { members[Self.bucket(of: path, digits: digits), default: []].append(path) }
         let all = members
         buckets = Self.names(digits: digits).parallelMap { name in
-            let bucket = Self.bucket(name, paths: (all[name] ?? []).sorted(), synced, document: document)
-            return keepingBytes ? bucket : bucket.madeAgainAsWritten(synced, document: document)
+            // Looked up once, for the document digested here and for the one made again as it is written.
+            let paths = (all[name] ?? []).sorted(), digests = paths.map { synced[$0]! }
+            let bucket = Self.bucket(name, paths: paths, digests: digests, document: document)
+            return keepingBytes ? bucket : bucket.madeAgainAsWritten(digests, document: document)
         }
     }
 
@@ -54,16 +56,17 @@ struct SyncTree: Sendable {
         }
         let members = updated.buckets
         let remade = touched.sorted().parallelMap { index in
-            (index, Self.bucket(members[index].name, paths: members[index].paths, synced, document: document))
+            let paths = members[index].paths
+            return (index, Self.bucket(members[index].name, paths: paths, digests: paths.map { synced[$0]! }, document: document))
         }
         for (index, bucket) in remade { updated.buckets[index] = bucket }
         return updated
     }
 
     private static func bucket(
-        _ name: String, paths: [String], _ synced: [String: FileDigest], document: (String, [JSONWriter.Encoded]) -> OutputFile
+        _ name: String, paths: [String], digests: [FileDigest], document: (String, [JSONWriter.Encoded]) -> OutputFile
     ) -> Bucket {
-        let file = document(name, entries(paths, paths.map { synced[$0]! }))
+        let file = document(name, entries(paths, digests))
         return Bucket(name: name, paths: paths, file: file, digest: Manifest.digest(file.madeBytes))
     }
 
@@ -85,12 +88,13 @@ struct SyncTree: Sendable {
 }
 
 extension SyncTree.Bucket {
-    /// The bucket with its document streamed, made again as it is written, and its digest known. The stream
-    /// holds its own files' digests, not the table of every synced file, which it would keep until written.
+    /// The bucket with its document streamed, made again as it is written from its files' `digests`, and its
+    /// digest known. The stream holds those digests, not the table of every synced file, which it would keep
+    /// until written.
     func madeAgainAsWritten(
-        _ synced: [String: FileDigest], document: @escaping @Sendable (String, [JSONWriter.Encoded]) -> OutputFile
+        _ digests: [FileDigest], document: @escaping @Sendable (String, [JSONWriter.Encoded]) -> OutputFile
     ) -> SyncTree.Bucket {
-        let (name, paths, digests) = (name, paths, paths.map { synced[$0]! })
+        let (name, paths) = (name, paths)
         let streamed = OutputFile(path: file.path, contents: .streamed { stream in
             stream.append(contentsOf: document(name, SyncTree.entries(paths, digests)).madeBytes)
         }, digest: digest)
