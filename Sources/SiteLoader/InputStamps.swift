@@ -16,7 +16,7 @@ public struct InputStamps: Sendable, Equatable {
     /// Stamps as the build record writes them.
     public init(stamps: [String: String]) {
         let stamps = stamps.mapValues(InputStamp.init(text:))
-        table = StampTable(stamps)
+        table = StampTable(keyed: stamps)
         count = stamps.count
         digest = stamps.reduce(into: StampsDigest()) { $0.add(path: $1.key, stamp: $1.value) }
     }
@@ -31,8 +31,10 @@ public struct InputStamps: Sendable, Equatable {
     }
 
     private init(_ scanned: Scanned) {
-        table = StampTable(listed: scanned.entries)
-        count = scanned.entries.count
+        var entries = scanned.entries
+        entries.shrinkToFit()
+        table = StampTable(listed: entries)
+        count = entries.count
         digest = scanned.digest
     }
 
@@ -45,40 +47,42 @@ public struct InputStamps: Sendable, Equatable {
         let paths = paths.filter { path in !paths.contains { path.hasPrefix($0 + "/") } }
         var rescanned = Scanned()
         for path in paths { Self.scanEntry(files.absolute(path), relative: path, into: &rescanned) }
-        var fresh = Dictionary(rescanned.entries, uniquingKeysWith: { $1 })
-        var entries = table.entries, digest = self.digest, dropped: [Int] = []
+        var fresh = rescanned.entries.table
+        var entries = table.entries, digest = self.digest, dropped: Set<Int> = []
         func rescan(at index: Int) {
             let (path, stamp) = entries[index]
             digest.remove(path: path, stamp: stamp)
             if let now = fresh.removeValue(forKey: path) {
-                entries[index].1 = now
+                entries.setStamp(now, at: index)
                 digest.add(path: path, stamp: now)
             } else {
-                dropped.append(index)
+                dropped.insert(index)
             }
         }
         var matched: Set<String> = []
-        for index in entries.indices where paths.contains(entries[index].0) {
-            matched.insert(entries[index].0)
-            rescan(at: index)
+        for index in entries.indices {
+            let path = entries.paths[index]
+            if paths.contains(path) {
+                matched.insert(path)
+                rescan(at: index)
+            }
         }
         // A path that was no file may have been a folder, with entries below it.
         let folders = paths.subtracting(matched).map { $0 + "/" }
         if !folders.isEmpty {
-            for index in entries.indices where folders.contains(where: entries[index].0.hasPrefix) { rescan(at: index) }
+            for index in entries.indices where folders.contains(where: entries.paths[index].hasPrefix) { rescan(at: index) }
         }
-        if !dropped.isEmpty {
-            let droppedSet = Set(dropped)
-            entries = entries.indices.filter { !droppedSet.contains($0) }.map { entries[$0] }
-        }
-        for (path, stamp) in rescanned.entries where fresh[path] == stamp {
-            entries.append((path, stamp))
+        if !dropped.isEmpty { entries = entries.removing(dropped) }
+        for index in rescanned.entries.indices {
+            let (path, stamp) = rescanned.entries[index]
+            guard fresh[path] == stamp else { continue }
+            entries.append(path, stamp)
             digest.add(path: path, stamp: stamp)
         }
         return InputStamps(entries: entries, digest: digest)
     }
 
-    private init(entries: [(String, InputStamp)], digest: StampsDigest) {
+    private init(entries: StampList, digest: StampsDigest) {
         table = StampTable(listed: entries)
         count = entries.count
         self.digest = digest
@@ -86,7 +90,7 @@ public struct InputStamps: Sendable, Equatable {
 
     /// Whether an entry is a symbolic link, whose target may change anywhere, where no folder event shows it.
     public var hasLinks: Bool {
-        table.entries.contains { $0.1.isLink }
+        table.entries.stamps.contains { $0.isLink }
     }
 
     public static func == (left: InputStamps, right: InputStamps) -> Bool {
@@ -103,13 +107,13 @@ public struct InputStamps: Sendable, Equatable {
 
     /// The entries whose stamps differ from the `last` ones, or that it does not have, with their stamps.
     public func changedEntries(since last: InputStamps) -> [(path: String, stamp: String)] {
-        let entries = table.entries, lastEntries = last.table.entries
+        let entries = table.entries, lastEntries = last.table.listed ?? StampList()
         var changed: [(path: String, stamp: String)] = []
-        for (index, (path, stamp)) in entries.enumerated() {
-            if index < lastEntries.count, lastEntries[index].0 == path {
-                if lastEntries[index].1 != stamp { changed.append((path, stamp.description)) }
-            } else if last.table.stamps[path] != stamp {
-                changed.append((path, stamp.description))
+        for (index, stamp) in entries.stamps.enumerated() {
+            if index < lastEntries.count, lastEntries.paths.hasSameBytes(at: index, as: entries.paths, at: index) {
+                if lastEntries.stamps[index] != stamp { changed.append((entries.paths[index], stamp.description)) }
+            } else if last.table.stamps[entries.paths[index]] != stamp {
+                changed.append((entries.paths[index], stamp.description))
             }
         }
         return changed
@@ -117,7 +121,8 @@ public struct InputStamps: Sendable, Equatable {
 
     /// Every path and its stamp, sorted by path: one copy, sorted in place.
     public var sorted: [(path: String, stamp: InputStamp)] {
-        var sorted = table.entries.map { (path: $0.0, stamp: $0.1) }
+        let entries = table.entries
+        var sorted = entries.indices.map { entries[$0] }
         sorted.sort { $0.path < $1.path }
         return sorted
     }
@@ -125,25 +130,30 @@ public struct InputStamps: Sendable, Equatable {
     /// The stamps as scanned, put in a table the first time they are asked for: a no-change rebuild needs
     /// only their count and digest, and making the table was a tenth of the scan at 430,000 files.
     private final class StampTable: Sendable {
-        /// In the order of the walk that listed them (of the table, for stamps given as one).
-        let entries: [(String, InputStamp)]
+        /// In the order of the walk that listed them; nil for stamps given as a table (a build record's).
+        let listed: StampList?
         private let table: Mutex<[String: InputStamp]?>
 
-        init(listed entries: [(String, InputStamp)]) {
-            self.entries = entries
+        init(listed entries: StampList) {
+            listed = entries
             table = Mutex(nil)
         }
 
-        init(_ stamps: [String: InputStamp]) {
-            entries = stamps.map { ($0.key, $0.value) }
+        init(keyed stamps: [String: InputStamp]) {
+            listed = nil
             table = Mutex(stamps)
+        }
+
+        /// In the walk's order when listed; otherwise in the table's.
+        var entries: StampList {
+            listed ?? StampList(stamps)
         }
 
         var stamps: [String: InputStamp] {
             table.withLock { table in
                 if let table { return table }
-                // Paths from one walk of the folders are unique.
-                let stamps = Dictionary(entries, uniquingKeysWith: { $1 })
+                // Without a table, the stamps are listed.
+                let stamps = (listed ?? StampList()).table
                 table = stamps
                 return stamps
             }
@@ -154,18 +164,17 @@ public struct InputStamps: Sendable, Equatable {
     /// of the right size at once when asked for: growing it entry by entry took a quarter of the scan at
     /// 430,000 files.
     private struct Scanned {
-        // Unlabelled, as `Dictionary(_:uniquingKeysWith:)` takes them: labels made it copy the list first.
-        var entries: [(String, InputStamp)] = []
+        var entries = StampList()
         var digest = StampsDigest()
 
         mutating func record(_ path: String, _ stamp: InputStamp) {
-            entries.append((path, stamp))
+            entries.append(path, stamp)
             digest.add(path: path, stamp: stamp)
         }
 
         /// Those of `other`, listed after these.
         mutating func append(_ other: Scanned) {
-            entries += other.entries
+            entries.append(contentsOf: other.entries)
             digest.add(other.digest)
         }
     }
