@@ -28,8 +28,7 @@ extension BuildState {
     /// tab-separated lines (what was written is then to be thrown away). `layout`, when given, receives
     /// where its keyed lines lie.
     func write(into output: inout some ByteSink, layout: ((RecordLayout) -> Void)? = nil) -> Bool {
-        let inputLines = inputs.sorted
-        guard let head = headLines(), inputLines.allSatisfy({ Self.isField($0.path) }), outputs.keys.allSatisfy(Self.isField) else {
+        guard let head = headLines(), outputs.keys.allSatisfy(Self.isField) else {
             return false
         }
         output.append(contentsOf: head)
@@ -37,7 +36,16 @@ extension BuildState {
         func keyed(_ line: [UInt8]) {
             if layout == nil { output.append(contentsOf: line) } else { spans.append(line, to: &output) }
         }
-        for (path, stamp) in inputLines { keyed(Self.inputLine(path, stamp.description)) }
+        var inputPaths: [String] = [], inputsAreFields = true
+        inputs.forEachSorted { path, stamp in
+            guard inputsAreFields, Self.isField(path) else {
+                inputsAreFields = false
+                return
+            }
+            keyed(Self.inputLine(path, stamp.description))
+            if layout != nil { inputPaths.append(String(decoding: path, as: UTF8.self)) }
+        }
+        guard inputsAreFields else { return false }
         // The paths sorted, not the entries: a sorted copy of 780,000 entries, and the sort's scratch, were 110 MB
         // at 430,000 listings, at the build's peak.
         let outputPaths = outputs.keys.sorted()
@@ -48,7 +56,7 @@ extension BuildState {
             if layout != nil { listingKeys.append(key) }
         }
         output.append(contentsOf: tailLines())
-        layout?(RecordLayout(inputs: inputLines.map(\.path), outputs: outputPaths, listings: listingKeys, spans: spans))
+        layout?(RecordLayout(inputs: inputPaths, outputs: outputPaths, listings: listingKeys, spans: spans))
         return true
     }
 
@@ -61,7 +69,7 @@ extension BuildState {
         guard layout.fit(last.bytes), let head = headLines() else { return nil }
         let changedInputs = inputs.changedEntries(since: last.state.inputs)
         let stamps = Dictionary(changedInputs.map { ($0.path, $0.stamp) }, uniquingKeysWith: { $1 })
-        let inputEdits = ItemSpans.edits(order: layout.inputs, at: stamps.keys.sorted()) { path in Self.inputLine(path, stamps[path]!) }
+        let inputEdits = ItemSpans.edits(order: layout.inputs, at: stamps.keys.sorted()) { path in Self.inputLine(path.utf8, stamps[path]!) }
         let changedOutputs = Self.differingKeys(outputs, last.state.outputs)
         let outputEdits = ItemSpans.edits(order: layout.outputs, at: changedOutputs) { path in outputs[path].map { Self.outputLine(path, $0) } }
         let changedListings = VersionTable.differingKeys(versions, last.state.versions)
@@ -91,7 +99,11 @@ extension BuildState {
     }
 
     private static func isField(_ text: String) -> Bool {
-        !text.utf8.contains { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\t") }
+        isField(text.utf8)
+    }
+
+    private static func isField(_ bytes: some Sequence<UInt8>) -> Bool {
+        !bytes.contains { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\t") }
     }
 
     /// Settings, summaries and warnings; nil when a warning cannot be written.
@@ -132,8 +144,13 @@ extension BuildState {
         return lines
     }
 
-    private static func inputLine(_ path: String, _ stamp: String) -> [UInt8] {
-        RecordText.line(["input", stamp, path])
+    private static func inputLine(_ path: some Collection<UInt8>, _ stamp: String) -> [UInt8] {
+        var line = Array("input\t".utf8)
+        line += stamp.utf8
+        line.append(UInt8(ascii: "\t"))
+        line += path
+        line.append(UInt8(ascii: "\n"))
+        return line
     }
 
     private static func outputLine(_ path: String, _ output: Output) -> [UInt8] {

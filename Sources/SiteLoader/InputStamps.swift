@@ -83,6 +83,8 @@ public struct InputStamps: Sendable, Equatable {
     }
 
     private init(entries: StampList, digest: StampsDigest) {
+        var entries = entries
+        entries.shrinkToFit()
         table = StampTable(listed: entries)
         count = entries.count
         self.digest = digest
@@ -90,17 +92,21 @@ public struct InputStamps: Sendable, Equatable {
 
     /// Whether an entry is a symbolic link, whose target may change anywhere, where no folder event shows it.
     public var hasLinks: Bool {
-        table.entries.stamps.contains { $0.isLink }
+        table.listed?.stamps.contains { $0.isLink } ?? table.stamps.values.contains { $0.isLink }
     }
 
+    /// Two scans that listed the same bytes are equal without a table of either.
     public static func == (left: InputStamps, right: InputStamps) -> Bool {
-        left.digest == right.digest && left.table.stamps == right.table.stamps
+        guard left.digest == right.digest else { return false }
+        if let listed = left.table.listed, listed == right.table.listed { return true }
+        return left.table.stamps == right.table.stamps
     }
 
     /// The paths whose stamps differ from the `last` ones, or that it does not have (not those gone since).
     /// Two scans of the same folders list their entries in the same order while no name comes or goes, so
     /// each is compared with the one at its place in the last list, and looked up in its table only when the
-    /// names differ: an edit in `serve` looked up all 430,000 in a third of a second.
+    /// bytes of the names differ, or the last stamps are a build record's: an edit in `serve` looked up all
+    /// 430,000 in a third of a second.
     public func changedPaths(since last: InputStamps) -> [String] {
         changedEntries(since: last).map(\.path)
     }
@@ -112,19 +118,20 @@ public struct InputStamps: Sendable, Equatable {
         for (index, stamp) in entries.stamps.enumerated() {
             if index < lastEntries.count, lastEntries.paths.hasSameBytes(at: index, as: entries.paths, at: index) {
                 if lastEntries.stamps[index] != stamp { changed.append((entries.paths[index], stamp.description)) }
-            } else if last.table.stamps[entries.paths[index]] != stamp {
-                changed.append((entries.paths[index], stamp.description))
+            } else {
+                let path = entries.paths[index]
+                if last.table.stamps[path] != stamp { changed.append((path, stamp.description)) }
             }
         }
         return changed
     }
 
-    /// Every path and its stamp, sorted by path: one copy, sorted in place.
-    public var sorted: [(path: String, stamp: InputStamp)] {
+    /// Calls `body` with every path's bytes and its stamp, in the order `String` sorts the paths, as the build
+    /// record lists them. The record is written at the build's peak, where a string made for each path was
+    /// 35 MB more at 430,000 inputs.
+    public func forEachSorted(_ body: (ArraySlice<UInt8>, InputStamp) -> Void) {
         let entries = table.entries
-        var sorted = entries.indices.map { entries[$0] }
-        sorted.sort { $0.path < $1.path }
-        return sorted
+        for index in entries.paths.sortedIndices() { body(entries.paths.bytes(at: index), entries.stamps[index]) }
     }
 
     /// The stamps as scanned, put in a table the first time they are asked for: a no-change rebuild needs

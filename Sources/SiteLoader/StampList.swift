@@ -48,9 +48,9 @@ struct StampList: Sendable, Equatable {
         Dictionary(indices.lazy.map { (self.paths[$0], self.stamps[$0]) }, uniquingKeysWith: { $1 })
     }
 
-    /// Room for nothing more than it holds, once scanned: grown run by run, it kept up to twice its size.
+    /// Room for little more than it holds: grown run by run, it kept up to twice its size.
     mutating func shrinkToFit() {
         paths.shrinkToFit()
-        stamps = stamps.withUnsafeBufferPointer { Array($0) }
+        if stamps.capacity > count + count / 8 { stamps = stamps.withUnsafeBufferPointer { Array($0) } }
     }
 }

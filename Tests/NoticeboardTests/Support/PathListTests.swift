@@ -41,6 +41,16 @@ import Testing
         #expect(list[4] == other[2])
     }
 
+    /// In the order `String` sorts them: by bytes when all are ASCII, as strings otherwise, where a decomposed
+    /// "é" ("e" and a combining accent) sorts after "f" as the composed one does.
+    @Test func sortsIndicesAsStringsSort() {
+        let ascii = ["b/a", "a", "a/b", "", "ab", "a-b", "B", "a/b/c", "a"]
+        #expect(made(ascii).sortedIndices().map { ascii[$0] } == ascii.sorted())
+        let mixed = ascii + ["e\u{301}", "f", "\u{e9}a", "ｆ"]
+        #expect(mixed.sorted().firstIndex(of: "f")! < mixed.sorted().firstIndex(of: "e\u{301}")!)
+        #expect(made(mixed).sortedIndices().map { mixed[$0] } == mixed.sorted())
+    }
+
     @Test func shrinkingKeepsThePaths() {
         var list = made(paths)
         list.shrinkToFit()
