@@ -192,7 +192,7 @@ public struct BuildState: Equatable, Sendable {
 
     public var summary: Summary {
         Summary(
-            listings: listings, pages: outputs.keys.filter { $0.hasSuffix(".html") }.count, files: outputs.count,
+            listings: listings, pages: outputs.keys.count { $0.hasSuffix(".html") }, files: outputs.count,
             bytes: outputs.values.reduce(0) { $0 + $1.digest.size }, warnings: warnings)
     }
 

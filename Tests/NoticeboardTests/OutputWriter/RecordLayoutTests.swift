@@ -21,6 +21,9 @@ import Testing
             outputs["api/things/\(index).json"] = BuildState.Output(digest: digest("json \(index)"), renderKey: nil)
             versions.set(ListingVersions.Version(updated: day, sha256: SHA256.digest(Array("version \(index)".utf8))), forKey: "things/\(index)")
         }
+        // Names whose bytes sort otherwise than their strings: "e" and a combining accent sorts after "f".
+        inputs["content/things/e\u{301}te\u{301}.yaml"] = "32768 1 1700000000 420"
+        inputs["content/things/f.yaml"] = "32768 2 1700000000 420"
         return BuildState(
             settings: "settings", inputs: InputStamps(stamps: inputs), outputs: outputs, listings: listings,
             warnings: [.warning(at: SourceLocation(file: "content/things/1.yaml", line: 2, column: 3), "a warning")], staged: nil,
@@ -57,6 +60,15 @@ import Testing
         var bytes: [UInt8] = []
         #expect(state.write(into: &bytes))
         return bytes
+    }
+
+    /// Inputs are listed in the order `String` sorts their paths, as a splice finds them: by bytes while all
+    /// are ASCII, and as strings once one is not.
+    @Test func inputsAreListedAsTheirPathsSort() {
+        let state = Self.state(listings: 12)
+        let listed = String(decoding: Self.whole(state), as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix("input\t") }
+        #expect(listed.map { String($0.split(separator: "\t", maxSplits: 2)[2]) } == state.inputs.stamps.keys.sorted())
+        #expect(listed.count == 14)
     }
 
     @Test func aSplicedRecordHasTheBytesOfAWholeOne() throws {
