@@ -76,18 +76,23 @@ public enum SHA256 {
 
         /// The digest that `hex` gives as `text`; nil for text that is not 64 lowercase hex digits.
         public init?(hex text: some Collection<UInt8>) {
+            // Read from contiguous bytes where the text has them: through the generic collection, which is not
+            // specialised across modules, each digit cost a call (a build record's output lines, about 6 µs each).
+            guard let digest = text.withContiguousStorageIfAvailable(Self.parse) ?? Array(text).withUnsafeBufferPointer(Self.parse) else { return nil }
+            self = digest
+        }
+
+        private static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Digest? {
             guard text.count == 64 else { return nil }
             var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
             let valid = withUnsafeMutableBytes(of: &words) { bytes in
-                var digits = text.makeIterator()
                 for index in 0..<32 {
-                    guard let high = digits.next().flatMap(Self.value(ofHexDigit:)), let low = digits.next().flatMap(Self.value(ofHexDigit:)) else { return false }
+                    guard let high = value(ofHexDigit: text[2 * index]), let low = value(ofHexDigit: text[2 * index + 1]) else { return false }
                     bytes[index] = high << 4 | low
                 }
                 return true
             }
-            guard valid else { return nil }
-            self.words = words
+            return valid ? Digest(words.0, words.1, words.2, words.3) : nil
         }
 
         private static func value(ofHexDigit digit: UInt8) -> UInt8? {

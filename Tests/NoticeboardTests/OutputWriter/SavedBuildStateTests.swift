@@ -128,4 +128,22 @@ import Testing
         #expect(report.files == saved.summary?.files)
         #expect(SavedBuildState(path: path)?.state() != nil)
     }
+
+    /// The whole record makes its tables at the sizes its head gives: a head that claims more lines than the
+    /// record holds (damaged, or written by hand) still reads to the same state, without reserving room for them.
+    @Test func countsInTheHeadOnlySizeTheTables() throws {
+        let built = try built()
+        defer { TestSupport.removeTree(built.site) }
+        let path = BuildState.file(root: built.site, outputPath: built.output)
+        let lines = TestSupport.read(path).split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard ["outputs", "inputs"].contains(fields.first), fields.count > 1 else { return String(line) }
+            return ([fields[0], "999999999999999"] + fields.dropFirst(2)).joined(separator: "\t")
+        }
+        let claimed = built.site + "/claimed.state"
+        TestSupport.write(lines.joined(separator: "\n"), to: claimed)
+        #expect(TestSupport.read(claimed) != TestSupport.read(path))
+        let state = try #require(SavedBuildState(path: claimed)?.state())
+        #expect(state == built.saved.state())
+    }
 }

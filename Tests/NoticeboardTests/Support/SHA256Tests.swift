@@ -25,6 +25,12 @@ import Testing
             digest.appendHex(to: &appended)
             #expect(appended == [1] + Array(digest.hex.utf8))
         }
+        // As the record's fields come, a slice of the bytes around them; and from text that is not contiguous.
+        let digest = SHA256.digest(Array("abc".utf8))
+        let line = Array("output\t3\t\(digest.hex)\tpath".utf8)
+        #expect(SHA256.Digest(hex: line[9..<73]) == digest)
+        #expect(SHA256.Digest(hex: line[8..<72]) == nil)
+        #expect(SHA256.Digest(hex: digest.hex.utf8.lazy.map { $0 }) == digest)
         let hex = SHA256.digest([]).hex
         for damaged in [String(hex.dropLast()), hex + "0", hex.uppercased(), "g" + hex.dropFirst(), String(hex.dropLast()) + " "] {
             #expect(SHA256.Digest(hex: Array(damaged.utf8)) == nil, "\(damaged)")
