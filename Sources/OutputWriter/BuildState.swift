@@ -99,10 +99,10 @@ public struct BuildState: Equatable, Sendable {
         var lines = RecordText.Lines(bytes[...])
         guard let first = lines.next(), [header, previousHeader].contains(first.text), let settingsLine = lines.next() else { return nil }
         let settings = settingsLine.text
-        // Made at their size once the head's summaries give it, rather than grown line by line. (Made at the
-        // count of all lines, each was twice its size: at 430,000 listings the two took 270 MB.)
-        // A damaged count reserves no more than the lines the bytes could hold.
-        let shortestLine = 16
+        // Made at their size once the head's summaries give it (a record of the version before has none, and
+        // grows them), rather than each at the count of all lines, which at 430,000 listings made each table two
+        // to four times its size. A damaged count reserves no more than that.
+        let lineCount = bytes.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
         var inputs: [String: String] = [:]
         var outputs: [String: Output] = [:]
         var listings = 0
@@ -120,9 +120,9 @@ public struct BuildState: Equatable, Sendable {
             case ("listings", 2):
                 listings = Int(fields[1].text) ?? 0
             case ("outputs", 4):
-                outputs.reserveCapacity(min(fields[1].decimal ?? 0, bytes.count / shortestLine))
+                outputs.reserveCapacity(min(fields[1].decimal ?? 0, lineCount))
             case ("inputs", 3):
-                inputs.reserveCapacity(min(fields[1].decimal ?? 0, bytes.count / shortestLine))
+                inputs.reserveCapacity(min(fields[1].decimal ?? 0, lineCount))
             case ("warning", 5):
                 guard let line = Int(fields[2].text), let column = Int(fields[3].text) else { return nil }
                 warnings.append(.warning(at: SourceLocation(file: fields[1].text, line: line, column: column), fields[4].text))

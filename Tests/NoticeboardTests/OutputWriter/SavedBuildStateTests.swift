@@ -145,5 +145,8 @@ import Testing
         #expect(TestSupport.read(claimed) != TestSupport.read(path))
         let state = try #require(SavedBuildState(path: claimed)?.state())
         #expect(state == built.saved.state())
+        // Room for no more entries than the record has lines (a table makes up to 8/3 the room asked for).
+        let lineCount = lines.count
+        #expect(state.outputs.capacity <= 3 * lineCount, "\(state.outputs.capacity) for \(lineCount) lines")
     }
 }
