@@ -170,7 +170,11 @@ extension SiteRenderer {
         digests.forEach { path, digest in if isSynced(path) { now[path] = digest } }
         // Counted first, and listed only when a change list may carry them (the API root's digest may add one
         // to each count) or an edit in place needs their paths.
-        let removed = { lastFiles.keys.lazy.filter { path in isSynced(path) && now[path] == nil } }
+        let removed = {
+            var paths: [String] = []
+            lastFiles.forEach { path, _ in if isSynced(path) && now[path] == nil { paths.append(path) } }
+            return paths
+        }
         let count = now.count { lastFiles[$0.key] != $0.value } + removed().count
         guard changed != nil || (!lastSync.root.isEmpty && ChangeList.isWorthListing(count, among: now.count + 1)) else {
             return (now, DifferingFiles(counted: count))

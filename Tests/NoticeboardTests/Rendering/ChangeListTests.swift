@@ -33,4 +33,19 @@ import Testing
         let moved = try Self.head(TestSupport.buildTree(site))
         #expect(moved.build == afterEdit.build + 1 && moved.changes.isEmpty)
     }
+
+    /// A listing taken away (one no other file names) leaves its API document among the change list's `removed`.
+    @Test func aListingTakenAwayIsListedAsRemoved() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let first = try TestSupport.buildTree(site)
+        #expect(first["api/cleaners/padraig-walsh.json"] != nil)
+        try FileManager.default.removeItem(atPath: site + "/content/cleaners/padraig-walsh.yaml")
+        let after = try TestSupport.buildTree(site)
+        let head = try Self.head(after)
+        #expect(head.changes.count == 1)
+        let list = try TestSupport.json(after, "api/sync/changes/\(head.build).json")
+        let removed = try #require(list["removed"] as? [String])
+        #expect(removed.contains("api/cleaners/padraig-walsh.json"), "\(removed)")
+    }
 }
