@@ -168,21 +168,19 @@ extension SiteRenderer {
         digests.forEach { path, _ in if isSynced(path) { syncedCount += 1 } }
         var now = [String: FileDigest](minimumCapacity: syncedCount)
         digests.forEach { path, digest in if isSynced(path) { now[path] = digest } }
-        // Counted first, and listed only when a change list may carry them (the API root's digest may add one
+        // The files the last build synced and this one does not (few, when any); the others that differ are
+        // counted first, and listed only when a change list may carry them (the API root's digest may add one
         // to each count) or an edit in place needs their paths.
-        let removed = {
-            var paths: [String] = []
-            lastFiles.forEach { path, _ in if isSynced(path) && now[path] == nil { paths.append(path) } }
-            return paths
-        }
-        let count = now.count { lastFiles[$0.key] != $0.value } + removed().count
+        var removed: [String] = []
+        lastFiles.forEach { path, _ in if isSynced(path) && now[path] == nil { removed.append(path) } }
+        let count = now.count { lastFiles[$0.key] != $0.value } + removed.count
         guard changed != nil || (!lastSync.root.isEmpty && ChangeList.isWorthListing(count, among: now.count + 1)) else {
             return (now, DifferingFiles(counted: count))
         }
         var differing = DifferingFiles()
         // Made entry by entry from the last build's files, without filtered copies: each held 500,000 at XL.
         for (path, digest) in now where lastFiles[path] != digest { differing.note(path, digest) }
-        for path in removed() { differing.note(path, nil) }
+        for path in removed { differing.note(path, nil) }
         return (now, differing)
     }
 
