@@ -1,4 +1,5 @@
 import Foundation
+import SyntheticSite
 import Testing
 
 /// Starts `noticeboard serve` on a free loopback port and talks to it over HTTP, as a browser would.
@@ -171,6 +172,37 @@ import Testing
         released = true
         #expect(try Self.eventually(60) { TestSupport.read(log).contains("Serving http://127.0.0.1:\(port)/catalogue/") }, "\(TestSupport.read(log))")
         #expect(try Self.fetch("http://127.0.0.1:\(port)/catalogue/cleaners/aoife-byrne/").status == 200)
+    }
+
+    /// Ctrl-C right after an edit is built in place waits for that build's record, which is saved after its
+    /// output is in place: the next start finds the output as recorded and reads the site without rendering it
+    /// again. The catalogue is large enough that saving its record takes longer than the test takes to react.
+    @Test func stoppingRightAfterAnEditKeepsItsRecord() throws {
+        let site = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(site) }
+        try SiteWriter.write(SyntheticCatalogue(size: .init(cleaners: 600, rentals: 600, quotes: 1200), seed: 1), to: site, example: TestSupport.repository)
+        let arguments = ["--port", String(Self.freePort()), "--now", "2026-11-23", "--timings"]
+        let builtLines = { (log: String) in TestSupport.read(log).split(separator: "\n").filter { $0.hasPrefix("Built ") }.count }
+        let (server, log) = try Self.startServe(arguments, in: site)
+        #expect(try Self.eventually(120) { TestSupport.read(log).contains("Serving") }, "\(TestSupport.read(log))")
+        // The first edit after a build from scratch is an ordinary build; the second is built in place.
+        let cleaners = site + "/content/cleaners"
+        let edited = try cleaners + "/" + FileManager.default.contentsOfDirectory(atPath: cleaners).sorted()[0]
+        for run in 1...2 {
+            let built = builtLines(log), deadline = Date().addingTimeInterval(120)
+            TestSupport.write(TestSupport.read(edited).replacingOccurrences(of: "\nbio: |\n  ", with: "\nbio: |\n  Edited in run \(run). "), to: edited)
+            while builtLines(log) == built && Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
+        }
+        #expect(TestSupport.read(log).contains("render what shows them"), "\(TestSupport.read(log))")
+        kill(server.processIdentifier, SIGINT)
+        server.waitUntilExit()
+        #expect(TestSupport.read(log).hasSuffix("Stopped.\n"))
+
+        let (restarted, restartLog) = try Self.startServe(arguments, in: site)
+        defer { restarted.terminate(); restarted.waitUntilExit() }
+        #expect(try Self.eventually(120) { TestSupport.read(restartLog).contains("Serving") }, "\(TestSupport.read(restartLog))")
+        let stages = TestSupport.read(restartLog).split(separator: "\n").filter { $0.hasPrefix(" ") }
+        #expect(!stages.isEmpty && !stages.contains { $0.hasSuffix("  render") }, "\(TestSupport.read(restartLog))")
     }
 
     @Test func aTakenPortIsAClearError() throws {
