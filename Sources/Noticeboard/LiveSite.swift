@@ -10,7 +10,8 @@ import SiteModel
 /// the last one left in memory: it reads those files again, enriches them, renders the outputs that show
 /// them and swaps in a staging folder with just those files changed, so its cost is the pages it touches
 /// rather than the whole site. Any other change is an ordinary build, which still renders only pages whose
-/// inputs changed.
+/// inputs changed; after one, the staging folder is brought level with the output in the background (see
+/// `LevelledStaging`), so that the next edit is built in place too.
 ///
 /// One build at a time: `build` is not to be called from two threads at once.
 public final class LiveSite: @unchecked Sendable {
@@ -21,6 +22,8 @@ public final class LiveSite: @unchecked Sendable {
     private var manifestStamp: FileStamp?
     /// Saves the record of an in-place build after its output is in place; the next build waits for it.
     private let saving = DispatchQueue(label: "noticeboard.live-site.state")
+    /// Levels the staging folder after a build that was not in place; the next build waits for it.
+    private let levelling = DispatchQueue(label: "noticeboard.live-site.staging")
 
     public init(options: BuildOptions) {
         self.options = options
@@ -28,6 +31,7 @@ public final class LiveSite: @unchecked Sendable {
 
     deinit {
         saving.sync {}
+        levelling.sync {}
     }
 
     /// Builds the site after its input files changed; `inputs` is a scan of them (taken now when nil).
@@ -38,8 +42,14 @@ public final class LiveSite: @unchecked Sendable {
         saving.sync {}
     }
 
-    public func build(inputs: InputStamps? = nil, waiting: () -> Void = {}) throws(BuildFailure) -> BuildReport {
+    /// Waits until the last build's record is saved and the staging folder levelled after it.
+    public func waitUntilIdle() {
         saving.sync {}
+        levelling.sync {}
+    }
+
+    public func build(inputs: InputStamps? = nil, waiting: () -> Void = {}) throws(BuildFailure) -> BuildReport {
+        waitUntilIdle()
         let inputs = inputs ?? InputStamps.scan(SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes), folders: Noticeboard.inputFolders)
         if let built, var run = try BuildRun(options, after: built, inputs: inputs, manifestStamp: manifestStamp, waiting: waiting) {
             if let summary = run.unchangedSummary { return run.report(summary, imagesProcessed: 0) }
@@ -56,6 +66,7 @@ public final class LiveSite: @unchecked Sendable {
                     self?.built?.record = record
                     withExtendedLifetime(lock) {}
                 }
+                if run.changes == nil { levelStagingLater() }
                 return run.report(rebuilt.state.summary, imagesProcessed: 0)
             }
         }
@@ -63,6 +74,27 @@ public final class LiveSite: @unchecked Sendable {
         let (report, kept) = try Noticeboard.build(options, waiting: waiting, keeping: true, scanned: inputs)
         built = kept
         manifestStamp = FileStamp(of: options.outputPath + "/" + Manifest.path)
+        levelStagingLater()
         return report
+    }
+
+    /// Brings the staging folder level with the output the last build left, in the background, under the
+    /// output's lock (taken after the record of the build is saved, which holds it until then), unless
+    /// another build wrote the output since.
+    private func levelStagingLater() {
+        guard let built, LevelledStaging.isNeeded(for: built.state) else { return }
+        let (outputPath, statePath, state, stamp) = (options.outputPath, built.statePath, built.state, manifestStamp)
+        let manifest = outputPath + "/" + Manifest.path
+        levelling.async { [weak self] in
+            guard let lock = try? OutputLock(outputPath: outputPath, waiting: {}), FileStamp(of: manifest) == stamp,
+                let levelled = LevelledStaging.level(outputPath: outputPath, statePath: statePath, state: state)
+            else { return }
+            // The next build waits for this queue before it reads `built`. Linking the output's files
+            // changed their stamps, the manifest's among them.
+            self?.built?.state.staged = levelled.staged
+            self?.built?.record = levelled.record
+            self?.manifestStamp = FileStamp(of: manifest)
+            withExtendedLifetime(lock) {}
+        }
     }
 }

@@ -125,7 +125,7 @@ public struct StagedOutput: Sendable {
     }
 
     /// The first thing written: when this fails, the output's folder cannot be written at all.
-    private static func makeStagingFolder(_ path: String) throws(WriteError) {
+    static func makeStagingFolder(_ path: String) throws(WriteError) {
         guard mkdir(path, 0o755) == 0 else {
             let parent = parentFolder(of: path)
             throw WriteError(message: "cannot create a folder in \(parent) (\(String(cString: strerror(errno))))")

@@ -185,7 +185,7 @@ import Testing
         let builtLines = { (log: String) in TestSupport.read(log).split(separator: "\n").filter { $0.hasPrefix("Built ") }.count }
         let (server, log) = try Self.startServe(arguments, in: site)
         #expect(try Self.eventually(120) { TestSupport.read(log).contains("Serving") }, "\(TestSupport.read(log))")
-        // The first edit after a build from scratch is an ordinary build; the second is built in place.
+        // Two edits, each built in place.
         let cleaners = site + "/content/cleaners"
         let edited = try cleaners + "/" + FileManager.default.contentsOfDirectory(atPath: cleaners).sorted()[0]
         for run in 1...2 {
