@@ -16,27 +16,31 @@ import SiteModel
 /// One build at a time: `build` is not to be called from two threads at once.
 public final class LiveSite: @unchecked Sendable {
     public let options: BuildOptions
-    /// What the last good build left; nil before one, or after one failed.
-    private var built: Noticeboard.BuiltSite?
-    /// The output's manifest as the last build left it; a different one means another build wrote there since.
-    private var manifestStamp: FileStamp?
+    /// What the builds leave for the next one, which the background work after a build completes.
+    private let kept = Kept()
     /// Saves the record of an in-place build after its output is in place; the next build waits for it.
-    private let saving = DispatchQueue(label: "noticeboard.live-site.state")
+    private let saving = DispatchQueue(label: "noticeboard.live-site.saving")
     /// Levels the staging folder after a build that was not in place; the next build waits for it.
-    private let levelling = DispatchQueue(label: "noticeboard.live-site.staging")
+    private let levelling = DispatchQueue(label: "noticeboard.live-site.levelling")
+
+    /// Held by the work queued after a build rather than the site itself, so the site's `deinit`, which waits
+    /// for that work, never runs on one of its queues. Only the build, or the work it queued and the next
+    /// build waits for, touches it.
+    private final class Kept: @unchecked Sendable {
+        /// What the last good build left; nil before one, or after one failed.
+        var built: Noticeboard.BuiltSite?
+        /// The output's manifest as the last build left it; a different one means another build wrote there since.
+        var manifestStamp: FileStamp?
+    }
 
     public init(options: BuildOptions) {
         self.options = options
     }
 
     deinit {
-        saving.sync {}
-        levelling.sync {}
+        waitUntilIdle()
     }
 
-    /// Builds the site after its input files changed; `inputs` is a scan of them (taken now when nil).
-    /// Bad input fails an in-place build as it would fail any build, and the last good build stays in
-    /// memory and in the output folder.
     /// Waits until the last build's record is saved.
     public func waitUntilSaved() {
         saving.sync {}
@@ -48,52 +52,55 @@ public final class LiveSite: @unchecked Sendable {
         levelling.sync {}
     }
 
+    /// Builds the site after its input files changed; `inputs` is a scan of them (taken now when nil).
+    /// Bad input fails an in-place build as it would fail any build, and the last good build stays in
+    /// memory and in the output folder.
     public func build(inputs: InputStamps? = nil, waiting: () -> Void = {}) throws(BuildFailure) -> BuildReport {
         waitUntilIdle()
         let inputs = inputs ?? InputStamps.scan(SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes), folders: Noticeboard.inputFolders)
-        if let built, var run = try BuildRun(options, after: built, inputs: inputs, manifestStamp: manifestStamp, waiting: waiting) {
+        let manifest = options.outputPath + "/" + Manifest.path
+        if let built = kept.built, var run = try BuildRun(options, after: built, inputs: inputs, manifestStamp: kept.manifestStamp, waiting: waiting) {
             if let summary = run.unchangedSummary { return run.report(summary, imagesProcessed: 0) }
             if let rebuilt = try Noticeboard.runStages(&run) {
-                self.built = rebuilt
-                if run.written > 0 { manifestStamp = FileStamp(of: options.outputPath + "/" + Manifest.path) }
-                // The output is in place: its record is saved while the caller goes on (the lock is held
-                // until then, so no other build reads the record before it).
-                let save = run.saveLater, lock = run.lock
-                // Weakly: the last reference let go here would run `deinit`, which waits for this queue, on it.
-                saving.async { [weak self] in
-                    // The next build waits for this (`saving.sync`) before it reads `built`.
-                    let record = save?()
-                    self?.built?.record = record
-                    withExtendedLifetime(lock) {}
+                kept.built = rebuilt
+                // A build that was not in place swapped a folder in, whose manifest may be a link to the last one's.
+                if run.written > 0 || run.changes == nil { kept.manifestStamp = FileStamp(of: manifest) }
+                if let save = run.saveLater {
+                    // The output is in place: its record is saved while the caller goes on (the lock is held
+                    // until then, so no other build reads the record before it).
+                    let (kept, lock) = (kept, run.lock)
+                    saving.async {
+                        kept.built?.record = save()
+                        withExtendedLifetime(lock) {}
+                    }
                 }
                 if run.changes == nil { levelStagingLater() }
                 return run.report(rebuilt.state.summary, imagesProcessed: 0)
             }
         }
-        built = nil
-        let (report, kept) = try Noticeboard.build(options, waiting: waiting, keeping: true, scanned: inputs)
-        built = kept
-        manifestStamp = FileStamp(of: options.outputPath + "/" + Manifest.path)
+        kept.built = nil
+        let (report, built) = try Noticeboard.build(options, waiting: waiting, keeping: true, scanned: inputs)
+        kept.built = built
+        kept.manifestStamp = FileStamp(of: manifest)
         levelStagingLater()
         return report
     }
 
     /// Brings the staging folder level with the output the last build left, in the background, under the
     /// output's lock (taken after the record of the build is saved, which holds it until then), unless
-    /// another build wrote the output since.
+    /// another build wrote the output since. A levelling that fails half-way leaves a folder that is trusted
+    /// no more: the next edit is an ordinary build.
     private func levelStagingLater() {
-        guard let built, LevelledStaging.isNeeded(for: built.state) else { return }
-        let (outputPath, statePath, state, stamp) = (options.outputPath, built.statePath, built.state, manifestStamp)
+        guard let built = kept.built, LevelledStaging.isNeeded(for: built.state) else { return }
+        let (kept, outputPath, statePath, state) = (kept, options.outputPath, built.statePath, built.state)
         let manifest = outputPath + "/" + Manifest.path
-        levelling.async { [weak self] in
-            guard let lock = try? OutputLock(outputPath: outputPath, waiting: {}), FileStamp(of: manifest) == stamp,
-                let levelled = LevelledStaging.level(outputPath: outputPath, statePath: statePath, state: state)
-            else { return }
-            // The next build waits for this queue before it reads `built`. Linking the output's files
-            // changed their stamps, the manifest's among them.
-            self?.built?.state.staged = levelled.staged
-            self?.built?.record = levelled.record
-            self?.manifestStamp = FileStamp(of: manifest)
+        levelling.async { [stamp = kept.manifestStamp] in
+            guard let lock = try? OutputLock(outputPath: outputPath, waiting: {}), FileStamp(of: manifest) == stamp else { return }
+            let levelled = LevelledStaging.level(outputPath: outputPath, statePath: statePath, state: state)
+            kept.built?.state.staged = levelled?.staged
+            if let record = levelled?.record { kept.built?.record = record }
+            // Linking the output's files changed their stamps, the manifest's among them.
+            kept.manifestStamp = FileStamp(of: manifest)
             withExtendedLifetime(lock) {}
         }
     }

@@ -22,10 +22,12 @@ public enum LevelledStaging {
 
     /// Brings the staging folder of the output that `state` records level with it, then saves the record with
     /// the new staging record and confirms it. The marker goes first, so a levelling cut short (the server
-    /// stopped) leaves a folder the next build does not trust. Nil when the folder could not be written or the
-    /// record not saved; the next edit is then a whole build, as before.
+    /// stopped) leaves a folder the next build does not trust. Nil when the folder could not be levelled,
+    /// which may have changed part of it; a levelled folder whose record could not be saved has no `record`
+    /// (and no marker: only this process knows it is level).
     public static func level(outputPath: String, statePath: String, state: BuildState) -> Levelled? {
         unlink(BuildState.stagingMarker(for: statePath))
+        guard (try? OwnedFolders.checkReplaceable(output: outputPath)) != nil else { return nil }
         let output = StagedOutput(outputPath: outputPath)
         do throws(WriteError) {
             try bringLevel(output, staged: state.staged, outputs: state.outputs)
@@ -34,9 +36,8 @@ public enum LevelledStaging {
         }
         var levelled = state
         levelled.staged = BuildState.Staged(id: UUID().uuidString, differing: [:], missing: [])
-        guard let written = levelled.write(besides: statePath, keepingLayout: true) else { return nil }
-        let record = written.save()
-        levelled.confirmStaged(statePath: statePath)
+        let record = levelled.write(besides: statePath, keepingLayout: true)?.save()
+        if record != nil { levelled.confirmStaged(statePath: statePath) }
         return Levelled(staged: levelled.staged!, record: record)
     }
 
