@@ -56,6 +56,6 @@ public enum LevelledStaging {
             held = [:]
         }
         let wanted = Set(paths.filter { outputs[$0] != nil })
-        try output.update(root, from: held, wanted: wanted, changed: wanted.sorted().map { OutputFile(path: $0, contents: .previous) })
+        try output.update(root, from: held, wanted: wanted, changed: wanted.map { OutputFile(path: $0, contents: .previous) })
     }
 }
