@@ -11,7 +11,9 @@ import SiteModel
 /// them and swaps in a staging folder with just those files changed, so its cost is the pages it touches
 /// rather than the whole site. Any other change is an ordinary build, which still renders only pages whose
 /// inputs changed; after one, the staging folder is brought level with the output in the background (see
-/// `LevelledStaging`), so that the next edit is built in place too.
+/// `LevelledStaging`), so that the next edit is built in place too. A start that finds the output up to date
+/// reads nothing, so the output is served at once; the site is read, and what the first edit starts from is
+/// made, in the background (`prepareLater`).
 ///
 /// One build at a time: `build` is not to be called from two threads at once.
 public final class LiveSite: @unchecked Sendable {
@@ -20,8 +22,8 @@ public final class LiveSite: @unchecked Sendable {
     private let kept = Kept()
     /// Saves the record of an in-place build after its output is in place; the next build waits for it.
     private let saving = DispatchQueue(label: "noticeboard.live-site.saving")
-    /// Levels the staging folder after a build that was not in place; the next build waits for it.
-    private let levelling = DispatchQueue(label: "noticeboard.live-site.levelling")
+    /// Prepares the next edit in place after a build that was not in place; the next build waits for it.
+    private let preparing = DispatchQueue(label: "noticeboard.live-site.preparing")
 
     /// Held by the work queued after a build rather than the site itself, so the site's `deinit`, which waits
     /// for that work, never runs on one of its queues. Only the build, or the work it queued and the next
@@ -31,6 +33,30 @@ public final class LiveSite: @unchecked Sendable {
         var built: Noticeboard.BuiltSite?
         /// The output's manifest as the last build left it; a different one means another build wrote there since.
         var manifestStamp: FileStamp?
+
+        /// Brings the staging folder level with the output the last build left, under the output's lock (taken
+        /// after the record of the build is saved, which holds it until then), unless another build wrote the
+        /// output since. A levelling that fails half-way leaves a folder that is trusted no more: the next edit
+        /// is an ordinary build.
+        func levelStaging(outputPath: String) {
+            guard let built, LevelledStaging.isNeeded(for: built.state) else { return }
+            let manifest = outputPath + "/" + Manifest.path
+            guard let lock = try? OutputLock(outputPath: outputPath, waiting: {}), FileStamp(of: manifest) == manifestStamp else { return }
+            let levelled = LevelledStaging.level(outputPath: outputPath, statePath: built.statePath, state: built.state)
+            self.built?.state.staged = levelled?.staged
+            if let record = levelled?.record { self.built?.record = record }
+            // Linking the output's files changed their stamps, the manifest's among them.
+            manifestStamp = FileStamp(of: manifest)
+            withExtendedLifetime(lock) {}
+        }
+
+        /// After a build that rendered nothing, makes what an edit in place starts from, as the first edit
+        /// would otherwise have to.
+        func primeRender() {
+            guard let built, built.kept == nil, let primed = Noticeboard.primedRender(for: built) else { return }
+            self.built?.kept = primed.kept
+            self.built?.writtenFiles = primed.documents
+        }
     }
 
     public init(options: BuildOptions) {
@@ -46,11 +72,17 @@ public final class LiveSite: @unchecked Sendable {
         saving.sync {}
     }
 
-    /// Waits until the last build's record is saved and the staging folder levelled after it.
+    /// Waits until the last build's record is saved, and the next edit in place prepared (`prepareLater`).
     public func waitUntilIdle() {
         saving.sync {}
-        levelling.sync {}
+        preparing.sync {}
     }
+
+    /// Whether the next edit in place starts from what a render kept (`Noticeboard.primedRender`).
+    var keepsARender: Bool { kept.built?.kept != nil }
+
+    /// The files the next edit in place splices from memory rather than reading them back.
+    var filesInMemory: Set<String> { kept.built.map { Set($0.writtenFiles.keys) } ?? [] }
 
     /// Builds the site after its input files changed; `inputs` is a scan of them (taken now when nil).
     /// Bad input fails an in-place build as it would fail any build, and the last good build stays in
@@ -74,34 +106,36 @@ public final class LiveSite: @unchecked Sendable {
                         withExtendedLifetime(lock) {}
                     }
                 }
-                if run.changes == nil { levelStagingLater() }
+                if run.changes == nil { prepareLater() }
                 return run.report(rebuilt.state.summary, imagesProcessed: 0)
             }
         }
         kept.built = nil
         let (report, built) = try Noticeboard.build(options, waiting: waiting, keeping: true, scanned: inputs)
-        kept.built = built
         kept.manifestStamp = FileStamp(of: manifest)
-        levelStagingLater()
+        switch built {
+        case .built(let site)?:
+            kept.built = site
+            prepareLater()
+        case .upToDate(let site)?:
+            prepareLater(reading: site)
+        case nil:
+            break
+        }
         return report
     }
 
-    /// Brings the staging folder level with the output the last build left, in the background, under the
-    /// output's lock (taken after the record of the build is saved, which holds it until then), unless
-    /// another build wrote the output since. A levelling that fails half-way leaves a folder that is trusted
-    /// no more: the next edit is an ordinary build.
-    private func levelStagingLater() {
-        guard let built = kept.built, LevelledStaging.isNeeded(for: built.state) else { return }
-        let (kept, outputPath, statePath, state) = (kept, options.outputPath, built.statePath, built.state)
-        let manifest = outputPath + "/" + Manifest.path
-        levelling.async { [stamp = kept.manifestStamp] in
-            guard let lock = try? OutputLock(outputPath: outputPath, waiting: {}), FileStamp(of: manifest) == stamp else { return }
-            let levelled = LevelledStaging.level(outputPath: outputPath, statePath: statePath, state: state)
-            kept.built?.state.staged = levelled?.staged
-            if let record = levelled?.record { kept.built?.record = record }
-            // Linking the output's files changed their stamps, the manifest's among them.
-            kept.manifestStamp = FileStamp(of: manifest)
-            withExtendedLifetime(lock) {}
+    /// In the background, what the next edit in place starts from: the staging folder levelled with the
+    /// output (`LevelledStaging`), and after a build that rendered nothing, the render an edit keeps
+    /// (`Noticeboard.primedRender`). A start that found the output up to date has read nothing: the site is
+    /// read first, while the output is already served. One that cannot be read leaves no site, and the next
+    /// build is a whole one, which reports why.
+    private func prepareLater(reading upToDate: Noticeboard.UpToDateSite? = nil) {
+        let (kept, outputPath) = (kept, options.outputPath)
+        preparing.async {
+            if let upToDate { kept.built = try? upToDate.read() }
+            kept.levelStaging(outputPath: outputPath)
+            kept.primeRender()
         }
     }
 }

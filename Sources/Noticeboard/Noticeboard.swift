@@ -43,44 +43,72 @@ public enum Noticeboard {
         /// Its enrichment settings and listings' titles (which an in-place build does not change).
         var enrichment: SiteEnrichment
         var catalogue: Catalogue
-        /// What the render left for the next in place; nil when nothing was rendered (the next edit makes
-        /// the search index and the documents with an item per listing anew).
+        /// What the render left for the next in place; nil when nothing was rendered, until `LiveSite` makes
+        /// it in the background (`primedRender`).
         var kept: KeptRender?
         var state: BuildState
         var statePath: String
-        /// The bytes of the files the last edit in place wrote (`OutputBook.Finished.writtenFiles`).
+        /// The bytes of the files the last edit in place wrote (`OutputBook.Finished.writtenFiles`), or
+        /// after a start that rendered nothing, the documents `primedRender` made.
         var writtenFiles: [String: [UInt8]] = [:]
         /// Where the lines of the build record lie, once it is saved; the next edit in place splices its record from it.
         var record: RecordLayout?
     }
 
-    /// A build from scratch, and with `keeping` what it read and made (also when nothing changed, so it
-    /// still reads the site); from `scanned` inputs, or a scan made now.
+    /// What a kept build leaves for the next one.
+    enum Kept {
+        /// The site it read and made.
+        case built(BuiltSite)
+        /// It found the output up to date, and read nothing: the site is read when wanted (`LiveSite` reads it
+        /// while the output is already served).
+        case upToDate(UpToDateSite)
+    }
+
+    /// A build from scratch, and with `keeping` what it leaves for the next one; from `scanned` inputs, or a
+    /// scan made now.
     static func build(
         _ options: BuildOptions, waiting: () -> Void, keeping: Bool, scanned: InputStamps? = nil
-    ) throws(BuildFailure) -> (report: BuildReport, built: BuiltSite?) {
+    ) throws(BuildFailure) -> (report: BuildReport, kept: Kept?) {
         var run = try BuildRun(options, keepingSite: keeping, scanned: scanned, waiting: waiting)
         if let summary = run.unchangedSummary {
-            var built: BuiltSite?
-            if keeping, let previous = run.previous { built = try unchanged(previous, &run) }
+            let kept = keeping ? run.previous.map { Kept.upToDate(UpToDateSite(record: $0, run: run)) } : nil
             if options.processEndsAfter { LeftForExit.keep(run.inputs) }
-            return (run.report(summary, imagesProcessed: 0), built)
+            return (run.report(summary, imagesProcessed: 0), kept)
         }
         // Only an in-place edit stops short of its output.
         guard let built = try runStages(&run) else { preconditionFailure("a build from scratch always writes its output") }
         if options.processEndsAfter { LeftForExit.keep(built, run.recorded, run.inputs) }
-        return (run.report(built.state.summary, imagesProcessed: built.site.images.processed), keeping ? built : nil)
+        return (run.report(built.state.summary, imagesProcessed: built.site.images.processed), keeping ? .built(built) : nil)
     }
 
-    /// What a build that found nothing changed keeps in memory: the site read and indexed again.
-    private static func unchanged(_ previous: BuildState, _ run: inout BuildRun) throws(BuildFailure) -> BuiltSite {
-        let site = try LoadedSite(files: run.files, baseURL: run.options.baseURL)
-        var state = previous
-        if !state.stagingIsConfirmed(statePath: run.statePath) { state.staged = nil }
-        var loaded = Loaded(site: site)
-        var enriched = enrich(&loaded, changes: nil, keepsSite: true, stages: &run.stages)
-        let catalogue = try index(&enriched, changes: nil, buildDate: run.buildDate, stages: &run.stages)!
-        return BuiltSite(site: site, enrichment: enriched.enrichment, catalogue: catalogue, kept: nil, state: state, statePath: run.statePath)
+    /// A site whose output a build found up to date: what reading it again for the edits to come needs.
+    struct UpToDateSite: Sendable {
+        let record: BuildState
+        let files: SiteFiles
+        let baseURL: String?
+        let buildDate: CalendarDate
+        let statePath: String
+
+        /// Taken while the build holds the output's lock: the staging folder is trusted only when its marker
+        /// confirms it then.
+        init(record: BuildState, run: BuildRun) {
+            var record = record
+            if !record.stagingIsConfirmed(statePath: run.statePath) { record.staged = nil }
+            self.record = record
+            files = run.files
+            baseURL = run.options.baseURL
+            buildDate = run.buildDate
+            statePath = run.statePath
+        }
+
+        /// The site read, enriched and indexed again, as the build that wrote the output left it.
+        func read() throws(BuildFailure) -> BuiltSite {
+            let site = try LoadedSite(files: files, baseURL: baseURL)
+            var loaded = Loaded(site: site), stages = StageTimes()
+            var enriched = enrich(&loaded, changes: nil, keepsSite: true, stages: &stages)
+            let catalogue = try index(&enriched, changes: nil, buildDate: buildDate, stages: &stages)!
+            return BuiltSite(site: site, enrichment: enriched.enrichment, catalogue: catalogue, kept: nil, state: record, statePath: statePath)
+        }
     }
 
     /// Markdown to HTML and derived values for every listing and page, then the catalogue's collections.

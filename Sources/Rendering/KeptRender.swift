@@ -17,6 +17,13 @@ public struct KeptRender: Sendable {
     var manifest: Manifest.Layout?
     /// The sync tree's buckets, also set by `SiteRenderer.derivedFiles`.
     var syncTree: SyncTree?
+
+    /// With the digest of a document it keeps the spans of, as its bytes are now, for the next splice to
+    /// resume: as if an edit in place had just made it.
+    public mutating func resumeDigest(of bytes: [UInt8], at path: String) {
+        guard spans[path] != nil else { return }
+        digests[path] = ResumableDigest(of: bytes)
+    }
 }
 
 /// Where a render leaves what it keeps, from any thread. An in-place render starts from the last one's:
@@ -38,6 +45,11 @@ public final class RenderKeeper: Sendable {
             kept.spans[path] = spans
             kept.digests[path] = digest
         }
+    }
+
+    /// Whether it keeps the spans of the document at `path`, once that is made.
+    public func keepsItems(at path: String) -> Bool {
+        made.withLock { $0.spans[path] != nil }
     }
 
     public var kept: KeptRender {

@@ -35,6 +35,14 @@ public struct WrittenDigests: Sendable {
         return paths
     }
 
+    /// These digests but those of the paths `leftOut` names.
+    public func excluding(_ leftOut: @escaping @Sendable (String) -> Bool) -> WrittenDigests {
+        let base = self
+        return WrittenDigests(
+            lookup: { leftOut($0) ? nil : base[$0] },
+            each: { body in base.forEach { path, digest in if !leftOut(path) { body(path, digest) } } })
+    }
+
     /// These digests and `more`, whose digest a path takes when both have it.
     func adding(_ more: [String: FileDigest]) -> WrittenDigests {
         let base = self

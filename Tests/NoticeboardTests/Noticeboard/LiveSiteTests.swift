@@ -1,5 +1,5 @@
 import Foundation
-import Noticeboard
+@testable import Noticeboard
 import SiteModel
 import Testing
 
@@ -138,6 +138,55 @@ import Testing
         edit(site + "/content/cleaners/aoife-byrne.yaml", "over eight years", "over nine years")
         #expect(try build(restarted, site).stages.stages.map(\.name) == Self.inPlaceStages)
         try TestSupport.expectSameAsCleanBuild(site, "first edit after a restart")
+    }
+
+    /// A start that finds the output up to date reads nothing: the site is read in the background, and what the
+    /// first edit in place starts from (the search corpus, where the documents' items lie, the sync tree, the
+    /// manifest's layout) is made from the catalogue and the record. That edit equals a clean build.
+    @Test func aStartThatFindsTheOutputUpToDatePreparesTheFirstEditInTheBackground() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        _ = try Noticeboard.build(BuildOptions(root: site, now: Self.now))
+        let live = LiveSite(options: BuildOptions(root: site, now: Self.now))
+        let start = try build(live, site)
+        #expect(start.written == 0 && start.stages.stages.map(\.name) == ["scan inputs", "read last build's state"])
+        live.waitUntilIdle()
+        #expect(live.keepsARender)
+        #expect(live.filesInMemory.isSuperset(of: ["api/cleaners.json", "api/cleaners.csv"]))
+        let aoife = site + "/content/cleaners/aoife-byrne.yaml"
+        for (old, new) in [("over eight years", "over nine years"), ("over nine years", "over ten years")] {
+            edit(aoife, old, new)
+            let report = try build(live, site)
+            #expect(report.stages.stages.map(\.name) == Self.inPlaceStages)
+            #expect(report.written > 2 && report.written < 15, "wrote \(report.written) files")
+            try TestSupport.expectSameAsCleanBuild(site, "\(old) → \(new) after a start that rendered nothing")
+        }
+    }
+
+    /// What a start prepares is kept only when it makes each file as the record holds it. A record whose
+    /// digest of a document differs still finds the output intact (that check compares sizes, and the
+    /// manifest's digest), but the splice would start from bytes it does not describe: the first edit makes
+    /// the documents anew, as a clean build would.
+    @Test func aPreparedRenderThatDiffersFromTheRecordIsNotKept() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        _ = try Noticeboard.build(BuildOptions(root: site, now: Self.now))
+        let cache = site + "/.noticeboard-cache"
+        let state = try #require(try FileManager.default.contentsOfDirectory(atPath: cache).first { $0.hasSuffix(".state") })
+        var lines = TestSupport.read(cache + "/" + state).components(separatedBy: "\n")
+        let line = try #require(lines.firstIndex { $0.hasPrefix("output\t") && $0.hasSuffix("\tapi/cleaners.json") })
+        var fields = lines[line].components(separatedBy: "\t")
+        fields[2] = String(repeating: "0", count: fields[2].count)
+        lines[line] = fields.joined(separator: "\t")
+        TestSupport.write(lines.joined(separator: "\n"), to: cache + "/" + state)
+
+        let live = LiveSite(options: BuildOptions(root: site, now: Self.now))
+        #expect(try build(live, site).written == 0)
+        live.waitUntilIdle()
+        #expect(!live.keepsARender)
+        edit(site + "/content/cleaners/aoife-byrne.yaml", "over eight years", "over nine years")
+        _ = try build(live, site)
+        try TestSupport.expectSameAsCleanBuild(site, "first edit after a start whose record differs")
     }
 
     /// With two listings to a page, the edited cleaners sit on later pages of their lists (the kind's, their
