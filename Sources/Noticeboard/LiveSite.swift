@@ -13,7 +13,8 @@ import SiteModel
 /// inputs changed; after one, the staging folder is brought level with the output in the background (see
 /// `LevelledStaging`), so that the next edit is built in place too. A start that finds the output up to date
 /// reads nothing, so the output is served at once; the site is read, and what the first edit starts from is
-/// made, in the background (`prepareLater`).
+/// made, in the background (`prepareLater`). An input changed before that read is done makes the next build
+/// an ordinary one.
 ///
 /// One build at a time: `build` is not to be called from two threads at once.
 public final class LiveSite: @unchecked Sendable {
@@ -27,7 +28,7 @@ public final class LiveSite: @unchecked Sendable {
 
     /// Held by the work queued after a build rather than the site itself, so the site's `deinit`, which waits
     /// for that work, never runs on one of its queues. Only the build, or the work it queued and the next
-    /// build waits for, touches it.
+    /// build waits for, touches it (and tests, after `waitUntilIdle`).
     private final class Kept: @unchecked Sendable {
         /// What the last good build left; nil before one, or after one failed.
         var built: Noticeboard.BuiltSite?
@@ -53,7 +54,8 @@ public final class LiveSite: @unchecked Sendable {
         /// After a build that rendered nothing, makes what an edit in place starts from, as the first edit
         /// would otherwise have to.
         func primeRender() {
-            guard let built, built.kept == nil, let primed = Noticeboard.primedRender(for: built) else { return }
+            // Without a staging folder to write into, the next edit is a whole build, which renders all anew.
+            guard let built, built.kept == nil, built.state.staged != nil, let primed = Noticeboard.primedRender(for: built) else { return }
             self.built?.kept = primed.kept
             self.built?.writtenFiles = primed.documents
         }
@@ -111,14 +113,14 @@ public final class LiveSite: @unchecked Sendable {
             }
         }
         kept.built = nil
-        let (report, built) = try Noticeboard.build(options, waiting: waiting, keeping: true, scanned: inputs)
+        let (report, keptSite) = try Noticeboard.build(options, waiting: waiting, keeping: true, scanned: inputs)
         kept.manifestStamp = FileStamp(of: manifest)
-        switch built {
-        case .built(let site)?:
-            kept.built = site
+        switch keptSite {
+        case .built(let built)?:
+            kept.built = built
             prepareLater()
-        case .upToDate(let site)?:
-            prepareLater(reading: site)
+        case .upToDate(let upToDate)?:
+            prepareLater(reading: upToDate)
         case nil:
             break
         }
@@ -128,8 +130,8 @@ public final class LiveSite: @unchecked Sendable {
     /// In the background, what the next edit in place starts from: the staging folder levelled with the
     /// output (`LevelledStaging`), and after a build that rendered nothing, the render an edit keeps
     /// (`Noticeboard.primedRender`). A start that found the output up to date has read nothing: the site is
-    /// read first, while the output is already served. One that cannot be read leaves no site, and the next
-    /// build is a whole one, which reports why.
+    /// read first, while the output is already served. One that cannot be read, or changed meanwhile, leaves
+    /// no site, and the next build is a whole one (which reports why it could not be read).
     private func prepareLater(reading upToDate: Noticeboard.UpToDateSite? = nil) {
         let (kept, outputPath) = (kept, options.outputPath)
         preparing.async {

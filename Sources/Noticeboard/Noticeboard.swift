@@ -24,7 +24,7 @@ public enum Noticeboard {
     public static func check(_ options: BuildOptions) throws(BuildFailure) -> [Diagnostic] {
         let site = try LoadedSite(files: SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes), baseURL: options.baseURL)
         var stages = StageTimes()
-        let catalogue = try enrichAndIndex(site, buildDate: options.now ?? CalendarDate.today(), stages: &stages)
+        let catalogue = try enrichAndIndex(site, buildDate: options.now ?? CalendarDate.today(), stages: &stages).catalogue
         SiteRenderer(catalogue: catalogue, templates: site.templates, staticFiles: staticFiles(site)).render { _ in }
         return site.warnings
     }
@@ -44,7 +44,7 @@ public enum Noticeboard {
         var enrichment: SiteEnrichment
         var catalogue: Catalogue
         /// What the render left for the next in place; nil when nothing was rendered, until `LiveSite` makes
-        /// it in the background (`primedRender`).
+        /// it in the background (`primedRender`), and after that too when what it made was not the output.
         var kept: KeptRender?
         var state: BuildState
         var statePath: String
@@ -56,7 +56,7 @@ public enum Noticeboard {
     }
 
     /// What a kept build leaves for the next one.
-    enum Kept {
+    enum KeptSite {
         /// The site it read and made.
         case built(BuiltSite)
         /// It found the output up to date, and read nothing: the site is read when wanted (`LiveSite` reads it
@@ -68,10 +68,10 @@ public enum Noticeboard {
     /// scan made now.
     static func build(
         _ options: BuildOptions, waiting: () -> Void, keeping: Bool, scanned: InputStamps? = nil
-    ) throws(BuildFailure) -> (report: BuildReport, kept: Kept?) {
+    ) throws(BuildFailure) -> (report: BuildReport, kept: KeptSite?) {
         var run = try BuildRun(options, keepingSite: keeping, scanned: scanned, waiting: waiting)
         if let summary = run.unchangedSummary {
-            let kept = keeping ? run.previous.map { Kept.upToDate(UpToDateSite(record: $0, run: run)) } : nil
+            let kept = keeping ? run.previous.map { KeptSite.upToDate(UpToDateSite(record: $0, run: run)) } : nil
             if options.processEndsAfter { LeftForExit.keep(run.inputs) }
             return (run.report(summary, imagesProcessed: 0), kept)
         }
@@ -101,20 +101,25 @@ public enum Noticeboard {
             statePath = run.statePath
         }
 
-        /// The site read, enriched and indexed again, as the build that wrote the output left it.
-        func read() throws(BuildFailure) -> BuiltSite {
+        /// The site read, enriched and indexed again, as the build that wrote the output left it; nil when an
+        /// input changed since that build found it up to date. Its files are scanned again after they are read:
+        /// a listing read after it changed would already hold what the next build, seeing it changed, compares
+        /// with, and a move in its kind's order would go unseen.
+        func read() throws(BuildFailure) -> BuiltSite? {
             let site = try LoadedSite(files: files, baseURL: baseURL)
-            var loaded = Loaded(site: site), stages = StageTimes()
-            var enriched = enrich(&loaded, changes: nil, keepsSite: true, stages: &stages)
-            let catalogue = try index(&enriched, changes: nil, buildDate: buildDate, stages: &stages)!
-            return BuiltSite(site: site, enrichment: enriched.enrichment, catalogue: catalogue, kept: nil, state: record, statePath: statePath)
+            var stages = StageTimes()
+            let (enrichment, catalogue) = try enrichAndIndex(site, buildDate: buildDate, stages: &stages)
+            guard InputStamps.scan(files, folders: Noticeboard.inputFolders) == record.inputs else { return nil }
+            return BuiltSite(site: site, enrichment: enrichment, catalogue: catalogue, kept: nil, state: record, statePath: statePath)
         }
     }
 
     /// Markdown to HTML and derived values for every listing and page, then the catalogue's collections.
-    static func enrichAndIndex(_ site: LoadedSite, buildDate: CalendarDate, stages: inout StageTimes) throws(BuildFailure) -> Catalogue {
+    static func enrichAndIndex(
+        _ site: LoadedSite, buildDate: CalendarDate, stages: inout StageTimes
+    ) throws(BuildFailure) -> (enrichment: SiteEnrichment, catalogue: Catalogue) {
         var loaded = Loaded(site: site)
         var enriched = enrich(&loaded, changes: nil, keepsSite: true, stages: &stages)
-        return try index(&enriched, changes: nil, buildDate: buildDate, stages: &stages)!
+        return (enriched.enrichment, try index(&enriched, changes: nil, buildDate: buildDate, stages: &stages)!)
     }
 }

@@ -9,7 +9,8 @@ public struct KeptRender: Sendable {
     var search: SearchCorpus?
     /// By the document's path.
     var spans: [String: ItemSpans] = [:]
-    /// The digests of the documents spliced in place, by path, which the next splice resumes.
+    /// The digests of the documents spliced in place (or made by a primed render), by path, which the next
+    /// splice resumes.
     var digests: [String: ResumableDigest] = [:]
     /// These two are set by `SiteRenderer.derivedFiles`, which the writer calls after the render: the files
     /// apps sync, the API root among them, and every file the manifest lists.
@@ -18,11 +19,11 @@ public struct KeptRender: Sendable {
     /// The sync tree's buckets, also set by `SiteRenderer.derivedFiles`.
     var syncTree: SyncTree?
 
-    /// With the digest of a document it keeps the spans of, as its bytes are now, for the next splice to
-    /// resume: as if an edit in place had just made it.
-    public mutating func resumeDigest(of bytes: [UInt8], at path: String) {
+    /// The digest of a document whose spans it keeps, as its bytes are now, for the next splice to resume: as
+    /// if an edit in place had just made it (`Noticeboard.primedRender`).
+    public mutating func keep(_ digest: ResumableDigest, at path: String) {
         guard spans[path] != nil else { return }
-        digests[path] = ResumableDigest(of: bytes)
+        digests[path] = digest
     }
 }
 

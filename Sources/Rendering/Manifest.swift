@@ -64,17 +64,4 @@ public enum Manifest {
     public static func digest(_ bytes: [UInt8]) -> FileDigest {
         FileDigest(size: bytes.count, sha256: SHA256.digest(bytes))
     }
-
-    /// The digest of what `write` makes, part by part, without holding it whole.
-    public static func digest(streamed write: (inout ByteStream) -> Void) -> FileDigest {
-        let parts = SHA256.Parts()
-        var size = 0
-        var stream = ByteStream { part in
-            part.withUnsafeBytes { parts.add($0) }
-            size += part.count
-        }
-        write(&stream)
-        stream.finish()
-        return FileDigest(size: size, sha256: parts.digest())
-    }
 }

@@ -135,6 +135,8 @@ import Testing
         }
         let restarted = LiveSite(options: BuildOptions(root: site, now: Self.now))
         #expect(try build(restarted, site).written == 0)
+        // The site is read again in the background: an edit saved before that is done is an ordinary build.
+        restarted.waitUntilIdle()
         edit(site + "/content/cleaners/aoife-byrne.yaml", "over eight years", "over nine years")
         #expect(try build(restarted, site).stages.stages.map(\.name) == Self.inPlaceStages)
         try TestSupport.expectSameAsCleanBuild(site, "first edit after a restart")
@@ -163,10 +165,27 @@ import Testing
         }
     }
 
+    /// A site found up to date is read later, while its output is served. A listing changed before that read
+    /// would be read with its change, and the next build, comparing it with what was read, would not see it
+    /// move in its kind's order: such a read keeps nothing, and the next build is a whole one.
+    @Test func aSiteChangedBeforeItIsReadAgainIsNotKept() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let options = BuildOptions(root: site, now: Self.now)
+        _ = try Noticeboard.build(options)
+        guard case .upToDate(let upToDate)? = try Noticeboard.build(options, waiting: {}, keeping: true).kept else {
+            Issue.record("the second build did not find the output up to date")
+            return
+        }
+        #expect(try upToDate.read() != nil)
+        edit(site + "/content/cleaners/aoife-byrne.yaml", "hourly_rate: 19.50", "hourly_rate: 99.50")
+        #expect(try upToDate.read() == nil)
+    }
+
     /// What a start prepares is kept only when it makes each file as the record holds it. A record whose
     /// digest of a document differs still finds the output intact (that check compares sizes, and the
-    /// manifest's digest), but the splice would start from bytes it does not describe: the first edit makes
-    /// the documents anew, as a clean build would.
+    /// manifest's digest); nothing prepared is kept, and the first edit makes the documents anew, as a clean
+    /// build would.
     @Test func aPreparedRenderThatDiffersFromTheRecordIsNotKept() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }

@@ -35,7 +35,7 @@ import Testing
         defer { TestSupport.removeTree(root) }
         let site = try LoadedSite(files: SiteFiles(root: root))
         var stages = StageTimes()
-        let catalogue = try Noticeboard.enrichAndIndex(site, buildDate: now, stages: &stages)
+        let catalogue = try Noticeboard.enrichAndIndex(site, buildDate: now, stages: &stages).catalogue
         let collected = Collected()
         SiteRenderer(catalogue: catalogue, templates: site.templates, staticFiles: Noticeboard.staticFiles(site))
             .render(changes: changes, emit: collected.add)

@@ -18,7 +18,7 @@ import Testing
         TestSupport.write(TestSupport.read(config).replacingOccurrences(of: "page_size: 24", with: "page_size: 1"), to: config)
         let site = try LoadedSite(files: SiteFiles(root: folder))
         var stages = StageTimes()
-        let catalogue = try Noticeboard.enrichAndIndex(site, buildDate: OutputPlanTests.now, stages: &stages)
+        let catalogue = try Noticeboard.enrichAndIndex(site, buildDate: OutputPlanTests.now, stages: &stages).catalogue
         return SiteRenderer(catalogue: catalogue, templates: site.templates)
     }
 

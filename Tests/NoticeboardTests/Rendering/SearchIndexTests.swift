@@ -136,7 +136,7 @@ import Testing
         _ = try Noticeboard.build(BuildOptions(root: root, now: Self.now))
         let site = try LoadedSite(files: SiteFiles(root: root))
         var stages = StageTimes()
-        let catalogue = try Noticeboard.enrichAndIndex(site, buildDate: Self.now, stages: &stages)
+        let catalogue = try Noticeboard.enrichAndIndex(site, buildDate: Self.now, stages: &stages).catalogue
         let documents = SiteRenderer(catalogue: catalogue, templates: site.templates, staticFiles: []).searchIndex(keepingCorpus: true).corpus!.documents
         let listings: [[String: Any]] = documents.map { document in
             let collection = catalogue.collection(document.kind)!

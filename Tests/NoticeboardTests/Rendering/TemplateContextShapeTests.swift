@@ -24,7 +24,7 @@ import Testing
         defer { TestSupport.removeTree(root) }
         let site = try LoadedSite(files: SiteFiles(root: root))
         var stages = StageTimes()
-        let catalogue = try Noticeboard.enrichAndIndex(site, buildDate: TestSupport.now, stages: &stages)
+        let catalogue = try Noticeboard.enrichAndIndex(site, buildDate: TestSupport.now, stages: &stages).catalogue
         let renderer = SiteRenderer(catalogue: catalogue, templates: site.templates)
         let shapes = TemplateContextShape(schemas: site.schemas)
         var made: [Made] = [
