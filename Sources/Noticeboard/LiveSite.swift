@@ -13,8 +13,8 @@ import SiteModel
 /// inputs changed; after one, the staging folder is brought level with the output in the background (see
 /// `LevelledStaging`), so that the next edit is built in place too. A start that finds the output up to date
 /// reads nothing, so the output is served at once; the site is read, and what the first edit starts from is
-/// made, in the background (`prepareLater`). An input changed before that read is done makes the next build
-/// an ordinary one.
+/// made, in the background (`prepareLater`). A listing read with a change saved meanwhile makes the next
+/// build an ordinary one (`Noticeboard.UpToDateSite.showsTheOutput`).
 ///
 /// One build at a time: `build` is not to be called from two threads at once.
 public final class LiveSite: @unchecked Sendable {

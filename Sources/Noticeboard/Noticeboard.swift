@@ -101,16 +101,28 @@ public enum Noticeboard {
             statePath = run.statePath
         }
 
-        /// The site read, enriched and indexed again, as the build that wrote the output left it; nil when an
-        /// input changed since that build found it up to date. Its files are scanned again after they are read:
-        /// a listing read after it changed would already hold what the next build, seeing it changed, compares
-        /// with, and a move in its kind's order would go unseen.
+        /// The site read, enriched and indexed again, as the build that wrote the output left it; nil when it
+        /// was read with a listing's change since (`showsTheOutput`).
         func read() throws(BuildFailure) -> BuiltSite? {
             let site = try LoadedSite(files: files, baseURL: baseURL)
             var stages = StageTimes()
             let (enrichment, catalogue) = try enrichAndIndex(site, buildDate: buildDate, stages: &stages)
-            guard InputStamps.scan(files, folders: Noticeboard.inputFolders) == record.inputs else { return nil }
-            return BuiltSite(site: site, enrichment: enrichment, catalogue: catalogue, kept: nil, state: record, statePath: statePath)
+            let built = BuiltSite(site: site, enrichment: enrichment, catalogue: catalogue, kept: nil, state: record, statePath: statePath)
+            return showsTheOutput(built) ? built : nil
+        }
+
+        /// Whether the site as `built` read it is the one the output shows, its files scanned again after they
+        /// were read. A listing file changed since the output was built is fine if it was read before the
+        /// change (its published fields have the digest the record holds): the next build sees the change and
+        /// compares with what was read. Read with its change, the next build would not see the listing move in
+        /// its kind's order. Any other change makes the next build a whole one, which reads the site again.
+        func showsTheOutput(_ built: BuiltSite) -> Bool {
+            let now = InputStamps.scan(files, folders: Noticeboard.inputFolders)
+            return now == record.inputs || now.changedPaths(since: record.inputs).allSatisfy { path in
+                guard let read = built.site.listing(inFile: path) else { return true }
+                let indexed = built.catalogue.collection(read.kind)?.listings.first { $0.slug == read.slug }
+                return indexed.map(ListingVersions.digest) == record.versions[kind: read.kind, slug: read.slug]?.sha256
+            }
         }
     }
 

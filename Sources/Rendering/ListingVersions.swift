@@ -36,7 +36,7 @@ public struct ListingVersions: Sendable {
             // held 1.1 GB through rendering).
             let made = positions.parallelMap { position -> Version in
                 let listing = listings[position]
-                let digest = JSONWriter.encoded(.object(listing.fields)).sha256
+                let digest = Self.digest(of: listing)
                 let last = previous[kind: kind, slug: listing.slug]
                 return Version(updated: last?.sha256 == digest ? last!.updated : buildDate, sha256: digest)
             }
@@ -48,6 +48,11 @@ public struct ListingVersions: Sendable {
         }
         self.table = table
         self.buildDate = buildDate
+    }
+
+    /// The digest a version holds: of the listing's published fields as JSON.
+    public static func digest(of listing: Listing) -> SHA256.Digest {
+        JSONWriter.encoded(.object(listing.fields)).sha256
     }
 
     /// The build date on which the listing's published fields last changed; a collection's entry (see
