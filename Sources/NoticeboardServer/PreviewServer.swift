@@ -110,7 +110,7 @@ public struct PreviewServer: Sendable {
         let options = BuildOptions(root: root, output: outputPath, maxFileBytes: maxFileBytes, now: now, baseURL: baseURL(basePath: basePath))
         let events = ReloadEvents()
         let output = outputPath
-        let live = LiveSite(options: options)
+        let live = LiveSite(options: options, log: log)
         let watcher = SiteWatcher(options: options, events: events, site: live) {
             log("Another build is writing \(output)/; waiting for it to finish.")
         }

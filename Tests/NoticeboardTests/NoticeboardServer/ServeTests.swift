@@ -175,8 +175,8 @@ import Testing
     }
 
     /// Ctrl-C right after an edit is built in place waits for that build's record, which is saved after its
-    /// output is in place: the next start finds the output as recorded and reads the site without rendering it
-    /// again. The catalogue is large enough that saving its record takes longer than the test takes to react.
+    /// output is in place: the next start finds the output as recorded and serves it without rendering it
+    /// again, then reads the site in the background. The catalogue is large enough that saving its record takes longer than the test takes to react.
     @Test func stoppingRightAfterAnEditKeepsItsRecord() throws {
         let site = TestSupport.temporaryFolder()
         defer { TestSupport.removeTree(site) }
@@ -203,6 +203,7 @@ import Testing
         #expect(try Self.eventually(120) { TestSupport.read(restartLog).contains("Serving") }, "\(TestSupport.read(restartLog))")
         let stages = TestSupport.read(restartLog).split(separator: "\n").filter { $0.hasPrefix(" ") }
         #expect(!stages.isEmpty && !stages.contains { $0.hasSuffix("  render") }, "\(TestSupport.read(restartLog))")
+        #expect(try Self.eventually(120) { TestSupport.read(restartLog).contains(": edits are built in place.") }, "\(TestSupport.read(restartLog))")
     }
 
     @Test func aTakenPortIsAClearError() throws {
