@@ -185,6 +185,20 @@ import Testing
         #expect(try upToDate.read() == nil)
     }
 
+    /// An edit saved as soon as a start that found the output up to date returns lands while the site is read
+    /// in the background; moving the listing to another county's pages, it must leave no stale page behind,
+    /// whether the read saw it or not.
+    @Test func anEditSavedWhileTheSiteIsReadAgainMatchesACleanBuild() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        _ = try Noticeboard.build(BuildOptions(root: site, now: Self.now))
+        let live = LiveSite(options: BuildOptions(root: site, now: Self.now))
+        #expect(try build(live, site).written == 0)
+        edit(site + "/content/cleaners/aoife-byrne.yaml", "county: Cork", "county: Kerry")
+        _ = try build(live, site)
+        try TestSupport.expectSameAsCleanBuild(site, "a county changed while the site was read again")
+    }
+
     /// What a start prepares is kept only when it makes each file as the record holds it. A record whose
     /// digest of a document differs still finds the output intact (that check compares sizes, and the
     /// manifest's digest); nothing prepared is kept, and the first edit makes the documents anew, as a clean
