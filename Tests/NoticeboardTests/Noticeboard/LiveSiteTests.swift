@@ -18,6 +18,20 @@ import Testing
         return try live.build()
     }
 
+    /// A live site started on an output a build left: it finds it up to date and writes nothing.
+    func liveSiteOnItsOutput(_ site: String) throws -> LiveSite {
+        let live = LiveSite(options: BuildOptions(root: site, now: Self.now))
+        #expect(try build(live, site).written == 0)
+        return live
+    }
+
+    /// Replaces `old` with `new` in the listing file at `file`, builds, and expects what a clean build writes.
+    func expectEditMatchesACleanBuild(_ live: LiveSite, _ site: String, _ file: String, _ old: String, _ new: String, _ label: String) throws {
+        edit(site + "/" + file, old, new)
+        _ = try build(live, site)
+        try TestSupport.expectSameAsCleanBuild(site, label)
+    }
+
     func modified(_ path: String) -> Date? {
         (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate]) as? Date
     }
@@ -133,8 +147,7 @@ import Testing
             let unlinked = output.filter { TestSupport.inode(site + "/public/" + $0) != TestSupport.inode(staging + "/" + $0) }
             #expect(unlinked.isEmpty, "not links to the output's files: \(unlinked.sorted().prefix(5))")
         }
-        let restarted = LiveSite(options: BuildOptions(root: site, now: Self.now))
-        #expect(try build(restarted, site).written == 0)
+        let restarted = try liveSiteOnItsOutput(site)
         // The site is read again in the background: an edit saved before that is done is an ordinary build.
         restarted.waitUntilIdle()
         edit(site + "/content/cleaners/aoife-byrne.yaml", "over eight years", "over nine years")
@@ -192,11 +205,8 @@ import Testing
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
         _ = try Noticeboard.build(BuildOptions(root: site, now: Self.now))
-        let live = LiveSite(options: BuildOptions(root: site, now: Self.now))
-        #expect(try build(live, site).written == 0)
-        edit(site + "/content/cleaners/aoife-byrne.yaml", "county: Cork", "county: Kerry")
-        _ = try build(live, site)
-        try TestSupport.expectSameAsCleanBuild(site, "a county changed while the site was read again")
+        let live = try liveSiteOnItsOutput(site)
+        try expectEditMatchesACleanBuild(live, site, "content/cleaners/aoife-byrne.yaml", "county: Cork", "county: Kerry", "a county changed while the site was read again")
     }
 
     /// What a start prepares is kept only when it makes each file as the record holds it. A record whose
@@ -216,13 +226,10 @@ import Testing
         lines[line] = fields.joined(separator: "\t")
         TestSupport.write(lines.joined(separator: "\n"), to: cache + "/" + state)
 
-        let live = LiveSite(options: BuildOptions(root: site, now: Self.now))
-        #expect(try build(live, site).written == 0)
+        let live = try liveSiteOnItsOutput(site)
         live.waitUntilIdle()
         #expect(!live.keepsARender)
-        edit(site + "/content/cleaners/aoife-byrne.yaml", "over eight years", "over nine years")
-        _ = try build(live, site)
-        try TestSupport.expectSameAsCleanBuild(site, "first edit after a start whose record differs")
+        try expectEditMatchesACleanBuild(live, site, "content/cleaners/aoife-byrne.yaml", "over eight years", "over nine years", "first edit after a start whose record differs")
     }
 
     /// With two listings to a page, the edited cleaners sit on later pages of their lists (the kind's, their
