@@ -55,6 +55,7 @@ struct BuildRun {
         buildDate = options.now ?? CalendarDate.today()
         let statePath = BuildState.file(root: options.root, outputPath: options.outputPath)
         self.statePath = statePath
+        WrittenRecord.removeLeftovers(besides: statePath)
         settings = Self.settings(for: options, buildDate: buildDate)
         keepsSite = keepingSite
         // The last build's record describes the output folder (and the staging folder) while the folder is

@@ -272,6 +272,18 @@ public struct WrittenRecord: Sendable {
     public func discard() {
         unlink(temporary)
     }
+
+    /// Removes the records that processes stopped half-way left under a temporary name beside `path`: a
+    /// Ctrl-C while `serve` levels its staging folder leaves one as large as the record (195 MB at 430,000
+    /// listings), which only a later save by a process with the same id would have replaced. Only with the
+    /// output's lock held, which every process writing this record holds.
+    public static func removeLeftovers(besides path: String) {
+        let folder = StagedOutput.parentFolder(of: path), prefix = StagedOutput.lastComponent(of: path) + ".tmp-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) {
+            let pid = name.dropFirst(prefix.count)
+            if !pid.isEmpty, pid.allSatisfy({ $0.isASCII && $0.isNumber }) { unlink(folder + "/" + name) }
+        }
+    }
 }
 
 extension BuildState.Staged {

@@ -168,6 +168,21 @@ import Testing
         }
     }
 
+    /// A record a stopped process left under its temporary name (`<state>.tmp-<pid>`) is removed by the next
+    /// build into that output, which holds the output's lock; other files in the cache are left as they are.
+    @Test func recordsLeftHalfWrittenAreRemoved() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        _ = try build(site)
+        let cache = site + "/.noticeboard-cache"
+        let stateFile = try #require(FileManager.default.contentsOfDirectory(atPath: cache).first { $0.hasSuffix(".state") })
+        let leftOver = [stateFile + ".tmp-4242", stateFile + ".tmp-77"], kept = [stateFile + ".tmp-notes", "other.state.tmp-4242"]
+        for name in leftOver + kept { TestSupport.write("half a record", to: cache + "/" + name) }
+        #expect(try build(site).written == 0)
+        let names = Set(try FileManager.default.contentsOfDirectory(atPath: cache))
+        #expect(names.isDisjoint(with: leftOver) && names.isSuperset(of: kept + [stateFile]))
+    }
+
     /// From the third build on, the staging folder (holding the site before last) is brought up to date and
     /// swapped in, instead of a new tree being staged; a marker it lacks (as a write cut short leaves it) means
     /// staging anew.
