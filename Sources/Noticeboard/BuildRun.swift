@@ -105,7 +105,7 @@ struct BuildRun {
         self.inputs = inputs
         recorded = last.state
         lastRecord = last.state
-        unchangedSummary = last.state.inputs == inputs ? last.state.summary : nil
+        unchangedSummary = last.state.inputs == inputs ? last.summary : nil
         keepsSite = true
     }
 

@@ -113,7 +113,7 @@ public final class LiveSite: @unchecked Sendable {
                     }
                 }
                 if run.changes == nil { prepareLater() }
-                return run.report(rebuilt.state.summary, imagesProcessed: 0)
+                return run.report(rebuilt.summary, imagesProcessed: 0)
             }
         }
         kept.built = nil

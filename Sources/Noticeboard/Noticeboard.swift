@@ -48,6 +48,8 @@ public enum Noticeboard {
         var kept: KeptRender?
         var state: BuildState
         var statePath: String
+        /// What its report says of its output, which an edit in place updates rather than walking every output.
+        var summary: BuildState.Summary
         /// The bytes of the files the last edit in place wrote (`OutputBook.Finished.writtenFiles`), or
         /// after a start that rendered nothing, the documents `primedRender` made.
         var writtenFiles: [String: [UInt8]] = [:]
@@ -71,19 +73,20 @@ public enum Noticeboard {
     ) throws(BuildFailure) -> (report: BuildReport, kept: KeptSite?) {
         var run = try BuildRun(options, keepingSite: keeping, scanned: scanned, waiting: waiting)
         if let summary = run.unchangedSummary {
-            let kept = keeping ? run.previous.map { KeptSite.upToDate(UpToDateSite(record: $0, run: run)) } : nil
+            let kept = keeping ? run.previous.map { KeptSite.upToDate(UpToDateSite(record: $0, summary: summary, run: run)) } : nil
             if options.processEndsAfter { LeftForExit.keep(run.inputs) }
             return (run.report(summary, imagesProcessed: 0), kept)
         }
         // Only an in-place edit stops short of its output.
         guard let built = try runStages(&run) else { preconditionFailure("a build from scratch always writes its output") }
         if options.processEndsAfter { LeftForExit.keep(built, run.recorded, run.inputs) }
-        return (run.report(built.state.summary, imagesProcessed: built.site.images.processed), keeping ? .built(built) : nil)
+        return (run.report(built.summary, imagesProcessed: built.site.images.processed), keeping ? .built(built) : nil)
     }
 
     /// A site whose output a build found up to date: what reading it again for the edits to come needs.
     struct UpToDateSite: Sendable {
         let record: BuildState
+        let summary: BuildState.Summary
         let files: SiteFiles
         let baseURL: String?
         let buildDate: CalendarDate
@@ -91,10 +94,11 @@ public enum Noticeboard {
 
         /// Taken while the build holds the output's lock: the staging folder is trusted only when its marker
         /// confirms it then.
-        init(record: BuildState, run: BuildRun) {
+        init(record: BuildState, summary: BuildState.Summary, run: BuildRun) {
             var record = record
             if !record.stagingIsConfirmed(statePath: run.statePath) { record.staged = nil }
             self.record = record
+            self.summary = summary
             files = run.files
             baseURL = run.options.baseURL
             buildDate = run.buildDate
@@ -107,7 +111,8 @@ public enum Noticeboard {
             let site = try LoadedSite(files: files, baseURL: baseURL)
             var stages = StageTimes()
             let (enrichment, catalogue) = try enrichAndIndex(site, buildDate: buildDate, stages: &stages)
-            let built = BuiltSite(site: site, enrichment: enrichment, catalogue: catalogue, kept: nil, state: record, statePath: statePath)
+            let built = BuiltSite(
+                site: site, enrichment: enrichment, catalogue: catalogue, kept: nil, state: record, statePath: statePath, summary: summary)
             return showsTheOutput(built) ? built : nil
         }
 

@@ -194,9 +194,12 @@ extension Noticeboard {
             ImagePublisher(files: run.files, settings: site.config.images).pruneCache(keeping: site.images.cacheKeys)
             run.stages.finish("save state")
         }
+        let summary = run.changes.map { changes in
+            finished.state.summary(updating: changes.last.summary, from: changes.last.state, at: finished.changedPaths)
+        } ?? finished.state.summary
         return BuiltSite(
             site: site, enrichment: enriched.enrichment, catalogue: catalogue, kept: kept, state: finished.state, statePath: run.statePath,
-            writtenFiles: finished.writtenFiles, record: record)
+            summary: summary, writtenFiles: finished.writtenFiles, record: record)
     }
 
     /// Theme assets, and the published images of the media files that public fields name: variants from the

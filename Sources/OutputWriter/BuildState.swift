@@ -200,6 +200,25 @@ public struct BuildState: Equatable, Sendable {
             bytes: outputs.values.reduce(0) { $0 + $1.digest.size }, warnings: warnings)
     }
 
+    /// This record's summary from the `last` one, that of `previous`, when only the outputs at `paths` can
+    /// differ from its: an edit in place reports without walking every output (776,000 at 10× L).
+    public func summary(updating last: Summary, from previous: BuildState, at paths: some Sequence<String>) -> Summary {
+        var summary = last
+        func count(_ output: Output?, _ path: String, as sign: Int) {
+            guard let output else { return }
+            summary.files += sign
+            summary.bytes += sign * output.digest.size
+            if path.hasSuffix(".html") { summary.pages += sign }
+        }
+        for path in paths {
+            count(previous.outputs[path], path, as: -1)
+            count(outputs[path], path, as: 1)
+        }
+        summary.listings = listings
+        summary.warnings = warnings
+        return summary
+    }
+
     /// Writes the record beside the state file at `path`, part by part as it is made (at 430,000 listings it
     /// is 160 MB), under a temporary name that `WrittenRecord.save` puts in place. Nil when it cannot be
     /// written: a site that cannot be written to, or a path that cannot be a field, simply builds in full next time.

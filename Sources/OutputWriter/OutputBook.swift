@@ -47,6 +47,8 @@ public final class OutputBook: Sendable {
         /// In place: the bytes of the files written (or, when none were, of those the last edit wrote), which
         /// the next edit in place splices from without reading them back (`lastBytes`).
         public var writtenFiles: [String: [UInt8]] = [:]
+        /// In place: the outputs that differ from the last build's, written or removed; any other has its bytes.
+        public var changedPaths: Set<String> = []
     }
 
     private init(
@@ -244,7 +246,7 @@ public final class OutputBook: Sendable {
             let layout = written?.save()
             saved.confirmStaged(statePath: statePath)
             return layout
-        }, writtenFiles: writtenFiles)
+        }, writtenFiles: writtenFiles, changedPaths: removed.union(files.keys))
     }
 
     /// The staging folder holds the site before last: brings the paths where it differs from the new site

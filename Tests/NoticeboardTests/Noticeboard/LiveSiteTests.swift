@@ -11,11 +11,17 @@ import Testing
         "read and enrich the edited listings", "index them in place", "encode and date listings", "render what shows them", "write output",
     ]
 
-    /// A build, keeping the record it starts from for `expectSameAsCleanBuild`.
+    /// A build, keeping the record it starts from for `expectSameAsCleanBuild`; its report's totals are checked
+    /// against the output.
     func build(_ live: LiveSite, _ site: String) throws -> BuildReport {
         live.waitUntilIdle()
         TestSupport.keepRecord(site)
-        return try live.build()
+        let report = try live.build()
+        // Its totals, which an edit in place updates from the last build's, are the output's.
+        let output = TestSupport.tree(site + "/public")
+        let pages = output.keys.count { $0.hasSuffix(".html") }, bytes = output.values.reduce(0) { $0 + $1.count }
+        #expect(report.files == output.count && report.pages == pages && report.bytes == bytes, "\(report.files) \(report.pages) \(report.bytes)")
+        return report
     }
 
     /// A live site started on an output a build left: it finds it up to date and writes nothing.
