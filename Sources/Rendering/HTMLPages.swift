@@ -91,7 +91,7 @@ extension SiteRenderer {
 
     /// The list's pages in `pages` (counting from 0; see `RenderPass.listPageGroups`).
     private func listPages(
-        _ listings: some PlacedListings, pages: [Int], in collection: KindCollection, basePath: String, title: String, description: String,
+        _ listings: some PlacedListings & Sendable, pages: [Int], in collection: KindCollection, basePath: String, title: String, description: String,
         facet: Value, filter: (name: String, value: String)? = nil, breadcrumbs: Value, combined: Value = .list([]), cardDigests: CardDigests
     ) -> [Page] {
         let schema = collection.schema
@@ -107,7 +107,7 @@ extension SiteRenderer {
             context.set("pagination", paginationValue)
             let start = listings.startIndex + (pagination.number - 1) * site.pageSize
             let shown = start..<start + pagination.items.count
-            context.set("listings", CardList(listings, range: shown, schema: schema, contexts: contexts, digests: cardDigests))
+            context.set("listings", CardList.made(listings, range: shown, schema: schema, contexts: contexts, digests: cardDigests))
             context["sorts"] = sortChoices(schema, filter: filter)
             context["breadcrumbs"] = breadcrumbs
             context["combined"] = combined

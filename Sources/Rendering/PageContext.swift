@@ -104,21 +104,27 @@ struct CardDigests: Sendable {
     }
 }
 
-/// A list page's cards: each listing as lists show it, the first few marked as on the first screen. Render
-/// keys take each card as its digest off the first screen and whether it is on the first screen, from which
-/// the card follows.
-struct CardList: KeyedValue {
-    let value: Value
-    let keyStandIn: Value
-
+/// A list page's cards: each listing as lists show it, the first few marked as on the first screen, made as
+/// the template walks them. Render keys take each card as its digest off the first screen and whether it is on
+/// the first screen, from which the card follows; so a page whose key is unchanged makes no card (a build after
+/// one edit made every list page's cards to skip all but a few of them).
+enum CardList {
     /// The listings at `range` of `listings`.
-    init(_ listings: some PlacedListings, range: Range<Int>, schema: KindSchema, contexts: PageContexts, digests: CardDigests) {
-        let shown = range.map { index in (index, firstScreen: index - range.lowerBound < PageContexts.firstScreenCards) }
-        value = .list(shown.map { index, firstScreen in contexts.card(listings[index], schema: schema, firstScreen: firstScreen) })
-        keyStandIn = .list(shown.map { index, firstScreen in
+    static func made(
+        _ listings: some PlacedListings & Sendable, range: Range<Int>, schema: KindSchema, contexts: PageContexts, digests: CardDigests
+    ) -> MadeList {
+        let keyStandIn = Value.list(range.map { index in
             let digest = digests.digest(of: listings[index], at: listings.basePosition(at: index), schema: schema, contexts: contexts)
-            return .list([.string(digest), .bool(firstScreen)])
+            return .list([.string(digest), .bool(isOnFirstScreen(index, of: range))])
         })
+        return MadeList(count: range.count, keyStandIn: keyStandIn) { offset in
+            let index = range.lowerBound + offset
+            return contexts.card(listings[index], schema: schema, firstScreen: isOnFirstScreen(index, of: range))
+        }
+    }
+
+    private static func isOnFirstScreen(_ index: Int, of range: Range<Int>) -> Bool {
+        index - range.lowerBound < PageContexts.firstScreenCards
     }
 }
 
