@@ -36,11 +36,6 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // zlib (zlib1g-dev): `sync` counts what a body costs gzipped when the server did not say.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // mimalloc (libmimalloc-dev) takes malloc's place in the program: a build makes and frees millions of
-        // small values on every core, and glibc's allocator took a tenth of its CPU (L: 14 % less user CPU and
-        // 16 % less peak memory; README's Benchmark section). Linked, not preloaded, so every run gets it; its
-        // settings are in Sources/NoticeboardCLI/Allocator.swift.
-        .systemLibrary(name: "CMimalloc", providers: [.apt(["libmimalloc-dev"])]),
         // renameat2(RENAME_EXCHANGE) and open(O_PATH) are hidden behind _GNU_SOURCE, which Swift's Glibc module does not set.
         .target(name: "CLinuxCalls"),
 
@@ -84,11 +79,16 @@ let package = Package(
         .executableTarget(
             name: "NoticeboardCLI",
             dependencies: [
-                "Noticeboard", "NoticeboardServer", "NoticeboardClient", "CMimalloc", "CZlib", "OutputWriter", "Support", "SyntheticSite",
+                "Noticeboard", "NoticeboardServer", "NoticeboardClient", "CZlib", "OutputWriter", "Support", "SyntheticSite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // `noticeboard new` copies this starter site.
-            resources: [.copy("Scaffold")]),
+            resources: [.copy("Scaffold")],
+            // mimalloc (libmimalloc-dev) takes malloc's place in the program: a build makes and frees millions of
+            // small values on every core, and glibc's allocator took a tenth of its CPU (L: 14 % less user CPU and
+            // 16 % less peak memory; README's Benchmark section). Linked, not preloaded, so every run gets it, with
+            // its own settings: freed memory stays a while to be used again (README).
+            linkerSettings: [.linkedLibrary("mimalloc")]),
         .testTarget(
             name: "NoticeboardTests",
             dependencies: [

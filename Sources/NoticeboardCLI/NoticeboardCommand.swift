@@ -42,7 +42,6 @@ struct Build: ParsableCommand {
     var timings = false
 
     func run() throws {
-        Allocator.returnFreedMemoryAtOnce()
         var options = BuildOptions(root: site.root, output: output, maxFileBytes: site.maxFileBytes, now: site.now?.date)
         options.processEndsAfter = true
         // Progress goes to a terminal only, on one line that the summary replaces.
