@@ -1,7 +1,8 @@
 import SiteModel
 
 /// A list a template walks whose items are made one at a time as it walks them, and let go after: a map
-/// page's cards of every place of a kind, which made ahead were 38 MB of the L build's heap (10,000 places).
+/// page's cards of every place of a kind, which made ahead were 38 MB of the L build's heap (10,000 places),
+/// and a list page's cards (`CardList`), which a page whose render key is unchanged never makes.
 /// Templates see it as they see a list of the same items (`TemplateValue.madeList`); render keys take its
 /// stand-in, made from the same inputs.
 struct MadeList: RandomAccessCollection, Sendable {
