@@ -19,13 +19,16 @@ public struct Catalogue: Sendable {
     public let collation: Collation
     /// Who refers to whom, for in-place edits; shared with the catalogues that replace one listing.
     let referrers: ReferrerIndex
+    /// Where indexing's errors point in the listings' files, for in-place edits too.
+    let locator: FieldLocator
 
     public static let newestCount = 8
 
-    /// Throws the problems only indexing finds: a derived value past `NumberLimit`, facet values sharing a URL.
+    /// Throws the problems only indexing finds: a derived value past `NumberLimit`, facet values sharing a URL,
+    /// each at the value in its file that `locator` finds.
     public init(
         site: SiteConfig, schemas: [KindSchema], listings: consuming [String: [Listing]], pages: [FreePage] = [], buildDate: CalendarDate,
-        formatter: DisplayFormatter
+        formatter: DisplayFormatter, locator: FieldLocator
     ) throws(BuildFailure) {
         self.site = site
         self.pages = pages.sorted { a, b in
@@ -35,13 +38,14 @@ public struct Catalogue: Sendable {
         let collation = Collation(language: site.language)
         self.collation = collation
         referrers = ReferrerIndex()
+        self.locator = locator
         let (derived, problems) = deriveFields(
-            schemas: schemas, listings: consume listings, buildDate: buildDate, formatter: formatter, collation: collation)
+            schemas: schemas, listings: consume listings, buildDate: buildDate, formatter: formatter, collation: collation, locator: locator)
         guard problems.isEmpty else { throw BuildFailure(problems) }
         let indexed = schemas.parallelMap { schema in
             let sorted = sortListings(derived[schema.name] ?? [], by: schema, collation: collation)
             let entries = entryListings(of: sorted, schema: schema, collation: collation)
-            let (facets, problems) = facets(of: schema, listings: sorted, entries: entries, collation: collation)
+            let (facets, problems) = facets(of: schema, listings: sorted, entries: entries, collation: collation, locator: locator)
             return (KindCollection(schema: schema, listings: sorted, entries: entries, facets: facets), problems)
         }
         guard !indexed.contains(where: { !$0.1.isEmpty }) else { throw BuildFailure(indexed.flatMap(\.1)) }
@@ -60,7 +64,7 @@ public struct Catalogue: Sendable {
 
     init(
         site: SiteConfig, buildDate: CalendarDate, kinds: [KindCollection], newest: [Listing], pages: [FreePage], collation: Collation,
-        referrers: ReferrerIndex = ReferrerIndex()
+        referrers: ReferrerIndex = ReferrerIndex(), locator: FieldLocator
     ) {
         self.site = site
         self.collation = collation
@@ -69,13 +73,13 @@ public struct Catalogue: Sendable {
         self.newest = newest
         self.pages = pages
         self.referrers = referrers
+        self.locator = locator
     }
 
-    /// The catalogue without what only reading and indexing needed: each listing's field locations, references,
-    /// media uses and file, which name problems that have all been found by now (the files' paths alone were
-    /// 41 MB at 430,000 listings). A build that keeps nothing for an
-    /// in-place edit renders from this; an in-place edit still needs them (a derived sum over other listings may
-    /// overflow at one of theirs).
+    /// The catalogue without what only reading and indexing needed: each listing's references, media uses and
+    /// file, which name problems that have all been found by now (the files' paths alone were 41 MB at 430,000
+    /// listings). A build that keeps nothing for an in-place edit renders from this; an in-place edit still needs
+    /// them (a derived sum over other listings may overflow at one of theirs).
     public func withoutSourceDetails() -> Catalogue {
         func compact(_ listings: [Listing]) -> [Listing] { listings.map { $0.withoutSourceDetails() } }
         let kinds = kinds.map { collection in
@@ -86,7 +90,8 @@ public struct Catalogue: Sendable {
                     facet.over(collection.schema.facetIsOverEntries(facet.field.name) ? entries : listings)
                 })
         }
-        return Catalogue(site: site, buildDate: buildDate, kinds: kinds, newest: compact(newest), pages: pages, collation: collation)
+        return Catalogue(
+            site: site, buildDate: buildDate, kinds: kinds, newest: compact(newest), pages: pages, collation: collation, locator: .fileOnly)
     }
 
     public var listingCount: Int { kinds.reduce(0) { $0 + $1.listings.count } }

@@ -12,7 +12,7 @@ import Support
 /// listings with the same fields share their names' storage (`FieldLayouts`).
 func deriveFields(
     schemas: [KindSchema], listings: consuming [String: [Listing]], buildDate: CalendarDate, formatter: DisplayFormatter,
-    collation: Collation
+    collation: Collation, locator: FieldLocator
 ) -> (listings: [String: [Listing]], problems: [Diagnostic]) {
     var result = listings
     var problems: [Diagnostic] = []
@@ -22,7 +22,7 @@ func deriveFields(
             !reads(schema).contains { kind in kind != schema.name && pending.contains { $0.name == kind } }
         } ?? 0
         let schema = pending.remove(at: ready)
-        let sources = derivationSources(for: schema, in: result, schemas: schemas, collation: collation)
+        let sources = derivationSources(for: schema, in: result, schemas: schemas, collation: collation, locator: locator)
         var kindListings = result.removeValue(forKey: schema.name) ?? []
         let layouts = FieldLayouts()
         let found = kindListings.parallelUpdate { listing -> Diagnostic? in
@@ -50,16 +50,18 @@ func reads(_ schema: KindSchema) -> [String] {
 }
 
 /// What derived fields read besides the listing itself: the listings of a kind that refer to a slug through
-/// a field (in that kind's order), one listing of a kind by slug, and the order of text for `list`'s `sort`.
+/// a field (in that kind's order), one listing of a kind by slug, and the order of text for `list`'s `sort`;
+/// and where in the listings' files an error points.
 struct DerivationSources: Sendable {
     let referrers: @Sendable (_ from: String, _ via: String, _ slug: String) -> [Listing]
     let lookup: @Sendable (_ kind: String, _ slug: String) -> Listing?
     let collation: Collation
+    let locator: FieldLocator
 }
 
 /// What a kind's derived fields read from the other listings (its own too, as they were before deriving).
 private func derivationSources(
-    for schema: KindSchema, in listings: [String: [Listing]], schemas: [KindSchema], collation: Collation
+    for schema: KindSchema, in listings: [String: [Listing]], schemas: [KindSchema], collation: Collation, locator: FieldLocator
 ) -> DerivationSources {
     // Referring listings of each source kind, grouped by the slug their `via` field names, in that kind's order.
     var referrers: [String: [String: [Listing]]] = [:]
@@ -83,7 +85,7 @@ private func derivationSources(
     let groups = referrers, lookups = targets
     return DerivationSources(
         referrers: { from, via, slug in groups[from + "." + via]?[slug] ?? [] }, lookup: { kind, slug in lookups[kind]?[slug] },
-        collation: collation)
+        collation: collation, locator: locator)
 }
 
 /// The listing's derived fields filled in, in declaration order, so each may use the ones before it.
@@ -97,7 +99,8 @@ func addDerivedFields(
         let value: Value?
         if derived.operation.gathers {
             let group = sources.referrers(derived.from ?? "", derived.via ?? "", listing.slug)
-            value = try gather(derived.operation, over: group, into: Target(listing: listing, field: derived.name), collation: sources.collation)
+            let target = Target(listing: listing, field: derived.name, locator: sources.locator)
+            value = try gather(derived.operation, over: group, into: target, collation: sources.collation)
         } else {
             value = try compute(derived, on: listing, schema: schema, sources: sources, buildDate: buildDate)
         }
@@ -125,11 +128,12 @@ func referencedSlug(_ value: Value?) -> String? {
 struct Target {
     let listing: Listing
     let field: String
+    let locator: FieldLocator
 
-    /// An error at `location`, the number that takes the value past the limit; `what` says how.
-    func overflow(at location: SourceLocation, _ what: String, scale: Int) -> Diagnostic {
+    /// An error at `culprit`'s `number` field, whose value takes the derived value past the limit; `what` says how.
+    func overflow(at culprit: Listing, _ number: String, _ what: String, scale: Int) -> Diagnostic {
         .error(
-            at: location,
+            at: locator.location(of: number, in: culprit),
             "\(what) derived field '\(field)' of \(listing.file) past \(NumberLimit.text(scale: scale)), the largest number it may hold")
     }
 }
@@ -188,15 +192,15 @@ private func compute(
     case .ratio(let numerator, let denominator, let scale):
         guard let top = numericValue(listing.fields[numerator]), let bottom = numericValue(listing.fields[denominator]), bottom != 0 else { return nil }
         guard let value = rounded(top / bottom, scale: scale) else {
-            throw Target(listing: listing, field: derived.name).overflow(
-                at: listing.location(of: numerator), "'\(numerator)' / '\(denominator)', kept to \(scale) fraction digits, takes", scale: scale)
+            throw Target(listing: listing, field: derived.name, locator: sources.locator).overflow(
+                at: listing, numerator, "'\(numerator)' / '\(denominator)', kept to \(scale) fraction digits, takes", scale: scale)
         }
         return value
     case .times(let field, let factor, let scale):
         guard let number = numericValue(listing.fields[field]) else { return nil }
         guard let value = rounded(number * factor, scale: scale) else {
-            throw Target(listing: listing, field: derived.name).overflow(
-                at: listing.location(of: field), "'\(field)' times 'by', kept to \(scale) fraction digits, takes", scale: scale)
+            throw Target(listing: listing, field: derived.name, locator: sources.locator).overflow(
+                at: listing, field, "'\(field)' times 'by', kept to \(scale) fraction digits, takes", scale: scale)
         }
         return value
     case .atLeast(let field, let threshold):
@@ -225,7 +229,7 @@ private func average(
         // limit at this scale too.
         let culprit = members.first { rounded(numericValue($0.fields[field])!, scale: scale) == nil } ?? target.listing
         let what = prior == nil ? "average" : "weighted average"
-        throw target.overflow(at: culprit.location(of: field), "'\(field)' here, kept to \(scale) fraction digits, takes the \(what) for", scale: scale)
+        throw target.overflow(at: culprit, field, "'\(field)' here, kept to \(scale) fraction digits, takes the \(what) for", scale: scale)
     }
     return value
 }
@@ -244,7 +248,7 @@ private func total(of field: String, in listings: [Listing], into target: Target
         }
         let (next, overflow) = sum.addingReportingOverflow(units)
         guard !overflow, NumberLimit.holds(next) else {
-            throw target.overflow(at: listing.location(of: field), "'\(field)' here takes the sum for", scale: scale ?? 0)
+            throw target.overflow(at: listing, field, "'\(field)' here takes the sum for", scale: scale ?? 0)
         }
         sum = next
     }

@@ -33,7 +33,7 @@ public struct FacetValue: Sendable {
 /// Each value's URL segment is its own slug, whatever other values there are, so adding a value never moves
 /// another. Two values with one slug (`Cork` and `cork`), and a value with none (`!!!`), are errors.
 func facets(
-    of schema: KindSchema, listings: [Listing], entries: [Listing], collation: Collation
+    of schema: KindSchema, listings: [Listing], entries: [Listing], collation: Collation, locator: FieldLocator
 ) -> (facets: [Facet], problems: [Diagnostic]) {
     var problems: [Diagnostic] = []
     let facets = schema.facets.compactMap { name -> Facet? in
@@ -60,7 +60,8 @@ func facets(
             return byCollation == .orderedSame ? a < b : byCollation == .orderedAscending
         }
         let values = sorted.map { FacetValue(text: $0, slug: Slug.from(text: $0), listings: ListingSelection(base, at: members[$0]!)) }
-        problems += slugProblems(of: values, field: name)
+        // An entry's fields sit inside its collection's file, where no top-level field places them.
+        problems += slugProblems(of: values, field: name, locator: schema.facetIsOverEntries(name) ? .fileOnly : locator)
         return Facet(field: field, values: values)
     }
     return (facets, problems)
@@ -70,12 +71,12 @@ func facets(
 /// path) that has it; "earlier" goes by that listing too, so which value is blamed does not depend on order.
 /// Each value's first listing is found once: found in the sort's comparisons, it made this check grow faster
 /// than the catalogue (a value of 50,000 listings scanned at every comparison; 3 s of a 400,000-listing build).
-private func slugProblems(of values: [FacetValue], field: String) -> [Diagnostic] {
+private func slugProblems(of values: [FacetValue], field: String, locator: FieldLocator) -> [Diagnostic] {
     let firstListings = values.map { value in (value: value, listing: value.listings.min { $0.file < $1.file }!) }
     var problems: [Diagnostic] = []
     var owners: [String: (text: String, file: String)] = [:]
     for (value, listing) in firstListings.sorted(by: { ($0.listing.file, $0.value.text) < ($1.listing.file, $1.value.text) }) {
-        let location = listing.location(of: field)
+        let location = locator.location(of: field, in: listing)
         if value.slug.isEmpty {
             problems.append(.error(
                 at: location,

@@ -37,7 +37,8 @@ extension Catalogue {
             newestDate: collection.newestDate)
         let newest = newest.map { $0.kind == listing.kind && $0.slug == listing.slug ? listing : $0 }
         return Catalogue(
-            site: site, buildDate: buildDate, kinds: updatedKinds, newest: newest, pages: pages, collation: collation, referrers: referrers)
+            site: site, buildDate: buildDate, kinds: updatedKinds, newest: newest, pages: pages, collation: collation, referrers: referrers,
+            locator: locator)
     }
 
     /// Derived fields read the catalogue's own listings: referrers in their kind's order (`ReferrerIndex`),
@@ -50,6 +51,6 @@ extension Catalogue {
                 return index.positions(of: slug, in: listings, kind: from, field: via).map { listings[$0] }
             },
             lookup: { kind, slug in kinds.first { $0.schema.name == kind }?.listings.first { $0.slug == slug } },
-            collation: collation)
+            collation: collation, locator: locator)
     }
 }

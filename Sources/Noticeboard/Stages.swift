@@ -118,7 +118,7 @@ extension Noticeboard {
         guard let changes else {
             let catalogue = try Catalogue(
                 site: enriched.site.config, schemas: enriched.site.schemas, listings: consume listings, pages: enriched.pages,
-                buildDate: buildDate, formatter: enriched.enrichment.formatter)
+                buildDate: buildDate, formatter: enriched.enrichment.formatter, locator: enriched.site.fieldLocator)
             stages.finish("index")
             return catalogue
         }

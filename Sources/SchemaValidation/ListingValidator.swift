@@ -24,12 +24,10 @@ public struct ListingValidator: Sendable {
         }
         var problems = Problems(file: file)
         var slug = slug
-        var slugPosition: (line: Int, column: Int)?
         if case .mapping(var pairs) = root.content, let index = pairs.firstIndex(where: { $0.name == "slug" }) {
             let node = pairs.remove(at: index).value
             root.content = .mapping(pairs)
             slug = declaredSlug(node, problems: &problems) ?? slug
-            slugPosition = (node.line, node.column)
         }
         var found = Findings()
         var checker = ValueChecker(mediaFiles: mediaFiles, references: .record, markdown: MarkdownCheck(limits: markdown))
@@ -39,10 +37,16 @@ public struct ListingValidator: Sendable {
         let fields = checker
             .checkFields(root, fields: schema.fields, path: [], problems: &problems, found: &found)
         guard let fields, !problems.hasErrors else { return (nil, problems.list) }
-        var locations = found.locations
-        if let slugPosition { locations.record("slug", line: slugPosition.line, column: slugPosition.column) }
-        return (Listing(kind: schema.name, slug: slug, file: file, fields: fields, references: found.references, media: found.media,
-            fieldLocations: locations), problems.list)
+        return (Listing(kind: schema.name, slug: slug, file: file, fields: fields, references: found.references, media: found.media), problems.list)
+    }
+
+    /// Where the file whose YAML is `root` writes `field`'s value, as validation read it: the `slug:` line's value,
+    /// or a public top-level field's; nil for any other (a private field's place is not given either).
+    public func location(of field: String, in root: YAMLNode?, file: String) -> SourceLocation? {
+        guard field == "slug" || schema.field(named: field).map({ !$0.isPrivate }) == true,
+            case .mapping(let pairs)? = root?.content, let value = pairs.first(where: { $0.name == field })?.value
+        else { return nil }
+        return SourceLocation(file: file, line: value.line, column: value.column)
     }
 
     /// A `slug:` line, as exported catalogues (Hugo's) carry: the listing's URL segment in place of the file

@@ -7,8 +7,6 @@ import SiteModel
 struct Findings {
     var references: [Reference] = []
     var media: [MediaUse] = []
-    /// Where a listing's top-level values sit.
-    var locations = FieldLocations()
 }
 
 /// Checks a YAML node against a field's type and turns it into a typed value.
@@ -73,9 +71,6 @@ struct ValueChecker {
                 pair.value, as: field, path: fieldPath, problems: &problems, found: &found, hiding: hiding, facet: isFacet(field.name, in: path)
             ) {
                 values[field.name] = value
-                if path.isEmpty {
-                    found.locations.record(field.name, line: pair.value.line, column: pair.value.column)
-                }
             }
         }
         return values

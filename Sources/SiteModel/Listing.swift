@@ -40,21 +40,11 @@ public struct Listing: Sendable {
         get { values.display }
         _modify { yield &uniqueValues().display }
     }
-    /// Where the listing's own top-level values sit, for errors found after validation (a derived sum past the
-    /// limit, two facet values with one URL).
-    public var fieldLocations: FieldLocations {
-        get { values.fieldLocations }
-        _modify { yield &uniqueValues().fieldLocations }
-    }
-
     public init(
         kind: String, slug: String, file: String, fields: OrderedDictionary<String, Value>,
-        references: [Reference] = [], media: [MediaUse] = [], display: OrderedDictionary<String, String> = [:],
-        fieldLocations: FieldLocations = FieldLocations()
+        references: [Reference] = [], media: [MediaUse] = [], display: OrderedDictionary<String, String> = [:]
     ) {
-        values = Values(
-            kind: kind, slug: slug, file: file, fields: fields, references: references, media: media, display: display,
-            fieldLocations: fieldLocations)
+        values = Values(kind: kind, slug: slug, file: file, fields: fields, references: references, media: media, display: display)
     }
 
     /// The box, made this listing's own before it is changed.
@@ -73,11 +63,10 @@ public struct Listing: Sendable {
         var references: [Reference]
         var media: [MediaUse]
         var display: OrderedDictionary<String, String>
-        var fieldLocations: FieldLocations
 
         init(
             kind: String, slug: String, file: String, fields: OrderedDictionary<String, Value>, references: [Reference], media: [MediaUse],
-            display: OrderedDictionary<String, String>, fieldLocations: FieldLocations
+            display: OrderedDictionary<String, String>
         ) {
             self.kind = kind
             self.slug = slug
@@ -86,23 +75,15 @@ public struct Listing: Sendable {
             self.references = references
             self.media = media
             self.display = display
-            self.fieldLocations = fieldLocations
         }
 
         func copy() -> Values {
-            Values(
-                kind: kind, slug: slug, file: file, fields: fields, references: references, media: media, display: display,
-                fieldLocations: fieldLocations)
+            Values(kind: kind, slug: slug, file: file, fields: fields, references: references, media: media, display: display)
         }
     }
 
-    /// Where a field's value sits, or the top of the file for a value the listing does not write (a derived one).
-    public func location(of field: String) -> SourceLocation {
-        fieldLocations.location(of: field, in: file) ?? SourceLocation(file: file)
-    }
-
-    /// The listing without where its values sit, what it references, the media it names and the file it was
-    /// read from (`file` is empty): what only reading, validating and indexing report problems at.
+    /// The listing without what it references, the media it names and the file it was read from (`file` is
+    /// empty): what only reading, validating and indexing report problems at.
     public func withoutSourceDetails() -> Listing {
         Listing(kind: kind, slug: slug, file: "", fields: fields, display: display)
     }

@@ -57,8 +57,9 @@ public struct LoadedSite: Sendable {
             files, content.files(under: "content/pages", extensions: ["md", "markdown"]), kinds: config.kinds, markdown: config.markdown)
         diagnostics += pageProblems
         let slugs = listings.mapValues { Set($0.map(\.slug)) }.merging(failed) { $0.union($1) }
-        diagnostics += Self.duplicateSlugs(in: listings)
-        diagnostics += Self.reservedSlugs(in: listings, schemas: schemas)
+        let locator = Self.fieldLocator(files, validators)
+        diagnostics += Self.duplicateSlugs(in: listings, locator: locator)
+        diagnostics += Self.reservedSlugs(in: listings, schemas: schemas, locator: locator)
         diagnostics += listings.values.joined().flatMap { Self.danglingReferences(of: $0, slugs: slugs) }
 
         // Images: checked and processed across all cores, or taken from the cache; reported where fields name them.
@@ -269,17 +270,27 @@ public struct LoadedSite: Sendable {
         return (pages, problems)
     }
 
+    /// Where a listing's file writes a field, read again from the file (see `FieldLocator`).
+    public var fieldLocator: FieldLocator { Self.fieldLocator(files, validators) }
+
+    private static func fieldLocator(_ files: SiteFiles, _ validators: [String: ListingValidator]) -> FieldLocator {
+        FieldLocator { file, kind, field in
+            guard let validator = validators[kind], let bytes = try? files.read(file) else { return nil }
+            return validator.location(of: field, in: try? parseYAML(bytes, file: file), file: file)
+        }
+    }
+
     /// Two files of one kind may not share a slug (e.g. `Ana Murphy.yaml` and `ana-murphy.yaml`, or a file
     /// whose `slug:` line gives another's), reported at the later file's `slug:` line when it has one.
-    private static func duplicateSlugs(in listings: [String: [Listing]]) -> [Diagnostic] {
+    private static func duplicateSlugs(in listings: [String: [Listing]], locator: FieldLocator) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         for (_, kindListings) in listings {
             var firstFile: [String: String] = [:]
             for listing in kindListings.sorted(by: { $0.file < $1.file }) {
                 if let first = firstFile[listing.slug] {
-                    let fix = !listing.fieldLocations.contains("slug") ? "rename one of the two files" : "change one of the two slugs"
+                    let fix = !locator.writes("slug", in: listing) ? "rename one of the two files" : "change one of the two slugs"
                     problems.append(.error(
-                        at: listing.location(of: "slug"),
+                        at: locator.location(of: "slug", in: listing),
                         "\(first) already gives the slug '\(listing.slug)' (the listing's web address); \(fix)"))
                 } else {
                     firstFile[listing.slug] = listing.file
@@ -290,13 +301,13 @@ public struct LoadedSite: Sendable {
     }
 
     /// A listing's page may not take the URL of its kind's pagination or facet pages.
-    private static func reservedSlugs(in listings: [String: [Listing]], schemas: [KindSchema]) -> [Diagnostic] {
+    private static func reservedSlugs(in listings: [String: [Listing]], schemas: [KindSchema], locator: FieldLocator) -> [Diagnostic] {
         schemas.flatMap { schema in
             let reserved = Outputs.kindFolders(facets: schema.facets)
             return (listings[schema.name] ?? []).filter { reserved.contains($0.slug) }.map { listing -> Diagnostic in
                 .error(
-                    at: listing.location(of: "slug"),
-                    "the slug '\(listing.slug)' is taken by the \(schema.name) kind's own pages (/\(schema.name)/\(listing.slug)/); \(!listing.fieldLocations.contains("slug") ? "rename the file" : "choose another slug")")
+                    at: locator.location(of: "slug", in: listing),
+                    "the slug '\(listing.slug)' is taken by the \(schema.name) kind's own pages (/\(schema.name)/\(listing.slug)/); \(!locator.writes("slug", in: listing) ? "rename the file" : "choose another slug")")
             }
         }
     }

@@ -51,7 +51,7 @@ import Testing
         let listings = ["Zamość", "Łódź", "Mielec", "Lublin"].enumerated().map { index, town in
             Listing(kind: "people", slug: "p\(index)", file: "content/people/p\(index).yaml", fields: ["name": .string("P"), "town": .string(town)])
         }
-        let (facets, problems) = facets(of: schema, listings: listings, entries: [], collation: Collation(language: "en-IE"))
+        let (facets, problems) = facets(of: schema, listings: listings, entries: [], collation: Collation(language: "en-IE"), locator: .fileOnly)
         #expect(problems.isEmpty)
         #expect(facets.first?.values.map(\.text) == ["Łódź", "Lublin", "Mielec", "Zamość"])
     }

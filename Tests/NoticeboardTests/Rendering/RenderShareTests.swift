@@ -70,11 +70,11 @@ import Testing
         let renderer = try RenderShareTests.renderer(in: folder)
         let compact = renderer.catalogue.withoutSourceDetails()
         let all = renderer.catalogue.kinds.flatMap { $0.listings + $0.entries + $0.facets.flatMap { $0.values.flatMap(\.listings) } }
-        #expect(all.contains { !$0.fieldLocations.isEmpty })
+        #expect(all.contains { !$0.references.isEmpty })
         let compacted = compact.kinds.flatMap { $0.listings + $0.entries + $0.facets.flatMap { $0.values.flatMap(\.listings) } } + compact.newest
         #expect(compacted.count == all.count + renderer.catalogue.newest.count)
         #expect(all.allSatisfy { !$0.file.isEmpty })
-        #expect(compacted.allSatisfy { $0.fieldLocations.isEmpty && $0.references.isEmpty && $0.media.isEmpty && $0.file.isEmpty })
+        #expect(compacted.allSatisfy { $0.references.isEmpty && $0.media.isEmpty && $0.file.isEmpty })
         let before = RenderedBytes(), after = RenderedBytes()
         renderer.render(emit: before.add)
         SiteRenderer(catalogue: compact, templates: renderer.templates).render(emit: after.add)
