@@ -75,6 +75,8 @@ public struct ListingEnricher: Sendable {
         case (.reference(let kind), .string(let slug)):
             return references.value(kind: kind, slug: slug)
         case (.list(let item), .list(let items)):
+            // A list of plain values stays as validation made it, its storage shared rather than copied.
+            guard Self.isTransformed(item.type) else { return value }
             return .list(items.map { transform($0, as: item.type) })
         case (.object(let subfields), .object(let values)):
             // Its fields, and the HTML beside each Markdown one, at their exact size (added one by one, they grew to twice).
@@ -87,6 +89,16 @@ public struct ListingEnricher: Sendable {
             return .object(layouts.fields(result))
         default:
             return value
+        }
+    }
+
+    /// Whether `transform` gives a value of this type another form: an image's or reference's, or an object's
+    /// (its fields in shared order, with HTML beside the Markdown).
+    private static func isTransformed(_ type: FieldType) -> Bool {
+        switch type {
+        case .image, .reference, .object: true
+        case .list(let item): isTransformed(item.type)
+        default: false
         }
     }
 
