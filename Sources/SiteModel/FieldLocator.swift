@@ -12,12 +12,12 @@ public struct FieldLocator: Sendable {
 
     /// Where `listing`'s file writes `field`, or the top of the file when it does not (a default, a private field).
     public func location(of field: String, in listing: Listing) -> SourceLocation {
-        find(listing.file, listing.kind, field) ?? SourceLocation(file: listing.file)
+        written(field, in: listing) ?? SourceLocation(file: listing.file)
     }
 
-    /// Whether `listing`'s file writes `field` itself.
-    public func writes(_ field: String, in listing: Listing) -> Bool {
-        find(listing.file, listing.kind, field) != nil
+    /// Where `listing`'s file writes `field` itself; nil when it does not.
+    public func written(_ field: String, in listing: Listing) -> SourceLocation? {
+        find(listing.file, listing.kind, field)
     }
 
     /// For listings with no file to read (made in memory, or without their source details): the file alone.

@@ -288,9 +288,10 @@ public struct LoadedSite: Sendable {
             var firstFile: [String: String] = [:]
             for listing in kindListings.sorted(by: { $0.file < $1.file }) {
                 if let first = firstFile[listing.slug] {
-                    let fix = !locator.writes("slug", in: listing) ? "rename one of the two files" : "change one of the two slugs"
+                    let line = locator.written("slug", in: listing)
+                    let fix = line == nil ? "rename one of the two files" : "change one of the two slugs"
                     problems.append(.error(
-                        at: locator.location(of: "slug", in: listing),
+                        at: line ?? SourceLocation(file: listing.file),
                         "\(first) already gives the slug '\(listing.slug)' (the listing's web address); \(fix)"))
                 } else {
                     firstFile[listing.slug] = listing.file
@@ -305,9 +306,10 @@ public struct LoadedSite: Sendable {
         schemas.flatMap { schema in
             let reserved = Outputs.kindFolders(facets: schema.facets)
             return (listings[schema.name] ?? []).filter { reserved.contains($0.slug) }.map { listing -> Diagnostic in
-                .error(
-                    at: locator.location(of: "slug", in: listing),
-                    "the slug '\(listing.slug)' is taken by the \(schema.name) kind's own pages (/\(schema.name)/\(listing.slug)/); \(!locator.writes("slug", in: listing) ? "rename the file" : "choose another slug")")
+                let line = locator.written("slug", in: listing)
+                return .error(
+                    at: line ?? SourceLocation(file: listing.file),
+                    "the slug '\(listing.slug)' is taken by the \(schema.name) kind's own pages (/\(schema.name)/\(listing.slug)/); \(line == nil ? "rename the file" : "choose another slug")")
             }
         }
     }

@@ -9,13 +9,13 @@ import Testing
             kind == "cleaners" && field == "name" ? SourceLocation(file: file, line: 3, column: 7) : nil
         }
         #expect(locator.location(of: "name", in: Self.listing) == SourceLocation(file: "content/cleaners/ana.yaml", line: 3, column: 7))
-        #expect(locator.writes("name", in: Self.listing))
+        #expect(locator.written("name", in: Self.listing) == SourceLocation(file: "content/cleaners/ana.yaml", line: 3, column: 7))
     }
 
     @Test func aFieldTheFileDoesNotWriteIsReportedAtTheFile() {
         let locator = FieldLocator { _, _, _ in nil }
         #expect(locator.location(of: "rate", in: Self.listing) == SourceLocation(file: "content/cleaners/ana.yaml"))
-        #expect(!locator.writes("rate", in: Self.listing))
+        #expect(locator.written("rate", in: Self.listing) == nil)
         #expect(FieldLocator.fileOnly.location(of: "name", in: Self.listing) == SourceLocation(file: "content/cleaners/ana.yaml"))
     }
 }
