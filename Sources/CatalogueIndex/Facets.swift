@@ -76,15 +76,14 @@ private func slugProblems(of values: [FacetValue], field: String, locator: Field
     var problems: [Diagnostic] = []
     var owners: [String: (text: String, file: String)] = [:]
     for (value, listing) in firstListings.sorted(by: { ($0.listing.file, $0.value.text) < ($1.listing.file, $1.value.text) }) {
-        let location = locator.location(of: field, in: listing)
         if value.slug.isEmpty {
             problems.append(.error(
-                at: location,
+                at: locator.location(of: field, in: listing),
                 "'\(field)' value '\(value.text)' has no letters or digits to make its page's URL from; add some"))
         } else if let owner = owners[value.slug] {
             let place = owner.file == listing.file ? "this file" : owner.file
             problems.append(.error(
-                at: location,
+                at: locator.location(of: field, in: listing),
                 "'\(field)' value '\(value.text)' would have the URL segment '\(value.slug)', which the value '\(owner.text)' in \(place) already has; write them the same way if they are one value, or tell them apart with letters or digits"))
         } else {
             owners[value.slug] = (value.text, listing.file)
