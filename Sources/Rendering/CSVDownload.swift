@@ -76,16 +76,29 @@ extension SiteRenderer {
     /// `-`, `@`, a tab or a carriage return) gets a leading `'`, as OWASP advises, so opening the file never
     /// runs what a listing says.
     private static func appendText(_ text: String, to bytes: inout [UInt8]) {
-        let utf8 = text.utf8
-        let isFormula = utf8.first.map { "=+-@\t\r".utf8.contains($0) } ?? false
-        let isQuoted = utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
-        if isQuoted { bytes.append(UInt8(ascii: "\"")) }
-        if isFormula { bytes.append(UInt8(ascii: "'")) }
-        guard isQuoted else { return bytes.append(contentsOf: utf8) }
-        for byte in utf8 {
-            if byte == UInt8(ascii: "\"") { bytes.append(byte) }
-            bytes.append(byte)
+        var text = text
+        text.withUTF8 { utf8 in
+            let isFormula = utf8.first.map { "=+-@\t\r".utf8.contains($0) } ?? false
+            let isQuoted = nextToQuote(in: utf8) < utf8.count
+            if isQuoted { bytes.append(UInt8(ascii: "\"")) }
+            if isFormula { bytes.append(UInt8(ascii: "'")) }
+            guard isQuoted else { return bytes.append(contentsOf: utf8) }
+            for byte in utf8 {
+                if byte == UInt8(ascii: "\"") { bytes.append(byte) }
+                bytes.append(byte)
+            }
+            bytes.append(UInt8(ascii: "\""))
         }
-        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// The first comma, quote or line break byte.
+    private static func nextToQuote(in utf8: UnsafeBufferPointer<UInt8>) -> Int {
+        ByteScan.next(
+            in: utf8, from: 0,
+            wordHolds: { word in
+                ByteScan.hasByte(UInt8(ascii: ","), in: word) || ByteScan.hasByte(UInt8(ascii: "\""), in: word)
+                    || ByteScan.hasByte(UInt8(ascii: "\n"), in: word) || ByteScan.hasByte(UInt8(ascii: "\r"), in: word)
+            },
+            isSpecial: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") })
     }
 }

@@ -12,10 +12,6 @@ struct HTMLEscaping: MustacheContentType {
     static let registered: Void = MustacheContentTypes.register(HTMLEscaping(), named: name)
 
     private static let replacements: [Character: String] = ["<": "&lt;", ">": "&gt;", "&": "&amp;", "\"": "&quot;", "'": "&#39;"]
-    /// The same replacements indexed by ASCII byte.
-    private static let asciiReplacements: [[UInt8]?] = (0..<128).map { byte in
-        replacements[Character(Unicode.Scalar(UInt8(byte)))].map { Array($0.utf8) }
-    }
 
     func escapeText(_ text: String) -> String {
         var escaped: [UInt8] = []
@@ -23,34 +19,59 @@ struct HTMLEscaping: MustacheContentType {
         return String(decoding: escaped, as: UTF8.self)
     }
 
-    /// Appends the escaped text to `output`, byte by byte. The library replaces whole Characters, so a special
-    /// character next to a non-ASCII scalar may be part of a larger Character (`"` and a combining accent, or a
-    /// prepended sign before `<`) and stay as it is: such text takes the library's algorithm.
+    /// Appends the escaped text to `output`, a run between special bytes at a time. The library replaces whole
+    /// Characters, so a special character next to a non-ASCII byte may be part of a larger Character (`"` and a
+    /// combining accent, or a prepended sign before `<`) and stay as it is: such text takes the library's
+    /// algorithm instead, over what was appended.
     func escape(_ text: String, into output: inout [UInt8]) {
-        var needsEscape = false
-        // What the byte before was, each byte classified once.
-        var previousSpecial = false, previousNonASCII = false
-        for byte in text.utf8 {
-            let nonASCII = byte >= 0x80
-            let special = !nonASCII && Self.asciiReplacements[Int(byte)] != nil
-            if (special && previousNonASCII) || (nonASCII && previousSpecial) {
-                output += Self.escapeCharacters(text).utf8
-                return
+        let start = output.count
+        var text = text
+        let isByteWise = text.withUTF8 { bytes in
+            var runStart = 0
+            var index = Self.nextSpecial(in: bytes, from: 0)
+            while index < bytes.count {
+                if (index > 0 && bytes[index - 1] >= 0x80) || (index + 1 < bytes.count && bytes[index + 1] >= 0x80) { return false }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                Self.appendReplacement(of: bytes[index], to: &output)
+                runStart = index + 1
+                index = Self.nextSpecial(in: bytes, from: runStart)
             }
-            needsEscape = needsEscape || special
-            (previousSpecial, previousNonASCII) = (special, nonASCII)
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            return true
         }
-        guard needsEscape else {
-            output += text.utf8
-            return
+        if !isByteWise {
+            output.removeSubrange(start...)
+            output += Self.escapeCharacters(text).utf8
         }
-        for byte in text.utf8 {
-            if byte < 0x80, let replacement = Self.asciiReplacements[Int(byte)] {
-                output += replacement
-            } else {
-                output.append(byte)
-            }
+    }
+
+    private static func nextSpecial(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        ByteScan.next(
+            in: bytes, from: start,
+            wordHolds: { word in
+                ByteScan.hasByte(UInt8(ascii: "<"), in: word) || ByteScan.hasByte(UInt8(ascii: ">"), in: word)
+                    || ByteScan.hasByte(UInt8(ascii: "&"), in: word) || ByteScan.hasByte(UInt8(ascii: "\""), in: word)
+                    || ByteScan.hasByte(UInt8(ascii: "'"), in: word)
+            },
+            isSpecial: { replacement(of: $0) != nil })
+    }
+
+    /// `replacements` by byte.
+    @inline(__always)
+    private static func replacement(of byte: UInt8) -> StaticString? {
+        switch byte {
+        case UInt8(ascii: "<"): "&lt;"
+        case UInt8(ascii: ">"): "&gt;"
+        case UInt8(ascii: "&"): "&amp;"
+        case UInt8(ascii: "\""): "&quot;"
+        case UInt8(ascii: "'"): "&#39;"
+        default: nil
         }
+    }
+
+    private static func appendReplacement(of byte: UInt8, to output: inout [UInt8]) {
+        guard let replacement = replacement(of: byte) else { return output.append(byte) }
+        replacement.withUTF8Buffer { output.append(contentsOf: $0) }
     }
 
     /// The library's algorithm: a `Character` such as `"` followed by a combining mark is left as it is.

@@ -168,14 +168,24 @@ public enum JSONWriter {
         var text = text
         text.withUTF8 { bytes in
             var runStart = 0
-            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            var index = nextToEscape(in: bytes, from: 0)
+            while index < bytes.count {
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                writeEscaped(byte, to: &output)
+                writeEscaped(bytes[index], to: &output)
                 runStart = index + 1
+                index = nextToEscape(in: bytes, from: runStart)
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// The next control byte, quote or backslash.
+    private static func nextToEscape(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        ByteScan.next(
+            in: bytes, from: start,
+            wordHolds: { ByteScan.hasByte(below: 0x20, in: $0) || ByteScan.hasByte(UInt8(ascii: "\""), in: $0) || ByteScan.hasByte(UInt8(ascii: "\\"), in: $0) },
+            isSpecial: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
     }
 
     private static func writeEscaped(_ byte: UInt8, to output: inout [UInt8]) {
