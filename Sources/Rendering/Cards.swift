@@ -2,8 +2,9 @@ import CatalogueIndex
 import OrderedCollections
 import SiteModel
 
-/// The parts of a listing's card, from its kind's `CardFields`: shared by the cards of HTML pages (`card` in
-/// their context) and the search index's (`SearchDocument.Card`), so a card shows the same everywhere.
+/// The parts of a listing's card, from its kind's `CardFields` (as `KindLayout` holds them): shared by the
+/// cards of HTML pages (`card` in their context) and the search index's (`SearchDocument.Card`), so a card
+/// shows the same everywhere.
 struct CardParts {
     /// The image value (`src`, `srcset`, `variants`…) of the photo slot, or a list's first image.
     let photo: Value?
@@ -16,34 +17,32 @@ struct CardParts {
     let tags: [(label: String, values: [(text: String, path: String?)])]
     let rating: (label: String, text: String, value: Value, count: Int64?)?
 
-    init(_ listing: Listing, schema: KindSchema, site: SiteConfig) {
-        let card = schema.cardFields
-        photo = card.photo.flatMap { name in
+    init(_ listing: Listing, layout: KindLayout, site: SiteConfig) {
+        photo = layout.photo.flatMap { name in
             let value = listing.fields[name]
             return value?.listValue.map { $0.first } ?? value
         }
-        figures = card.figures.compactMap { name in
-            guard let value = listing.fields[name] else { return nil }
-            return (name, schema.label(of: name) ?? name, listing.display[name] ?? value.text)
+        figures = layout.figures.compactMap { figure in
+            guard let value = listing.fields[figure.name] else { return nil }
+            return (figure.name, figure.label, listing.display[figure.name] ?? value.text)
         }
-        place = card.place.map { Self.linkedValues(of: $0, listing, schema: schema, site: site) } ?? []
-        tags = card.tags.compactMap { name in
-            let values = Self.linkedValues(of: name, listing, schema: schema, site: site)
-            return values.isEmpty ? nil : (schema.label(of: name) ?? name, values)
+        place = layout.place.map { Self.linkedValues(of: $0, listing, kind: layout.kind, site: site) } ?? []
+        tags = layout.tags.compactMap { tag in
+            let values = Self.linkedValues(of: tag, listing, kind: layout.kind, site: site)
+            return values.isEmpty ? nil : (tag.label, values)
         }
-        rating = card.rating.flatMap { name in
-            guard let value = listing.fields[name] else { return nil }
-            let text = listing.display[name] ?? value.text, label = schema.label(of: name) ?? name
-            if case .int(let count)? = card.ratingCount.flatMap({ listing.fields[$0] }) { return (label, text, value, count) }
-            return (label, text, value, nil)
+        rating = layout.rating.flatMap { rating in
+            guard let value = listing.fields[rating.name] else { return nil }
+            let text = listing.display[rating.name] ?? value.text
+            if case .int(let count)? = layout.ratingCount.flatMap({ listing.fields[$0] }) { return (rating.label, text, value, count) }
+            return (rating.label, text, value, nil)
         }
     }
 
     /// A field's values, each linking to its facet page when the field is a facet, else (a reference) to its listing.
-    private static func linkedValues(of name: String, _ listing: Listing, schema: KindSchema, site: SiteConfig) -> [(text: String, path: String?)] {
-        let isFacet = schema.facets.contains(name)
-        return placeValues(listing.fields[name]).map { text, referencePath in
-            (text, isFacet ? site.path(Facet.valueOutputPath(kind: schema.name, field: name, text: text)) : referencePath)
+    private static func linkedValues(of field: KindLayout.Linked, _ listing: Listing, kind: String, site: SiteConfig) -> [(text: String, path: String?)] {
+        placeValues(listing.fields[field.name]).map { text, referencePath in
+            (text, field.isFacet ? site.path(Facet.valueOutputPath(kind: kind, field: field.name, text: text)) : referencePath)
         }
     }
 

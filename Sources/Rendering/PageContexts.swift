@@ -13,6 +13,7 @@ struct PageContexts: Sendable {
     /// By kind and slug, where in their kind's list the listings are that derived `list` fields gather (an
     /// owner's rentals), for their cards. Positions, so that the listings are not copied to index them.
     private var gathered: [String: [String: Int]] = [:]
+    private var layouts: [String: KindLayout] = [:]
 
     /// The kinds that have a map page (`SiteRenderer.mapPage`): their list pages and navigation link it.
     let mapKinds: Set<String>
@@ -32,12 +33,18 @@ struct PageContexts: Sendable {
                 gathered[from] = Dictionary(listings.indices.map { (listings[$0].slug, $0) }) { first, _ in first }
             }
         }
+        layouts = Dictionary(uniqueKeysWithValues: catalogue.kinds.map { ($0.schema.name, KindLayout($0.schema)) })
         let kindNames: [String?] = [nil] + catalogue.kinds.map(\.schema.name)
         siteValues = Dictionary(uniqueKeysWithValues: kindNames.map { ($0, makeSiteValue(currentKind: $0)) })
         kindValues = Dictionary(uniqueKeysWithValues: catalogue.kinds.map { ($0.schema.name, SharedValue(makeKindValue($0))) })
     }
 
     var site: SiteConfig { catalogue.site }
+
+    /// What the kind's cards and pages read from its schema.
+    func layout(_ schema: KindSchema) -> KindLayout {
+        layouts[schema.name] ?? KindLayout(schema)
+    }
 
     /// `currentKind` or `currentPage` marks the navigation entry of the page being rendered.
     func siteValue(currentKind: String?, currentPage: String? = nil) -> Value {
@@ -227,7 +234,7 @@ struct PageContexts: Sendable {
             "path": listing.fields["path"] ?? .null,
             "kind_singular": .string(schema.singular),
             "first_screen": .bool(firstScreen),
-            "card": CardParts(listing, schema: schema, site: site).value,
+            "card": CardParts(listing, layout: layout(schema), site: site).value,
             "listing": .object(listing.fields),
             "display": .object(listing.display.mapValues(Value.string)),
             "dates": datesValue(listing, schema: schema),
@@ -253,8 +260,8 @@ struct PageContexts: Sendable {
     /// The listing's date fields as pages write them, in the site's language: `{{dates.listed}}` → "23 November 2026".
     func datesValue(_ listing: Listing, schema: KindSchema) -> Value {
         var dates: OrderedDictionary<String, Value> = [:]
-        for field in schema.fields where !field.isPrivate {
-            if case .date(let date)? = listing.fields[field.name] { dates[field.name] = .string(self.dates.text(date)) }
+        for name in layout(schema).dateFields {
+            if case .date(let date)? = listing.fields[name] { dates[name] = .string(self.dates.text(date)) }
         }
         return .object(dates)
     }
@@ -281,11 +288,7 @@ struct PageContexts: Sendable {
     /// The title field's text; for an entry of a collection, its first text field.
     func title(of listing: Listing, schema: KindSchema) -> String {
         if let title = listing.fields[schema.titleField]?.text { return title }
-        let firstText = schema.entryFields.first { field in
-            if case .string = field.type { return true }
-            return false
-        }
-        return firstText.flatMap { listing.fields[$0.name]?.text } ?? listing.slug
+        return layout(schema).entryTitleField.flatMap { listing.fields[$0]?.text } ?? listing.slug
     }
 
     /// Every public field as label and text, for generic templates that do not know the kind; a facet's

@@ -126,7 +126,7 @@ extension SiteRenderer {
         ]
         if let url = listing.fields["url"] { fields["url"] = url }
         fields["updated"] = .date(versions.updated(listing, isEntry: isEntry))
-        for name in Self.keyFields(of: schema) where fields[name] == nil {
+        for name in contexts.layout(schema).keyFields where fields[name] == nil {
             if let value = listing.fields[name] { fields[name] = value }
         }
         return .object(fields)
