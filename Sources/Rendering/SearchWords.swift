@@ -37,7 +37,7 @@ public enum SearchWords {
         mutating func add(_ byte: UInt8) {
             if byte >= 0x80 {
                 other += ascii
-                ascii = []
+                ascii.removeAll(keepingCapacity: true)
                 other.append(byte)
                 return
             }
@@ -55,8 +55,9 @@ public enum SearchWords {
         mutating func end() {
             if !other.isEmpty { words += SearchWords.unicodeWords(String(decoding: other, as: UTF8.self)) }
             if !ascii.isEmpty { words.append(String(decoding: ascii, as: UTF8.self)) }
-            other = []
-            ascii = []
+            // Kept for the next word: a new buffer for each word took a third of the time cutting text into words.
+            other.removeAll(keepingCapacity: true)
+            ascii.removeAll(keepingCapacity: true)
         }
     }
 
