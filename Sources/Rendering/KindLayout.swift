@@ -34,13 +34,14 @@ struct KindLayout: Sendable {
 
     init(_ schema: KindSchema) {
         let card = schema.cardFields
-        let linked = { (name: String) in Linked(name: name, label: schema.label(of: name) ?? name, isFacet: schema.facets.contains(name)) }
+        let labelled = { (name: String) in Labelled(name: name, label: schema.label(of: name) ?? name) }
+        let linked = { (name: String) in Linked(name: name, label: labelled(name).label, isFacet: schema.facets.contains(name)) }
         kind = schema.name
         photo = card.photo
-        figures = card.figures.map { Labelled(name: $0, label: schema.label(of: $0) ?? $0) }
+        figures = card.figures.map(labelled)
         place = card.place.map(linked)
         tags = card.tags.map(linked)
-        rating = card.rating.map { Labelled(name: $0, label: schema.label(of: $0) ?? $0) }
+        rating = card.rating.map(labelled)
         ratingCount = card.ratingCount
         dateFields = schema.fields.filter { field in
             if case .date = field.type { !field.isPrivate } else { false }
