@@ -24,30 +24,25 @@ import Testing
     }
 
     @Test func findsTheFirstSpecialByteAtAnyOffset() {
-        let isSpecial = { (byte: UInt8) in byte < 0x20 || byte == UInt8(ascii: "\"") || byte == 0x80 }
+        func scan(_ bytes: [UInt8]) -> Int {
+            bytes.withUnsafeBufferPointer { buffer in
+                ByteScan.next(
+                    in: buffer, from: 0,
+                    wordHolds: { ByteScan.hasByte(below: 0x20, in: $0) || ByteScan.hasByte(UInt8(ascii: "\""), in: $0) || ByteScan.hasByte(0x80, in: $0) },
+                    isSpecial: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == 0x80 })
+            }
+        }
         for length in 0..<40 {
             for position in 0...length {
                 var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: length)
                 for special: UInt8 in [0x00, 0x1F, UInt8(ascii: "\""), 0x80] where position < length {
                     bytes[position] = special
-                    let found = bytes.withUnsafeBufferPointer { buffer in
-                        ByteScan.next(
-                            in: buffer, from: 0,
-                            wordHolds: { ByteScan.hasByte(below: 0x20, in: $0) || ByteScan.hasByte(UInt8(ascii: "\""), in: $0) || ByteScan.hasByte(0x80, in: $0) },
-                            isSpecial: isSpecial)
-                    }
-                    #expect(found == position, "length \(length), byte \(special)")
+                    #expect(scan(bytes) == position, "length \(length), byte \(special)")
                 }
                 // Bytes just above and below the set's are not found.
                 bytes = [UInt8](repeating: UInt8(ascii: "x"), count: length)
                 if position < length { bytes[position] = [0x20, 0x21, 0x23, 0x7F, 0x81, 0xFF][position % 6] }
-                let none = bytes.withUnsafeBufferPointer { buffer in
-                    ByteScan.next(
-                        in: buffer, from: 0,
-                        wordHolds: { ByteScan.hasByte(below: 0x20, in: $0) || ByteScan.hasByte(UInt8(ascii: "\""), in: $0) || ByteScan.hasByte(0x80, in: $0) },
-                        isSpecial: isSpecial)
-                }
-                #expect(none == length)
+                #expect(scan(bytes) == length)
             }
         }
     }
