@@ -44,8 +44,11 @@ let package = Package(
         .target(name: "SiteModel", dependencies: ["Support", .product(name: "OrderedCollections", package: "swift-collections")]),
         .target(name: "LocatedYAML", dependencies: ["CYAML", "SiteModel"]),
         .target(name: "SiteLoader", dependencies: ["SiteModel", "Support", "CLinuxCalls"]),
+        // cmark-gfm's process-wide state made safe for parses on every core: its table of special characters,
+        // its allocation count. C, for the count's thread-local storage and to take the place of one library function.
+        .target(name: "CCmarkThreads", dependencies: ["CCmarkGFM"]),
         // cmark-gfm for validation (each Markdown field checked against the site's limits) and enrichment.
-        .target(name: "Markdown", dependencies: ["SiteModel", "CCmarkGFM"]),
+        .target(name: "Markdown", dependencies: ["SiteModel", "CCmarkGFM", "CCmarkThreads"]),
         .target(name: "SchemaValidation", dependencies: ["SiteModel", "LocatedYAML", "Markdown"]),
         .target(name: "ImageProcessing", dependencies: ["SiteModel", "SiteLoader", "Support", "CVips", "CWebPMux"]),
         .target(name: "Enrichment", dependencies: ["SiteModel", "Markdown"]),

@@ -1,12 +1,14 @@
 import CCmarkGFM
+import CCmarkThreads
 import Foundation
-import Synchronization
 
-/// One cmark-gfm parse at a time, with GitHub's extensions attached and every byte cmark allocates counted.
+/// cmark-gfm parses with GitHub's extensions attached and every byte cmark allocates counted, on every core.
 ///
-/// cmark-gfm keeps the characters that start an extension's inlines (':' and 'w' for autolinks, '~' for
-/// strikethrough) in one global table, adds them while a parser runs and removes them when it is done, so
-/// two documents parsed at once can lose each other's autolinks. The lock also guards the allocation count.
+/// Two pieces of cmark-gfm's state are shared by the whole process, and `CCmarkThreads` makes each safe: the
+/// table of characters that start an extension's inlines (which a parse that ends would take from another
+/// still running) only ever gains characters, and the allocation count is kept per thread. The first takes the
+/// place of a library function, which works only while the library calls it through its PLT, as Debian's
+/// build does; the first parse checks that it does, and otherwise parses run one at a time, as they must.
 enum CmarkSession {
     static let extensionNames = ["table", "strikethrough", "autolink", "tagfilter", "tasklist"]
 
@@ -21,21 +23,18 @@ enum CmarkSession {
         }
     }()
 
-    private static let lock = Mutex(())
-
-    /// Bytes cmark holds now, as it asked for them, and the most it has held in this parse; read and written
-    /// only under `lock`. cmark frees much of what its inlines take before it returns (a run of 300,000 '"'
-    /// peaks at 55 MB and ends with a few), so limits are on the peak.
-    fileprivate(set) nonisolated(unsafe) static var allocated = 0
-    fileprivate(set) nonisolated(unsafe) static var peak = 0
-
-    private nonisolated(unsafe) static let countingAllocator: UnsafeMutablePointer<cmark_mem> = {
-        let allocator = UnsafeMutablePointer<cmark_mem>.allocate(capacity: 1)
-        allocator.initialize(to: cmark_mem(calloc: countingCalloc, realloc: countingRealloc, free: countingFree))
-        return allocator
+    /// Whether parses may run at once: true when cmark-gfm's changes to its table reach `CCmarkThreads`,
+    /// which one parse, made before any other, shows.
+    static let parsesRunAtOnce: Bool = {
+        let before = nb_cmark_table_calls()
+        try! parse("https://example.org", options: CMARK_OPT_DEFAULT, budget: nil) { _ in }
+        return nb_cmark_table_calls() > before
     }()
 
-    /// The parsed document and the parser (whose extensions rendering needs), while the lock is held.
+    /// Holds parses to one at a time when they may not run at once.
+    private static let oneAtATime = NSLock()
+
+    /// The parsed document and the parser (whose extensions rendering needs), while the parse lasts.
     struct Parsed {
         let document: OpaquePointer
         let parser: OpaquePointer
@@ -52,28 +51,38 @@ enum CmarkSession {
         let inlineBytes: Int
     }
 
-    /// Parses `markdown` and hands the document to `use`, under the lock. With a budget, the text is fed a
-    /// line at a time and the parse given up once cmark holds more than the limit, or once its inlines would
-    /// take it past the limit (cmark parses them all at once, in `cmark_parser_finish`, with no way to stop).
+    /// The most bytes cmark has held in this thread's parse. cmark frees much of what its inlines take before
+    /// it returns (a run of 300,000 '"' peaks at 55 MB and ends with a few), so limits are on the peak.
+    static var peak: Int { Int(nb_cmark_count_peak()) }
+
+    /// Parses `markdown` and hands the document to `use`. With a budget, the text is fed a line at a time and
+    /// the parse given up once cmark holds more than the limit, or once its inlines would take it past the
+    /// limit (cmark parses them all at once, in `cmark_parser_finish`, with no way to stop).
     static func withDocument<Result>(
         _ markdown: String, options: Int32, budget: MemoryBudget? = nil, _ use: (Parsed) -> Result
     ) throws(OverMemory) -> Result {
-        try lock.withLock { _ throws(OverMemory) -> Result in
-            allocated = 0
-            peak = 0
-            guard let parser = cmark_parser_new_with_mem(options, countingAllocator) else {
-                fatalError("cmark-gfm could not allocate a parser")
-            }
-            defer { cmark_parser_free(parser) }
-            for syntax in extensions { cmark_parser_attach_syntax_extension(parser, syntax) }
-            var markdown = markdown
-            let fed = markdown.withUTF8 { bytes in feed(bytes, to: parser, budget: budget) }
-            if let fed { throw fed }
-            guard let document = cmark_parser_finish(parser) else { fatalError("cmark-gfm could not finish parsing") }
-            defer { cmark_node_free(document) }
-            if let budget, peak > budget.limit { throw OverMemory(bytes: peak) }
-            return use(Parsed(document: document, parser: parser))
+        if parsesRunAtOnce { return try parse(markdown, options: options, budget: budget, use) }
+        oneAtATime.lock()
+        defer { oneAtATime.unlock() }
+        return try parse(markdown, options: options, budget: budget, use)
+    }
+
+    private static func parse<Result>(
+        _ markdown: String, options: Int32, budget: MemoryBudget?, _ use: (Parsed) -> Result
+    ) throws(OverMemory) -> Result {
+        nb_cmark_count_restart()
+        guard let parser = cmark_parser_new_with_mem(options, nb_cmark_counting_allocator()) else {
+            fatalError("cmark-gfm could not allocate a parser")
         }
+        defer { cmark_parser_free(parser) }
+        for syntax in extensions { cmark_parser_attach_syntax_extension(parser, syntax) }
+        var markdown = markdown
+        let fed = markdown.withUTF8 { bytes in feed(bytes, to: parser, budget: budget) }
+        if let fed { throw fed }
+        guard let document = cmark_parser_finish(parser) else { fatalError("cmark-gfm could not finish parsing") }
+        defer { cmark_node_free(document) }
+        if let budget, peak > budget.limit { throw OverMemory(bytes: peak) }
+        return use(Parsed(document: document, parser: parser))
     }
 
     private static func feed(_ bytes: UnsafeBufferPointer<UInt8>, to parser: OpaquePointer, budget: MemoryBudget?) -> OverMemory? {
@@ -101,36 +110,4 @@ enum CmarkSession {
         guard let end = bytes[start...].firstIndex(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) else { return bytes.count }
         return bytes[end] == UInt8(ascii: "\r") && end + 1 < bytes.count && bytes[end + 1] == UInt8(ascii: "\n") ? end + 2 : end + 1
     }
-}
-
-// Each block carries the size cmark asked for in a header before it, so that the count is the same on every run
-// (malloc's usable sizes vary with what is free around a block). 16 bytes keep the block aligned as malloc's are.
-private let headerBytes = 16
-
-private func countingCalloc(_ count: Int, _ size: Int) -> UnsafeMutableRawPointer? {
-    let (bytes, overflow) = count.multipliedReportingOverflow(by: size)
-    guard !overflow, let block = calloc(1, bytes + headerBytes) else { return nil }
-    block.storeBytes(of: bytes, as: Int.self)
-    CmarkSession.allocated += bytes
-    CmarkSession.peak = max(CmarkSession.peak, CmarkSession.allocated)
-    return block + headerBytes
-}
-
-private func countingRealloc(_ pointer: UnsafeMutableRawPointer?, _ size: Int) -> UnsafeMutableRawPointer? {
-    guard let pointer else { return countingCalloc(1, size) }
-    let block = pointer - headerBytes
-    let before = block.load(as: Int.self)
-    guard let moved = realloc(block, size + headerBytes) else { return nil }
-    moved.storeBytes(of: size, as: Int.self)
-    CmarkSession.allocated += size - before
-    CmarkSession.peak = max(CmarkSession.peak, CmarkSession.allocated)
-    return moved + headerBytes
-}
-
-/// Frees what cmark allocated, the rendered HTML included.
-func countingFree(_ pointer: UnsafeMutableRawPointer?) {
-    guard let pointer else { return }
-    let block = pointer - headerBytes
-    CmarkSession.allocated -= block.load(as: Int.self)
-    free(block)
 }

@@ -1,4 +1,5 @@
 import CCmarkGFM
+import CCmarkThreads
 import Foundation
 
 /// Renders Markdown fields with cmark-gfm and GitHub's extensions (table, strikethrough, autolink, tagfilter,
@@ -20,7 +21,7 @@ public struct MarkdownRenderer: Sendable {
             guard let rendered = cmark_render_html(parsed.document, options, cmark_parser_get_syntax_extensions(parsed.parser)) else {
                 fatalError("cmark-gfm could not render HTML")
             }
-            defer { countingFree(rendered) }
+            defer { nb_cmark_counting_free(rendered) }
             return String(cString: rendered)
         }
     }
