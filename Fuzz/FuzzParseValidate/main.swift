@@ -91,7 +91,7 @@ private func renderSite(_ listing: Listing, page: FreePage?, inputSize: Int) {
     guard listing.references.isEmpty else { return }
     let markdown = MarkdownRenderer(allowRawHTML: false)
     let formatter = DisplayFormatter(language: site.language, currency: site.currency)
-    let enricher = ListingEnricher(site: site, schema: everyTypeSchema, markdown: markdown, formatter: formatter, titles: [:], images: [:],
+    let enricher = ListingEnricher(site: site, schema: everyTypeSchema, markdown: markdown, formatter: formatter, references: .none(site: site), images: [:],
         kindsWithPages: [everyTypeSchema.name])
     var pages: [FreePage] = []
     if var page {
@@ -101,7 +101,7 @@ private func renderSite(_ listing: Listing, page: FreePage?, inputSize: Int) {
     // A derived value past the number limit is a located error here, as in a build: nothing to render.
     guard let catalogue = try? Catalogue(
         site: site, schemas: [everyTypeSchema], listings: ["things": [enricher.enrich(listing)]], pages: pages,
-        buildDate: CalendarDate(parsing: "2026-11-23")!, formatter: formatter)
+        buildDate: CalendarDate(parsing: "2026-11-23")!, formatter: formatter, locator: .fileOnly)
     else { return }
     let total = Mutex(0)
     SiteRenderer(catalogue: catalogue, templates: templates).render { files in
