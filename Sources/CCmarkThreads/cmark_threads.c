@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,25 +70,29 @@ long long nb_cmark_count_peak(void) { return peak; }
 // strikethrough) in one table for the whole process: each parse adds its extensions' characters before its
 // inlines and removes them after, so a parse that ends takes them from another still running, which then
 // misses its autolinks. This definition takes the library's place (the library calls the function through
-// its PLT, and the program's definition comes first), adds as the library does and never removes, so the
-// table only ever gains characters. Every parser in this program attaches the same extensions (CmarkSession),
-// so the table holds what each parse would have added itself.
+// its PLT, and the program's definition comes first; linked statically, the two definitions would not link).
+// The first parse adds the characters with the library's own function, once, and nothing removes them, so
+// after it the table is only read. Every parser in this program attaches the same extensions
+// (`CmarkSession.extensions`), so the table holds what each parse would have added itself; a parser with fewer
+// would see characters it did not ask for (a '~' next to '*' changes how the '*' reads).
 static atomic_long table_calls;
+static atomic_bool characters_added;
 static pthread_mutex_t adding = PTHREAD_MUTEX_INITIALIZER;
 
 void cmark_manage_extensions_special_characters(cmark_parser *parser, int add) {
     atomic_fetch_add_explicit(&table_calls, 1, memory_order_relaxed);
-    if (!add) return;
-    static void (*library_own)(cmark_parser *, int);
+    if (!add || atomic_load_explicit(&characters_added, memory_order_acquire)) return;
     pthread_mutex_lock(&adding);
-    if (!library_own) {
-        library_own = (void (*)(cmark_parser *, int))dlsym(RTLD_NEXT, "cmark_manage_extensions_special_characters");
+    if (!atomic_load_explicit(&characters_added, memory_order_relaxed)) {
+        void (*library_own)(cmark_parser *, int) =
+            (void (*)(cmark_parser *, int))dlsym(RTLD_NEXT, "cmark_manage_extensions_special_characters");
         if (!library_own) {
             fprintf(stderr, "noticeboard: cmark-gfm's cmark_manage_extensions_special_characters not found: %s\n", dlerror());
             abort();
         }
+        library_own(parser, 1);
+        atomic_store_explicit(&characters_added, true, memory_order_release);
     }
-    library_own(parser, 1);
     pthread_mutex_unlock(&adding);
 }
 

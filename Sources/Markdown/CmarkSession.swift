@@ -9,7 +9,9 @@ import Foundation
 /// still running) only ever gains characters, and the allocation count is kept per thread. The first takes the
 /// place of a library function, which works only while the library calls it through its PLT, as Debian's
 /// build does; the first parse checks that it does, and otherwise parses run one at a time, as they must.
+/// A parse may not start another from within `use`: the two would share one count.
 enum CmarkSession {
+    /// Every parse attaches all of these: the shared table holds their characters for every parse after the first.
     static let extensionNames = ["table", "strikethrough", "autolink", "tagfilter", "tasklist"]
 
     /// The registered extensions, looked up once: registration is not thread-safe, lookups after it are.
@@ -23,12 +25,12 @@ enum CmarkSession {
         }
     }()
 
-    /// Whether parses may run at once: true when cmark-gfm's changes to its table reach `CCmarkThreads`,
-    /// which one parse, made before any other, shows.
+    /// Whether parses may run at once: true when both of cmark-gfm's changes to its table in a parse, the
+    /// adding and the removing, reach `CCmarkThreads`, which one parse, made before any other, shows.
     static let parsesRunAtOnce: Bool = {
         let before = nb_cmark_table_calls()
         try! parse("https://example.org", options: CMARK_OPT_DEFAULT, budget: nil) { _ in }
-        return nb_cmark_table_calls() > before
+        return nb_cmark_table_calls() - before == 2
     }()
 
     /// Holds parses to one at a time when they may not run at once.
