@@ -13,7 +13,7 @@ struct CmarkSessionTests {
 
     /// Each parse counts the memory cmark holds for it alone, whatever else parses at the same time: the
     /// count is what the memory limit is checked against.
-    @Test func eachParseCountsItsOwnMemory() throws {
+    @Test func eachParseCountsItsOwnMemory() {
         let large = String(repeating: "www.a.co https://b.co a@b.co ~~x~~ ", count: 2000)
         let small = "Oven cleaning, see https://example.org"
         let peak: @Sendable (String) -> Int = { markdown in
