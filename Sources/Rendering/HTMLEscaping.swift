@@ -11,8 +11,6 @@ struct HTMLEscaping: MustacheContentType {
 
     static let registered: Void = MustacheContentTypes.register(HTMLEscaping(), named: name)
 
-    private static let replacements: [Character: String] = ["<": "&lt;", ">": "&gt;", "&": "&amp;", "\"": "&quot;", "'": "&#39;"]
-
     func escapeText(_ text: String) -> String {
         var escaped: [UInt8] = []
         escape(text, into: &escaped)
@@ -56,7 +54,7 @@ struct HTMLEscaping: MustacheContentType {
             isSpecial: { replacement(of: $0) != nil })
     }
 
-    /// `replacements` by byte.
+    /// The library's replacements, by byte.
     @inline(__always)
     private static func replacement(of byte: UInt8) -> StaticString? {
         switch byte {
@@ -74,13 +72,14 @@ struct HTMLEscaping: MustacheContentType {
         replacement.withUTF8Buffer { output.append(contentsOf: $0) }
     }
 
-    /// The library's algorithm: a `Character` such as `"` followed by a combining mark is left as it is.
+    /// The library's algorithm: a `Character` such as `"` followed by a combining mark is left as it is; the
+    /// library's table holds one-byte Characters only, the five `replacement(of:)` replaces.
     private static func escapeCharacters(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.count)
         for character in text {
-            if let replacement = replacements[character] {
-                escaped += replacement
+            if character.utf8.count == 1, let replacement = replacement(of: character.utf8.first!) {
+                escaped += replacement.description
             } else {
                 escaped.append(character)
             }
