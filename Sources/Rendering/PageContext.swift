@@ -7,24 +7,26 @@ import Support
 /// render key, made from the same fields. A field that many pages share goes in as a `KeyedValue`, which
 /// carries the smaller value render keys take in its place; so the key of a page always follows its context.
 ///
-/// A field may also be a `MadeList`, whose items are made as the template walks them: its place among the
-/// fields holds null, which only this type sees.
+/// A field may also be a `MadeList`, whose items are made as the template walks them, or an object that holds
+/// one (`PaginationValue`): its place among the fields holds null, which only this type sees.
 struct PageContext: Sendable {
     private var fields: OrderedDictionary<String, Value>
-    /// Stand-ins of the fields set from a `KeyedValue` or a `MadeList`, by name.
+    /// Stand-ins of the fields set from a `KeyedValue`, a `MadeList` or a `PaginationValue`, by name.
     private var standIns: [String: Value] = [:]
     private var madeLists: [String: MadeList] = [:]
+    private var madeObjects: [String: PageContext] = [:]
 
     init(_ fields: OrderedDictionary<String, Value> = [:]) {
         self.fields = fields
     }
 
     subscript(name: String) -> Value? {
-        get { madeLists[name].map { .list(Array($0)) } ?? fields[name] }
+        get { madeLists[name].map { .list(Array($0)) } ?? madeObjects[name]?.value ?? fields[name] }
         set {
             fields[name] = newValue
             standIns[name] = nil
             madeLists[name] = nil
+            madeObjects[name] = nil
         }
     }
 
@@ -39,9 +41,16 @@ struct PageContext: Sendable {
         madeLists[name] = list
     }
 
+    mutating func set(_ name: String, _ pagination: PaginationValue) {
+        self[name] = .null
+        standIns[name] = pagination.keyStandIn
+        madeObjects[name] = pagination.context
+    }
+
     /// The field as a template's tag sees it (`TemplateValue.init(field:)`), a made list as it is.
     func templateField(named name: String) -> TemplateValue? {
         if let list = madeLists[name] { return .madeList(list) }
+        if let object = madeObjects[name] { return .page(object) }
         return fields[name].flatMap(TemplateValue.init(field:))
     }
 
@@ -49,6 +58,7 @@ struct PageContext: Sendable {
     var value: Value {
         var made = fields
         for (name, list) in madeLists { made[name] = .list(Array(list)) }
+        for (name, object) in madeObjects { made[name] = object.value }
         return .object(made)
     }
 
@@ -128,8 +138,9 @@ enum CardList {
     }
 }
 
-/// The `pagination` value of one page of a list, made by `PageContexts.paginationValues`.
-struct PaginationValue: KeyedValue {
-    let value: Value
+/// The `pagination` value of one page of a list, made by `PageContexts.paginationValues`: an object whose
+/// `pages` is made as a template walks it, and the value render keys take in its place.
+struct PaginationValue: Sendable {
+    let context: PageContext
     let keyStandIn: Value
 }

@@ -113,8 +113,10 @@ struct PageContexts: Sendable {
     /// The `pagination` value of each page of one list, with its stand-in for render keys. `pages` links
     /// every page of the list and `window` the pages near this one (`Pagination.window`), with a `gap`
     /// where pages are skipped. The links are made once for the list, each as it looks current and not,
-    /// and shared by all its pages; in the stand-in, `pages` is the digest of the list's links, since
-    /// `number` says which one is current, and `window` follows from `number` and `count`.
+    /// and shared by all its pages; `pages` is made as a template walks it, since made ahead for every page
+    /// it grew with the square of the list's length (XL's 4,000-page lists). In the stand-in, `pages` is the
+    /// digest of the list's links, since `number` says which one is current, and `window` follows from
+    /// `number` and `count`.
     func paginationValues<Item>(_ paginations: [Pagination<Item>]) -> [PaginationValue] {
         guard let first = paginations.first else { return [] }
         let links = (1...first.count).map { number -> (current: Value, other: Value) in
@@ -124,19 +126,21 @@ struct PageContexts: Sendable {
         }
         let linksDigest = Value.string(RenderKey.digest(of: .list(links.map(\.other))))
         return paginations.map { pagination in
-            var fields: OrderedDictionary<String, Value> = [
+            let fields: OrderedDictionary<String, Value> = [
                 "number": .int(Int64(pagination.number)),
                 "count": .int(Int64(pagination.count)),
                 "is_paged": .bool(pagination.count > 1),
                 "prev": pagination.previousPath.map { .string(site.path($0)) } ?? .null,
                 "next": pagination.nextPath.map { .string(site.path($0)) } ?? .null,
-                "pages": linksDigest,
             ]
-            let standIn = Value.object(fields)
-            func link(_ number: Int) -> Value { number == pagination.number ? links[number - 1].current : links[number - 1].other }
-            fields["pages"] = .list((1...links.count).map(link))
-            fields["window"] = .list(pagination.window.map { number in number.map(link) ?? Self.paginationGap })
-            return PaginationValue(value: .object(fields), keyStandIn: standIn)
+            let current = pagination.number
+            @Sendable func link(_ number: Int) -> Value { number == current ? links[number - 1].current : links[number - 1].other }
+            var context = PageContext(fields)
+            context.set("pages", MadeList(count: links.count, keyStandIn: linksDigest) { link($0 + 1) })
+            context["window"] = .list(pagination.window.map { number in number.map(link) ?? Self.paginationGap })
+            var standIn = fields
+            standIn["pages"] = linksDigest
+            return PaginationValue(context: context, keyStandIn: .object(standIn))
         }
     }
 

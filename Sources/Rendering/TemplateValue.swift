@@ -15,7 +15,8 @@ enum TemplateValue {
     case reversedList(ReversedCollection<[Value]>)
     /// A list whose items are made as they are read: as `.list` of the same items.
     case madeList(MadeList)
-    /// A page's context: as `.value` of the object it stands for, its made lists among its fields.
+    /// A page's context, or an object in it with made lists of its own (`pagination`): as `.value` of the
+    /// object it stands for, its made lists among its fields.
     case page(PageContext)
     case integer(Int64)
     case text(String)
