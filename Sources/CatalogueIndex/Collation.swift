@@ -42,7 +42,11 @@ public final class Collation: @unchecked Sendable {
         Self.compare(key(x), key(y))
     }
 
+    /// Keys in byte order, a shorter key before a longer one it begins.
     static func compare(_ x: [UInt8], _ y: [UInt8]) -> ComparisonResult {
-        x.lexicographicallyPrecedes(y) ? .orderedAscending : y.lexicographicallyPrecedes(x) ? .orderedDescending : .orderedSame
+        let common = min(x.count, y.count)
+        let order = common == 0 ? 0 : x.withUnsafeBufferPointer { x in y.withUnsafeBufferPointer { y in memcmp(x.baseAddress!, y.baseAddress!, common) } }
+        if order != 0 { return order < 0 ? .orderedAscending : .orderedDescending }
+        return x.count < y.count ? .orderedAscending : x.count > y.count ? .orderedDescending : .orderedSame
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import CatalogueIndex
 import SiteModel
+import Support
 import Testing
 
 /// Text sorts by the site language's collation: case and accents ignored, the language's own letters where
@@ -34,6 +35,27 @@ import Testing
         let long = String(repeating: "ŁĄŻ ", count: 500)
         #expect(collation.compare(long + "a", long + "b") == .orderedAscending)
         #expect(collation.compare(long + "b", long + "a") == .orderedDescending)
+    }
+
+    /// Sorting compares the first eight bytes of two keys before the keys: texts whose keys share those bytes,
+    /// or of which one begins the other, sort as their whole keys do, either way, and equal keys by slug.
+    @Test func keysSharingTheirFirstBytesSortAsWholeKeys() {
+        let collation = Collation(language: "en-IE")
+        var random = SplitMix64(seed: 5)
+        let stems = ["", "a", "abcdefg", "abcdefgh", "abcdefghij", "Abcdefgh", "ábcdefgh", "abcdefgh 2", "abcdefgh 10"]
+        let names = (0..<300).map { _ in stems[Int(random.next() % UInt64(stems.count))] + String(repeating: "x", count: Int(random.next() % 3)) }
+        let listings = names.enumerated().map { index, name in
+            Listing(kind: "people", slug: "p\(index)", file: "content/people/p\(index).yaml", fields: ["name": .string(name)])
+        }
+        for descending in [false, true] {
+            let expected = listings.sorted { a, b in
+                let x = collation.key(a.fields["name"]!.text), y = collation.key(b.fields["name"]!.text)
+                if x != y { return descending ? y.lexicographicallyPrecedes(x) : x.lexicographicallyPrecedes(y) }
+                return a.slug < b.slug
+            }
+            let sorted = sortListings(listings, keys: [SortKey(field: "name", descending: descending)], collation: collation)
+            #expect(sorted.map(\.slug) == expected.map(\.slug))
+        }
     }
 
     /// A language ICU does not know sorts by the Unicode default order rather than failing.
