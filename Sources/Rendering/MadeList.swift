@@ -2,7 +2,8 @@ import SiteModel
 
 /// A list a template walks whose items are made one at a time as it walks them, and let go after: a map
 /// page's cards of every place of a kind, which made ahead were 38 MB of the L build's heap (10,000 places),
-/// and a list page's cards (`CardList`), which a page whose render key is unchanged never makes.
+/// a list page's cards (`CardList`), which a page whose render key is unchanged never makes, and a list
+/// page's links to every page of its list (`pagination.pages`), which made ahead grew with the square of its length.
 /// Templates see it as they see a list of the same items (`TemplateValue.madeList`); render keys take its
 /// stand-in, made from the same inputs.
 struct MadeList: RandomAccessCollection, Sendable {

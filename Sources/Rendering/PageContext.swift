@@ -14,19 +14,19 @@ struct PageContext: Sendable {
     /// Stand-ins of the fields set from a `KeyedValue`, a `MadeList` or a `PaginationValue`, by name.
     private var standIns: [String: Value] = [:]
     private var madeLists: [String: MadeList] = [:]
-    private var madeObjects: [String: PageContext] = [:]
+    private var objectContexts: [String: PageContext] = [:]
 
     init(_ fields: OrderedDictionary<String, Value> = [:]) {
         self.fields = fields
     }
 
     subscript(name: String) -> Value? {
-        get { madeLists[name].map { .list(Array($0)) } ?? madeObjects[name]?.value ?? fields[name] }
+        get { madeLists[name].map { .list(Array($0)) } ?? objectContexts[name]?.value ?? fields[name] }
         set {
             fields[name] = newValue
             standIns[name] = nil
             madeLists[name] = nil
-            madeObjects[name] = nil
+            objectContexts[name] = nil
         }
     }
 
@@ -44,21 +44,23 @@ struct PageContext: Sendable {
     mutating func set(_ name: String, _ pagination: PaginationValue) {
         self[name] = .null
         standIns[name] = pagination.keyStandIn
-        madeObjects[name] = pagination.context
+        objectContexts[name] = pagination.context
     }
 
-    /// The field as a template's tag sees it (`TemplateValue.init(field:)`), a made list as it is.
+    /// The field as a template's tag sees it (`TemplateValue.init(field:)`), a made list or an object's context
+    /// as it is.
     func templateField(named name: String) -> TemplateValue? {
         if let list = madeLists[name] { return .madeList(list) }
-        if let object = madeObjects[name] { return .page(object) }
+        if let object = objectContexts[name] { return .context(object) }
         return fields[name].flatMap(TemplateValue.init(field:))
     }
 
-    /// The whole context as one value, made lists made: for checks of its shape, not for rendering.
+    /// The whole context as one value, made lists and objects' contexts made: for checks of its shape, not for
+    /// rendering.
     var value: Value {
         var made = fields
         for (name, list) in madeLists { made[name] = .list(Array(list)) }
-        for (name, object) in madeObjects { made[name] = object.value }
+        for (name, object) in objectContexts { made[name] = object.value }
         return .object(made)
     }
 

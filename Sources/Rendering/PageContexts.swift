@@ -136,6 +136,7 @@ struct PageContexts: Sendable {
             let current = pagination.number
             @Sendable func link(_ number: Int) -> Value { number == current ? links[number - 1].current : links[number - 1].other }
             var context = PageContext(fields)
+            // The list's own stand-in goes unread: render keys take the whole pagination's (below).
             context.set("pages", MadeList(count: links.count, keyStandIn: linksDigest) { link($0 + 1) })
             context["window"] = .list(pagination.window.map { number in number.map(link) ?? Self.paginationGap })
             var standIn = fields

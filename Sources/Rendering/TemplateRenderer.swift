@@ -24,7 +24,7 @@ struct TemplateRenderer {
 
     /// `room`: bytes the output will hold beyond a page's usual 32 KB.
     init(templates: [String: CompiledTemplate], page: PageContext, room: Int = 0) {
-        self.init(templates: templates, root: .page(page), room: room)
+        self.init(templates: templates, root: .context(page), room: room)
     }
 
     private init(templates: [String: CompiledTemplate], root: TemplateValue, room: Int = 0) {

@@ -17,7 +17,7 @@ enum TemplateValue {
     case madeList(MadeList)
     /// A page's context, or an object in it with made lists of its own (`pagination`): as `.value` of the
     /// object it stands for, its made lists among its fields.
-    case page(PageContext)
+    case context(PageContext)
     case integer(Int64)
     case text(String)
 
@@ -33,7 +33,7 @@ enum TemplateValue {
 
     /// The field `name` of this value, if it is an object that has it.
     func child(named name: String) -> TemplateValue? {
-        if case .page(let page) = self { return page.templateField(named: name) }
+        if case .context(let context) = self { return context.templateField(named: name) }
         guard case .value(.object(let fields)) = self, let field = fields[name] else { return nil }
         return TemplateValue(field: field)
     }
@@ -55,7 +55,7 @@ enum TemplateValue {
         case .reversedList(let items): return name == "reversed" ? .list(items.reversed()) : Self.transform(items, name)
         case .madeList(let items): return Self.transform(items, name)
         // An object has no transforms.
-        case .page: return nil
+        case .context: return nil
         case .integer(let number): return Self.transform(number, name)
         case .text(let text): return Self.transform(text, name)
         }
@@ -69,7 +69,7 @@ enum TemplateValue {
         case .list(let items): return String(describing: items)
         case .reversedList(let items): return String(describing: items)
         case .madeList(let items): return String(describing: Array(items))
-        case .page: return ""
+        case .context: return ""
         case .integer(let number): return String(number)
         case .text(let text): return text
         }
