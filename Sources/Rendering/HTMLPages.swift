@@ -2,6 +2,7 @@ import CatalogueIndex
 import Foundation
 import OrderedCollections
 import SiteModel
+import Support
 
 /// The HTML pages: home, a kind's paginated index, facet pages, listing pages, free pages, search and 404.
 /// Each is described as a `Page` (template and context); `Outputs` declares them and `SiteRenderer.render`
@@ -39,9 +40,9 @@ extension SiteRenderer {
     }
 
     /// With `showing`, only the pages that show one of those listings.
-    func indexPages(_ collection: KindCollection, pages: [Int], cardDigests: CardDigests) -> [Page] {
+    func indexPages(_ collection: KindCollection, pages: [Int], links: MadeByFirstReader<PaginationLinks>, cardDigests: CardDigests) -> [Page] {
         listPages(
-            collection.listings, pages: pages, in: collection, basePath: collection.outputPath, title: collection.schema.title,
+            collection.listings, pages: pages, links: links, in: collection, basePath: collection.outputPath, title: collection.schema.title,
             description: collection.schema.description, facet: .null,
             breadcrumbs: contexts.breadcrumbs([(collection.schema.title, collection.outputPath)]), cardDigests: cardDigests)
     }
@@ -68,8 +69,8 @@ extension SiteRenderer {
 
     /// The pages of one value of the facet (those in `pages`, counting from 0).
     func facetValuePages(
-        _ value: FacetValue, of facet: Facet, in collection: KindCollection, pages: [Int], combined: Value,
-        cardDigests: CardDigests
+        _ value: FacetValue, of facet: Facet, in collection: KindCollection, pages: [Int], links: MadeByFirstReader<PaginationLinks>,
+        combined: Value, cardDigests: CardDigests
     ) -> [Page] {
         let schema = collection.schema
         let facetPath = facet.outputPath(kind: schema.name)
@@ -78,7 +79,7 @@ extension SiteRenderer {
         ])
         let trail = [(schema.title, collection.outputPath), (facet.field.label, facetPath), (value.text, facetPath + value.slug + "/")]
         return listPages(
-            value.listings, pages: pages, in: collection, basePath: facetPath + value.slug + "/",
+            value.listings, pages: pages, links: links, in: collection, basePath: facetPath + value.slug + "/",
             title: "\(schema.title): \(facet.field.label) \(value.text)", description: "\(schema.title) with \(facet.field.label.lowercased()) \(value.text).",
             facet: facetValue, filter: (facet.field.name, value.text), breadcrumbs: contexts.breadcrumbs(trail),
             combined: combined, cardDigests: cardDigests)
@@ -89,14 +90,16 @@ extension SiteRenderer {
         templates.names.contains("search") ? contexts.combinedFilters(value, of: facet, in: collection) : .list([])
     }
 
-    /// The list's pages in `pages` (counting from 0; see `RenderPass.listPageGroups`).
+    /// The list's pages in `pages` (counting from 0; see `RenderPass.listPageGroups`). `links` is shared by
+    /// the list's groups of pages: the first group to need the links to every page makes them.
     private func listPages(
-        _ listings: some PlacedListings & Sendable, pages: [Int], in collection: KindCollection, basePath: String, title: String, description: String,
+        _ listings: some PlacedListings & Sendable, pages: [Int], links: MadeByFirstReader<PaginationLinks>, in collection: KindCollection, basePath: String, title: String, description: String,
         facet: Value, filter: (name: String, value: String)? = nil, breadcrumbs: Value, combined: Value = .list([]), cardDigests: CardDigests
     ) -> [Page] {
         let schema = collection.schema
         let paginations = Pagination.pages(of: listings, size: site.pageSize, basePath: basePath, in: pages)
-        return zip(paginations, contexts.paginationValues(paginations)).map { pagination, paginationValue in
+        let links = links.value { contexts.paginationLinks(count: Pagination<Listing>.count(of: listings.count, size: site.pageSize), basePath: basePath) }
+        return zip(paginations, contexts.paginationValues(paginations, links: links)).map { pagination, paginationValue in
             var context = PageContext([
                 "site": contexts.siteValue(currentKind: schema.name),
                 "page": contexts.page(title: title, description: description, pagination: pagination),

@@ -60,8 +60,9 @@ public enum Outputs {
         // HTML pages. A path ending in `/` is a page's folder, written as its `index.html`.
         .site("home page", [""], shows: .everyListing) { pass in [.pages { [pass.renderer.homePage()] }] },
         .eachKindWithPages("index pages", ["<kind>/", "<kind>/page/<n>/"], shows: .itsListings) { pass, collection in
-            pass.listPageGroups(count: collection.listings.count, shown: pass.edited(in: collection)?.kindListPages) { pages in
-                .pages { pass.renderer.indexPages(collection, pages: pages, cardDigests: pass.cardDigests(collection)) }
+            let links = MadeByFirstReader<PaginationLinks>()
+            return pass.listPageGroups(count: collection.listings.count, shown: pass.edited(in: collection)?.kindListPages) { pages in
+                .pages { pass.renderer.indexPages(collection, pages: pages, links: links, cardDigests: pass.cardDigests(collection)) }
             }
         },
         // The facet's page shows its values and their counts, which an in-place edit does not change.
@@ -74,11 +75,12 @@ public enum Outputs {
                 facet.values.flatMap { value in
                     // Every page of the value shows the same combined filters, made from all its listings.
                     let combined = Once { pass.renderer.combinedFilters(value, of: facet, in: collection) }
+                    let links = MadeByFirstReader<PaginationLinks>()
                     let shown = pass.edited(in: collection)?.pages(of: value, overEntries: collection.schema.facetIsOverEntries(facet.field.name))
                     return pass.listPageGroups(count: value.listings.count, shown: shown) { pages in
                         .pages {
                             pass.renderer.facetValuePages(
-                                value, of: facet, in: collection, pages: pages, combined: combined.value,
+                                value, of: facet, in: collection, pages: pages, links: links, combined: combined.value,
                                 cardDigests: pass.cardDigests(collection, facet: facet))
                         }
                     }

@@ -146,3 +146,22 @@ struct PaginationValue: Sendable {
     let context: PageContext
     let keyStandIn: Value
 }
+
+/// The links to every page of one list, each as it looks on its own page (`current`) and on the others,
+/// with the digest of the others for render keys: made once for the list, since its pages are made in groups
+/// and each group making them grew with the square of the list's length.
+struct PaginationLinks: Sendable {
+    private let links: [(current: Value, other: Value)]
+    let digest: Value
+
+    init(links: [(current: Value, other: Value)], digest: Value) {
+        self.links = links
+        self.digest = digest
+    }
+
+    var count: Int { links.count }
+
+    func link(to number: Int, current: Bool) -> Value {
+        current ? links[number - 1].current : links[number - 1].other
+    }
+}

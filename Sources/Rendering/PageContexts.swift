@@ -111,21 +111,13 @@ struct PageContexts: Sendable {
     }
 
     /// The `pagination` value of each page of one list, with its stand-in for render keys. `pages` links
-    /// every page of the list and `window` the pages near this one (`Pagination.window`), with a `gap`
-    /// where pages are skipped. The links are made once for the list, each as it looks current and not,
-    /// and shared by all its pages; `pages` is made as a template walks it, since made ahead for every page
-    /// it grew with the square of the list's length (XL's 4,000-page lists). In the stand-in, `pages` is the
-    /// digest of the list's links, since `number` says which one is current, and `window` follows from
-    /// `number` and `count`.
-    func paginationValues<Item>(_ paginations: [Pagination<Item>]) -> [PaginationValue] {
-        guard let first = paginations.first else { return [] }
-        let links = (1...first.count).map { number -> (current: Value, other: Value) in
-            let path = Value.string(site.path(Pagination<Item>.path(of: number, basePath: first.basePath)))
-            func link(current: Bool) -> Value { .object(["number": .int(Int64(number)), "path": path, "current": .bool(current)]) }
-            return (link(current: true), link(current: false))
-        }
-        let linksDigest = Value.string(RenderKey.digest(of: .list(links.map(\.other))))
-        return paginations.map { pagination in
+    /// every page of the list (`links`, made once for the list) and `window` the pages near this one
+    /// (`Pagination.window`), with a `gap` where pages are skipped. `pages` is made as a template walks it,
+    /// since made ahead for every page it grew with the square of the list's length (XL's 4,000-page lists).
+    /// In the stand-in, `pages` is the digest of the list's links, since `number` says which one is current,
+    /// and `window` follows from `number` and `count`.
+    func paginationValues<Item>(_ paginations: [Pagination<Item>], links: PaginationLinks) -> [PaginationValue] {
+        paginations.map { pagination in
             let fields: OrderedDictionary<String, Value> = [
                 "number": .int(Int64(pagination.number)),
                 "count": .int(Int64(pagination.count)),
@@ -134,15 +126,25 @@ struct PageContexts: Sendable {
                 "next": pagination.nextPath.map { .string(site.path($0)) } ?? .null,
             ]
             let current = pagination.number
-            @Sendable func link(_ number: Int) -> Value { number == current ? links[number - 1].current : links[number - 1].other }
+            @Sendable func link(_ number: Int) -> Value { links.link(to: number, current: number == current) }
             var context = PageContext(fields)
             // The list's own stand-in goes unread: render keys take the whole pagination's (below).
-            context.set("pages", MadeList(count: links.count, keyStandIn: linksDigest) { link($0 + 1) })
+            context.set("pages", MadeList(count: links.count, keyStandIn: links.digest) { link($0 + 1) })
             context["window"] = .list(pagination.window.map { number in number.map(link) ?? Self.paginationGap })
             var standIn = fields
-            standIn["pages"] = linksDigest
+            standIn["pages"] = links.digest
             return PaginationValue(context: context, keyStandIn: .object(standIn))
         }
+    }
+
+    /// The links to every page of a list of `count` pages at `basePath`, for `paginationValues`.
+    func paginationLinks(count: Int, basePath: String) -> PaginationLinks {
+        let links = (1...count).map { number -> (current: Value, other: Value) in
+            let path = Value.string(site.path(Pagination<Listing>.path(of: number, basePath: basePath)))
+            func link(current: Bool) -> Value { .object(["number": .int(Int64(number)), "path": path, "current": .bool(current)]) }
+            return (link(current: true), link(current: false))
+        }
+        return PaginationLinks(links: links, digest: .string(RenderKey.digest(of: .list(links.map(\.other)))))
     }
 
     /// Where a paginator's window skips pages; its links carry no `gap`, so templates test `{{#gap}}`.

@@ -26,3 +26,20 @@ public final class Once<Value: Sendable>: Sendable {
         }
     }
 }
+
+/// As `Once`, for a value whose making needs what only its readers have at hand: the first read makes it
+/// with its own `make`, and every later read, from any thread, gets that value.
+public final class MadeByFirstReader<Value: Sendable>: Sendable {
+    private let made = Mutex<Value?>(nil)
+
+    public init() {}
+
+    public func value(orMake make: () -> Value) -> Value {
+        made.withLock { made in
+            if let made { return made }
+            let value = make()
+            made = value
+            return value
+        }
+    }
+}

@@ -20,7 +20,7 @@ import Testing
         defer { TestSupport.removeTree(folder) }
         let contexts = try RenderShareTests.renderer(in: folder).contexts
         let paginations = Pagination.pages(of: Array(0..<95), size: 10, basePath: "cleaners")
-        let values = contexts.paginationValues(paginations)
+        let values = contexts.paginationValues(paginations, links: contexts.paginationLinks(count: 10, basePath: "cleaners"))
         #expect(values.count == 10)
         for (pagination, value) in zip(paginations, values) {
             guard case .madeList(let pages)? = value.context.templateField(named: "pages") else {
@@ -56,7 +56,8 @@ import Testing
         }
         for count in [1, 9, 40] {
             let paginations = Pagination.pages(of: Array(0..<count), size: 4, basePath: "rentals")
-            for value in contexts.paginationValues(paginations) {
+            let links = contexts.paginationLinks(count: paginations[0].count, basePath: "rentals")
+            for value in contexts.paginationValues(paginations, links: links) {
                 var page = PageContext(["title": .string("List")])
                 page.set("pagination", value)
                 let madeAhead = page.value

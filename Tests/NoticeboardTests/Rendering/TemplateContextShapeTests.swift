@@ -5,6 +5,7 @@ import Foundation
 import SiteLoader
 import SiteModel
 import SiteValidation
+import Support
 import Testing
 
 /// `TemplateContextShape` is what the template name check holds templates to, so it must describe every name
@@ -39,13 +40,13 @@ import Testing
             }
             guard collection.schema.hasPages else { continue }
             let allPages = { (count: Int) in Array(0..<Pagination<Listing>.count(of: count, size: catalogue.site.pageSize)) }
-            made += renderer.indexPages(collection, pages: allPages(collection.listings.count), cardDigests: .none).map { Made(what: $0.path, role: .list, kinds: kinds, context: $0.context.value) }
+            made += renderer.indexPages(collection, pages: allPages(collection.listings.count), links: MadeByFirstReader(), cardDigests: .none).map { Made(what: $0.path, role: .list, kinds: kinds, context: $0.context.value) }
             made += collection.listings.map { Made(what: $0.outputPath, role: .listing, kinds: kinds, context: renderer.listingPage($0, in: collection).context.value) }
             for facet in collection.facets {
                 made.append(Made(what: "\(name) \(facet.field.name)", role: .facet, kinds: kinds, context: renderer.facetPage(facet, in: collection).context.value))
                 for value in facet.values {
                     made += renderer.facetValuePages(
-                        value, of: facet, in: collection, pages: allPages(value.listings.count),
+                        value, of: facet, in: collection, pages: allPages(value.listings.count), links: MadeByFirstReader(),
                         combined: renderer.combinedFilters(value, of: facet, in: collection), cardDigests: .none).map {
                         Made(what: $0.path, role: .list, kinds: kinds, context: $0.context.value)
                     }
