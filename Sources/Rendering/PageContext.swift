@@ -147,21 +147,32 @@ struct PaginationValue: Sendable {
     let keyStandIn: Value
 }
 
-/// The links to every page of one list, each as it looks on its own page (`current`) and on the others,
-/// with the digest of the others for render keys: made once for the list, since its pages are made in groups
-/// and each group making them grew with the square of the list's length.
+/// The links to every page of one list, made as they are read, with the digest of all of them as they look on
+/// other pages than their own, for render keys. Made once for the list, since its pages are made in groups
+/// and each group making them grew with the square of the list's length; and held as little more than the
+/// digest, as every list's are held until the render ends.
 struct PaginationLinks: Sendable {
-    private let links: [(current: Value, other: Value)]
+    let count: Int
+    /// The list's own path as pages link it (`/cleaners/county/cork/`).
+    private let listPath: String
     let digest: Value
 
-    init(links: [(current: Value, other: Value)], digest: Value) {
-        self.links = links
-        self.digest = digest
+    init(count: Int, listPath: String) {
+        self.count = count
+        self.listPath = listPath
+        digest = .string(RenderKey.digest(ofListOf: count) { [listPath] index in
+            Self.link(to: index + 1, current: false, listPath: listPath)
+        })
     }
 
-    var count: Int { links.count }
-
     func link(to number: Int, current: Bool) -> Value {
-        current ? links[number - 1].current : links[number - 1].other
+        Self.link(to: number, current: current, listPath: listPath)
+    }
+
+    private static func link(to number: Int, current: Bool, listPath: String) -> Value {
+        .object([
+            "number": .int(Int64(number)), "path": .string(Pagination<Listing>.path(of: number, basePath: listPath)),
+            "current": .bool(current),
+        ])
     }
 }

@@ -139,12 +139,7 @@ struct PageContexts: Sendable {
 
     /// The links to every page of a list of `count` pages at `basePath`, for `paginationValues`.
     func paginationLinks(count: Int, basePath: String) -> PaginationLinks {
-        let links = (1...count).map { number -> (current: Value, other: Value) in
-            let path = Value.string(site.path(Pagination<Listing>.path(of: number, basePath: basePath)))
-            func link(current: Bool) -> Value { .object(["number": .int(Int64(number)), "path": path, "current": .bool(current)]) }
-            return (link(current: true), link(current: false))
-        }
-        return PaginationLinks(links: links, digest: .string(RenderKey.digest(of: .list(links.map(\.other)))))
+        PaginationLinks(count: count, listPath: site.path(basePath))
     }
 
     /// Where a paginator's window skips pages; its links carry no `gap`, so templates test `{{#gap}}`.
