@@ -99,9 +99,9 @@ extension SiteRenderer {
         let build = isNew ? lastSync.build + 1 : lastSync.build
         if isNew { root = apiRoot(build: build, date: catalogue.buildDate) }
         let apiRootDigest = Manifest.digest(root.madeBytes)
-        synced.now[Self.apiRootPath] = apiRootDigest
+        synced.now = synced.now.adding(Self.apiRootPath, apiRootDigest)
         if lastFiles[Self.apiRootPath] != apiRootDigest { synced.differing.note(Self.apiRootPath, apiRootDigest) }
-        kept?.synced = synced.now
+        if kept != nil { kept?.synced = synced.now.table }
         let tree = tree(synced.now, changed: changed.map { _ in synced.differing.files.keys }, last: kept?.syncTree, keepingBytes: kept != nil)
         kept?.syncTree = tree.kept
         var files = [root] + tree.files
@@ -152,34 +152,32 @@ extension SiteRenderer {
     /// differ; otherwise from every file, and the last build's record of them.
     private func syncedFiles(
         _ digests: WrittenDigests, changed: Set<String>?, last: [String: FileDigest]?
-    ) -> (now: [String: FileDigest], differing: DifferingFiles) {
-        func isSynced(_ path: String) -> Bool { SyncDocuments.syncs(path) && !SyncDocuments.isDerived(path) }
+    ) -> (now: SyncedFiles, differing: DifferingFiles) {
+        @Sendable func isSynced(_ path: String) -> Bool { SyncDocuments.syncs(path) && !SyncDocuments.isDerived(path) }
         if let changed, let last {
             var now = last, differing = DifferingFiles()
             for path in changed where isSynced(path) && last[path] != digests[path] {
                 now[path] = digests[path]
                 differing.note(path, digests[path])
             }
-            return (now, differing)
+            return (SyncedFiles(now), differing)
         }
-        // Counted first, so the table is made at its size at once: grown as it filled, its last move held the
-        // old table and the new, 88 MB at 430,000 listings.
         var syncedCount = 0
         digests.forEach { path, _ in if isSynced(path) { syncedCount += 1 } }
-        var now = [String: FileDigest](minimumCapacity: syncedCount)
-        digests.forEach { path, digest in if isSynced(path) { now[path] = digest } }
+        let now = SyncedFiles(digests, count: syncedCount, isSynced: isSynced)
         // The files the last build synced and this one does not (few, when any); the others that differ are
         // counted first, and listed only when a change list may carry them (the API root's digest may add one
         // to each count) or an edit in place needs their paths.
         var removed: [String] = []
         lastFiles.forEach { path, _ in if isSynced(path) && now[path] == nil { removed.append(path) } }
-        let count = now.count { lastFiles[$0.key] != $0.value } + removed.count
+        var count = removed.count
+        now.forEach { path, digest in if lastFiles[path] != digest { count += 1 } }
         guard changed != nil || (!lastSync.root.isEmpty && ChangeList.isWorthListing(count, among: now.count + 1)) else {
             return (now, DifferingFiles(counted: count))
         }
         var differing = DifferingFiles()
         // Made entry by entry from the last build's files, without filtered copies: each held 500,000 at XL.
-        for (path, digest) in now where lastFiles[path] != digest { differing.note(path, digest) }
+        now.forEach { path, digest in if lastFiles[path] != digest { differing.note(path, digest) } }
         for path in removed { differing.note(path, nil) }
         return (now, differing)
     }
@@ -187,7 +185,7 @@ extension SiteRenderer {
     /// `api/sync/tree.json` first, then every bucket's document: made anew, or in place from the `last`
     /// tree with only the buckets of the `changed` paths made again.
     private func tree(
-        _ synced: [String: FileDigest], changed: Dictionary<String, FileDigest?>.Keys?, last: SyncTree?, keepingBytes: Bool
+        _ synced: SyncedFiles, changed: Dictionary<String, FileDigest?>.Keys?, last: SyncTree?, keepingBytes: Bool
     ) -> (files: [OutputFile], kept: SyncTree) {
         let schema = schemaURL("sync.bucket")
         let document: @Sendable (String, [JSONWriter.Encoded]) -> OutputFile = { name, entries in

@@ -23,10 +23,11 @@ struct SyncTree: Sendable {
     /// Every bucket of the `synced` files, each made by `document(name, entries)`. Without `keepingBytes`
     /// (a build that keeps nothing for an edit in place), each document is made again as it is written: held
     /// whole until the writers took them, the 4,096 documents were 65 MB of the peak at 430,000 listings.
-    init(_ synced: [String: FileDigest], keepingBytes: Bool, document: @escaping @Sendable (String, [JSONWriter.Encoded]) -> OutputFile) {
-        digits = SyncDocuments.bucketDigits(files: synced.count)
+    init(_ synced: SyncedFiles, keepingBytes: Bool, document: @escaping @Sendable (String, [JSONWriter.Encoded]) -> OutputFile) {
+        let digits = SyncDocuments.bucketDigits(files: synced.count)
+        self.digits = digits
         var members: [String: [String]] = [:]
-        for path in synced.keys { members[Self.bucket(of: path, digits: digits), default: []].append(path) }
+        synced.forEach { path, _ in members[Self.bucket(of: path, digits: digits), default: []].append(path) }
         let all = members
         buckets = Self.names(digits: digits).parallelMap { name in
             // Looked up once, for the document digested here and for the one made again as it is written.
@@ -39,7 +40,7 @@ struct SyncTree: Sendable {
     /// These buckets with those that hold a `changed` path made again from `synced`; nil when the number of
     /// files calls for buckets of another size (then every bucket is made anew).
     func updating(
-        _ synced: [String: FileDigest], changed: some Sequence<String>, document: @Sendable (String, [JSONWriter.Encoded]) -> OutputFile
+        _ synced: SyncedFiles, changed: some Sequence<String>, document: @Sendable (String, [JSONWriter.Encoded]) -> OutputFile
     ) -> SyncTree? {
         guard SyncDocuments.bucketDigits(files: synced.count) == digits else { return nil }
         var updated = self

@@ -26,7 +26,7 @@ import Testing
         for _ in 0..<40 {
             let count = Int.random(in: 0...600, using: &random)
             let synced = Dictionary(uniqueKeysWithValues: (0..<count).map { ("api/things/\($0)-é.json", Self.digest($0)) })
-            let last = SyncTree(synced, keepingBytes: true, document: Self.document)
+            let last = SyncTree(SyncedFiles(synced), keepingBytes: true, document: Self.document)
             var now = synced
             var changed: Set<String> = []
             for path in synced.keys where Int.random(in: 0..<10, using: &random) == 0 {
@@ -39,8 +39,8 @@ import Testing
             }
             // A change that leaves a file as it was remakes its bucket, to the same bytes.
             if let path = now.keys.first { changed.insert(path) }
-            let whole = SyncTree(now, keepingBytes: true, document: Self.document)
-            guard let updated = last.updating(now, changed: changed, document: Self.document) else {
+            let whole = SyncTree(SyncedFiles(now), keepingBytes: true, document: Self.document)
+            guard let updated = last.updating(SyncedFiles(now), changed: changed, document: Self.document) else {
                 #expect(SyncDocuments.bucketDigits(files: now.count) != last.digits)
                 continue
             }
@@ -50,19 +50,19 @@ import Testing
 
     @Test func moreFilesThanTheBucketsHoldCallForABuildOfEveryBucket() {
         let synced = Dictionary(uniqueKeysWithValues: (0..<4096).map { ("api/\($0).json", Self.digest($0)) })
-        let last = SyncTree(synced, keepingBytes: true, document: Self.document)
+        let last = SyncTree(SyncedFiles(synced), keepingBytes: true, document: Self.document)
         var now = synced
         now["api/one-more.json"] = Self.digest(1)
         #expect(last.digits == 1 && SyncDocuments.bucketDigits(files: now.count) == 2)
-        #expect(last.updating(now, changed: ["api/one-more.json"], document: Self.document) == nil)
+        #expect(last.updating(SyncedFiles(now), changed: ["api/one-more.json"], document: Self.document) == nil)
     }
 
     /// A build that keeps nothing for an edit in place streams each bucket, made again as it is written: the
     /// same bytes as a bucket held whole, with the digest the tree lists for it.
     @Test func streamedBucketsAreTheBucketsHeldWhole() throws {
         let synced = Dictionary(uniqueKeysWithValues: (0..<700).map { ("api/things/\($0).json", Self.digest($0)) })
-        let held = SyncTree(synced, keepingBytes: true, document: Self.document)
-        let streamed = SyncTree(synced, keepingBytes: false, document: Self.document)
+        let held = SyncTree(SyncedFiles(synced), keepingBytes: true, document: Self.document)
+        let streamed = SyncTree(SyncedFiles(synced), keepingBytes: false, document: Self.document)
         #expect(held.buckets.count == 16 && streamed.buckets.count == held.buckets.count)
         for (whole, bucket) in zip(held.buckets, streamed.buckets) {
             guard case .streamed = bucket.file.contents else {
