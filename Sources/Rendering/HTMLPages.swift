@@ -91,15 +91,16 @@ extension SiteRenderer {
     }
 
     /// The list's pages in `pages` (counting from 0; see `RenderPass.listPageGroups`). `links` is shared by
-    /// the list's groups of pages: the first group to need the links to every page makes them.
+    /// the list's groups of pages: the first group makes the list's `PaginationLinks` (its page count, path
+    /// and the digest of its links), and the links themselves are made as templates read them.
     private func listPages(
         _ listings: some PlacedListings & Sendable, pages: [Int], links: MadeByFirstReader<PaginationLinks>, in collection: KindCollection, basePath: String, title: String, description: String,
         facet: Value, filter: (name: String, value: String)? = nil, breadcrumbs: Value, combined: Value = .list([]), cardDigests: CardDigests
     ) -> [Page] {
         let schema = collection.schema
         let paginations = Pagination.pages(of: listings, size: site.pageSize, basePath: basePath, in: pages)
-        let links = links.value { contexts.paginationLinks(count: Pagination<Listing>.count(of: listings.count, size: site.pageSize), basePath: basePath) }
-        return zip(paginations, contexts.paginationValues(paginations, links: links)).map { pagination, paginationValue in
+        let listLinks = links.value { contexts.paginationLinks(count: Pagination<Listing>.count(of: listings.count, size: site.pageSize), basePath: basePath) }
+        return zip(paginations, contexts.paginationValues(paginations, links: listLinks)).map { pagination, paginationValue in
             var context = PageContext([
                 "site": contexts.siteValue(currentKind: schema.name),
                 "page": contexts.page(title: title, description: description, pagination: pagination),

@@ -155,12 +155,13 @@ struct PaginationLinks: Sendable {
     let count: Int
     /// The list's own path as pages link it (`/cleaners/county/cork/`).
     private let listPath: String
-    let digest: Value
+    /// The digest of every link as it looks on other pages than its own: what render keys take for `pages`.
+    let keyStandIn: Value
 
     init(count: Int, listPath: String) {
         self.count = count
         self.listPath = listPath
-        digest = .string(RenderKey.digest(ofListOf: count) { [listPath] index in
+        keyStandIn = .string(RenderKey.digest(ofListOf: count) { [listPath] index in
             Self.link(to: index + 1, current: false, listPath: listPath)
         })
     }

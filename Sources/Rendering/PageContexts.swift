@@ -111,13 +111,14 @@ struct PageContexts: Sendable {
     }
 
     /// The `pagination` value of each page of one list, with its stand-in for render keys. `pages` links
-    /// every page of the list (`links`, made once for the list) and `window` the pages near this one
-    /// (`Pagination.window`), with a `gap` where pages are skipped. `pages` is made as a template walks it,
-    /// since made ahead for every page it grew with the square of the list's length (XL's 4,000-page lists).
-    /// In the stand-in, `pages` is the digest of the list's links, since `number` says which one is current,
-    /// and `window` follows from `number` and `count`.
+    /// every page of the list and `window` the pages near this one (`Pagination.window`), with a `gap` where
+    /// pages are skipped. `pages` is made from `links` as a template walks it, since made ahead for every
+    /// page it grew with the square of the list's length (XL's 4,000-page lists). In the stand-in, `pages` is
+    /// the digest of the list's links, since `number` says which one is current, and `window` follows from
+    /// `number` and `count`.
     func paginationValues<Item>(_ paginations: [Pagination<Item>], links: PaginationLinks) -> [PaginationValue] {
         paginations.map { pagination in
+            precondition(pagination.count == links.count, "page \(pagination.number) of \(pagination.count) given the links of \(links.count) pages")
             let fields: OrderedDictionary<String, Value> = [
                 "number": .int(Int64(pagination.number)),
                 "count": .int(Int64(pagination.count)),
@@ -129,10 +130,10 @@ struct PageContexts: Sendable {
             @Sendable func link(_ number: Int) -> Value { links.link(to: number, current: number == current) }
             var context = PageContext(fields)
             // The list's own stand-in goes unread: render keys take the whole pagination's (below).
-            context.set("pages", MadeList(count: links.count, keyStandIn: links.digest) { link($0 + 1) })
+            context.set("pages", MadeList(count: links.count, keyStandIn: links.keyStandIn) { link($0 + 1) })
             context["window"] = .list(pagination.window.map { number in number.map(link) ?? Self.paginationGap })
             var standIn = fields
-            standIn["pages"] = links.digest
+            standIn["pages"] = links.keyStandIn
             return PaginationValue(context: context, keyStandIn: .object(standIn))
         }
     }

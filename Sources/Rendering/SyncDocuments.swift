@@ -99,9 +99,9 @@ extension SiteRenderer {
         let build = isNew ? lastSync.build + 1 : lastSync.build
         if isNew { root = apiRoot(build: build, date: catalogue.buildDate) }
         let apiRootDigest = Manifest.digest(root.madeBytes)
-        synced.now = synced.now.adding(Self.apiRootPath, apiRootDigest)
+        synced.now.add(Self.apiRootPath, apiRootDigest)
         if lastFiles[Self.apiRootPath] != apiRootDigest { synced.differing.note(Self.apiRootPath, apiRootDigest) }
-        if kept != nil { kept?.synced = synced.now.table }
+        kept?.synced = synced.now.table
         let tree = tree(synced.now, changed: changed.map { _ in synced.differing.files.keys }, last: kept?.syncTree, keepingBytes: kept != nil)
         kept?.syncTree = tree.kept
         var files = [root] + tree.files
@@ -162,9 +162,7 @@ extension SiteRenderer {
             }
             return (SyncedFiles(now), differing)
         }
-        var syncedCount = 0
-        digests.forEach { path, _ in if isSynced(path) { syncedCount += 1 } }
-        let now = SyncedFiles(digests, count: syncedCount, isSynced: isSynced)
+        let now = SyncedFiles(digests, isSynced: isSynced)
         // The files the last build synced and this one does not (few, when any); the others that differ are
         // counted first, and listed only when a change list may carry them (the API root's digest may add one
         // to each count) or an edit in place needs their paths.

@@ -28,7 +28,8 @@ public final class Once<Value: Sendable>: Sendable {
 }
 
 /// As `Once`, for a value whose making needs what only its readers have at hand: the first read makes it
-/// with its own `make`, and every later read, from any thread, gets that value.
+/// with its own `make`, and every later read, from any thread, gets that value (its own `make` unused).
+/// Readers that come while the value is being made wait for it; a `make` must not read the same cell.
 public final class MadeByFirstReader<Value: Sendable>: Sendable {
     private let made = Mutex<Value?>(nil)
 

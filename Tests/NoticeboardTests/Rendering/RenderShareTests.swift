@@ -5,6 +5,7 @@ import SiteLoader
 import SiteModel
 import SiteValidation
 import SyntheticSite
+import Support
 import Synchronization
 import Testing
 
@@ -33,6 +34,27 @@ import Testing
         }
         #expect(indexPagesPerShare.reduce(0, +) == 150)
         #expect(indexPagesPerShare.allSatisfy { $0 <= RenderPass.listPagesPerGroup }, "\(indexPagesPerShare)")
+    }
+
+    /// A long list's groups of pages share its links, made by the first group that needs them: each of its
+    /// pages renders as it does made in one group.
+    @Test func aLongListsGroupsOfPagesShareItsLinks() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let renderer = try Self.renderer(in: folder)
+        var grouped: [String: [UInt8]] = [:]
+        for case .pages(let make) in renderer.plan(RenderPass(renderer: renderer, changes: nil)).work {
+            for page in make() where page.path == "cleaners/index.html" || page.path.hasPrefix("cleaners/page/") {
+                grouped[page.path] = renderer.render(page)
+            }
+        }
+        let cleaners = try #require(renderer.catalogue.kinds.first { $0.schema.name == "cleaners" })
+        let whole = renderer.indexPages(cleaners, pages: Array(0..<150), links: MadeByFirstReader(), cardDigests: .none)
+        #expect(grouped.count == 150 && whole.count == 150)
+        for page in whole {
+            #expect(grouped[page.path] == renderer.render(page), "\(page.path)")
+        }
+        #expect(String(decoding: grouped["cleaners/page/150/index.html"] ?? [], as: UTF8.self).contains("/cleaners/page/149/"))
     }
 
     /// The JSON pages of the kind's list and of each county's: a share holds one list's, never a facet's all.

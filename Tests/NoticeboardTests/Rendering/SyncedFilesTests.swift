@@ -15,18 +15,38 @@ import Testing
         let written = Dictionary(uniqueKeysWithValues: paths.enumerated().map { ($1, Self.digest($0)) })
         @Sendable func isSynced(_ path: String) -> Bool { SyncDocuments.syncs(path) && !SyncDocuments.isDerived(path) }
         let table = written.filter { isSynced($0.key) }
-        let view = SyncedFiles(WrittenDigests(written), count: table.count, isSynced: isSynced)
-        #expect(table.count == 300)
+        var view = SyncedFiles(WrittenDigests(written), isSynced: isSynced)
+        #expect(view.count == 300 && table.count == 300)
         #expect(view.table == table)
         #expect(paths.allSatisfy { view[$0] == table[$0] })
 
         let root = Self.digest(9_999)
-        let withRoot = view.adding(SiteRenderer.apiRootPath, root)
-        #expect(withRoot.count == 301 && withRoot[SiteRenderer.apiRootPath] == root)
-        #expect(withRoot.table == table.merging([SiteRenderer.apiRootPath: root]) { _, new in new })
+        view.add(SiteRenderer.apiRootPath, root)
+        var withRoot = table
+        withRoot[SiteRenderer.apiRootPath] = root
+        #expect(view.count == 301 && view.table == withRoot)
         // A path it holds takes the new digest and keeps the count.
-        let again = withRoot.adding("api/cleaners/7.json", root)
-        #expect(again.count == 301 && again["api/cleaners/7.json"] == root)
-        #expect(SyncedFiles(again.table).table == again.table)
+        view.add("api/cleaners/7.json", root)
+        withRoot["api/cleaners/7.json"] = root
+        #expect(view.count == 301 && view.table == withRoot)
+        var visited = 0
+        view.forEach { path, digest in
+            visited += 1
+            #expect(withRoot[path] == digest)
+        }
+        #expect(visited == 301)
+    }
+
+    /// The table an edit in place keeps is changed and handed on as it is, the same files as a view would hold.
+    @Test func aTableAddsAsAViewDoes() {
+        let table = Dictionary(uniqueKeysWithValues: (0..<50).map { ("api/rentals/\($0).json", Self.digest($0)) })
+        var kept = SyncedFiles(table)
+        var view = SyncedFiles(WrittenDigests(table)) { _ in true }
+        for (path, seed) in [("api/index.json", 1), ("api/rentals/3.json", 2), ("api/rentals/new.json", 3)] {
+            kept.add(path, Self.digest(seed))
+            view.add(path, Self.digest(seed))
+            #expect(kept.count == view.count && kept.table == view.table)
+        }
+        #expect(kept.count == 52)
     }
 }
