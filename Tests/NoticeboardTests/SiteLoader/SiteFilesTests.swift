@@ -32,6 +32,38 @@ import Testing
         ])
     }
 
+    /// A folder two levels down gives its own files, read from the walk's index of such folders, as a
+    /// filter of every file by the folder's bytes gives them: not a folder whose name begins with it, nor
+    /// one whose name is the same String in other bytes (é composed, and e with a combining accent).
+    @Test func aSecondLevelFolderGivesTheFilesAFilterByItsBytesGives() throws {
+        let site = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(site) }
+        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        #expect(composed == decomposed && Array(composed.utf8) != Array(decomposed.utf8))
+        for path in [
+            "things/a.yaml", "things/B.YML", "things/deeper/c.yaml", "things/notes.txt", "thingsmore/d.yaml", "\(composed)/e.yaml",
+            "\(decomposed)/f.yaml", "media/g.jpg", "top.yaml",
+        ] {
+            TestSupport.write("name: X\n", to: site + "/content/" + path)
+        }
+        let content = SiteFiles(root: site).contents(of: "content")
+        #expect(content.files.count == 9)
+        for folder in ["things", "thingsmore", composed, decomposed, "media", "nothing", "things/deeper"] {
+            let prefix = Array("content/\(folder)/".utf8)
+            for extensions in [nil, Set(["yaml", "yml"])] as [Set<String>?] {
+                let filtered = content.files.filter { file in
+                    file.utf8.starts(with: prefix) && (extensions.map { $0.contains((file as NSString).pathExtension.lowercased()) } ?? true)
+                }
+                #expect(content.files(under: "content/\(folder)", extensions: extensions) == filtered, "\(folder)")
+                #expect(content.files(under: "content/\(folder)/", extensions: extensions) == filtered, "\(folder)/")
+            }
+        }
+        #expect(content.files(under: "content/things", extensions: ["yaml", "yml"]) == [
+            "content/things/B.YML", "content/things/a.yaml", "content/things/deeper/c.yaml",
+        ])
+        #expect(content.files(under: "content", extensions: ["yaml"]).count == 6)
+    }
+
     @Test func readingThroughALinkOutsideIsRefused() throws {
         let site = try makeSite()
         defer { TestSupport.removeTree(site) }
