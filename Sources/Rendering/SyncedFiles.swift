@@ -1,7 +1,7 @@
 import SiteModel
 
 /// The files apps sync, with their digests: in a whole build, a view of the written files' own digests, as
-/// a table of them (500,000 at 10× L) raised the finish's peak memory by 36–73 MB; after an edit in place,
+/// a table of them (500,000 at 10× L) raised the build's peak memory by 37–75 MB; after an edit in place,
 /// the table the last render kept, changed where files changed and kept again without a copy.
 struct SyncedFiles: Sendable {
     private enum Storage {
