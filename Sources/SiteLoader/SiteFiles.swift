@@ -171,38 +171,52 @@ public struct SiteFiles: Sendable {
                 return
             }
             defer { closedir(listing) }
-            // Entries are looked up relative to their folder, not by whole path: this runs over every listing file.
-            let folderDescriptor = dirfd(listing)
-            while let entry = readdir(listing) {
-                let name = Self.name(of: entry)
-                if name.hasPrefix(".") { continue }
+            let names = sequence(state: listing) { readdir($0).map(Self.name) }.filter { !$0.hasPrefix(".") }
+            for (name, type) in zip(names, Self.entryTypes(names, in: dirfd(listing))) {
                 let path = relative + "/" + name
-                var info = stat()
-                guard fstatat(folderDescriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
-                    problems.append(Self.unreadable(path, errno, folder: false))
-                    continue
-                }
-                if (info.st_mode & S_IFMT) == S_IFLNK {
+                switch type {
+                case .file: files.append(path)
+                case .folder: visit(path, real: real + "/" + name)
+                case .link:
                     switch follow(path, area: area, walking: walking) {
                     case .problem(let problem): problems.append(problem)
                     case .file: files.append(path)
                     case .folder(let resolved): visit(path, real: resolved)
                     }
-                } else if (info.st_mode & S_IFMT) == S_IFDIR {
-                    visit(path, real: real + "/" + name)
-                } else if (info.st_mode & S_IFMT) == S_IFREG {
-                    if faccessat(folderDescriptor, name, R_OK, 0) == 0 {
-                        files.append(path)
-                    } else {
-                        problems.append(Self.unreadable(path, errno, folder: false))
-                    }
-                } else {
-                    problems.append(Self.notAFile(path))
+                case .unreadable(let reason): problems.append(Self.unreadable(path, reason, folder: false))
+                case .notAFile: problems.append(Self.notAFile(path))
                 }
             }
         }
         visit(folder, real: start)
         return (files.sorted(), problems)
+    }
+
+    /// What a folder entry is, by its own `lstat` (a link is not followed here), and whether a file can be read.
+    private enum EntryType: Sendable {
+        case file, folder, link, notAFile
+        case unreadable(errno: Int32)
+    }
+
+    /// The types of a folder's entries, in order. They are looked up relative to the folder, not by whole
+    /// path, and for a large folder (a kind's 200,000 listings) on every core, in runs: one after another
+    /// they were a second of a 10× L build with the other core idle.
+    private static func entryTypes(_ names: [String], in folder: Int32) -> [EntryType] {
+        guard names.count > entriesPerRun else { return names.map { entryType($0, in: folder) } }
+        return names.indices.runs(of: entriesPerRun).parallelMap { run in names[run].map { entryType($0, in: folder) } }.flatMap { $0 }
+    }
+
+    private static let entriesPerRun = 8192
+
+    private static func entryType(_ name: String, in folder: Int32) -> EntryType {
+        var info = stat()
+        guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return .unreadable(errno: errno) }
+        switch info.st_mode & S_IFMT {
+        case S_IFLNK: return .link
+        case S_IFDIR: return .folder
+        case S_IFREG: return faccessat(folder, name, R_OK, 0) == 0 ? .file : .unreadable(errno: errno)
+        default: return .notAFile
+        }
     }
 
     /// Where a symbolic link met while walking leads.

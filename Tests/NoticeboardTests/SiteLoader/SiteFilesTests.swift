@@ -64,6 +64,28 @@ import Testing
         #expect(content.files(under: "content", extensions: ["yaml"]).count == 6)
     }
 
+    /// A folder of more entries than one run (a kind's 200,000 listings) has them looked up on every core:
+    /// the walk still gives every file once, sorted, follows the links inside, and reports each entry that
+    /// cannot be part of the site, wherever it falls among the runs.
+    @Test func aLargeFolderWalkedInRunsGivesEveryFileAndProblem() throws {
+        let site = try makeSite()
+        defer { TestSupport.removeTree(site) }
+        let count = 10_000
+        for index in 0..<count { TestSupport.write("\(index)", to: site + "/content/things/\(index).yaml") }
+        #expect(mkfifo(site + "/content/things/pipe.yaml", 0o644) == 0)
+        let walked = SiteFiles(root: site).contents(of: "content")
+        let expected = (0..<count).map { "content/things/\($0).yaml" } + [
+            "content/shared/b.yaml", "content/things/a-again.yaml", "content/things/a.yaml", "content/things/shared/b.yaml",
+        ]
+        #expect(walked.files == expected.sorted())
+        #expect(Set(walked.problems.map(\.description)) == [
+            "content/things/pipe.yaml:1:1: error: this is neither a file nor a folder (a named pipe or a device); remove it",
+            "content/things/root:1:1: error: this is a symbolic link to '/', which is outside content/; links may only point to files inside content/",
+            "content/things/secret.yaml:1:1: error: this is a symbolic link to '../../outside.yaml', which is outside content/; links may only point to files inside content/",
+        ])
+        #expect(walked.problems.count == 3)
+    }
+
     @Test func readingThroughALinkOutsideIsRefused() throws {
         let site = try makeSite()
         defer { TestSupport.removeTree(site) }
