@@ -70,6 +70,16 @@ extension Array where Element: Sendable {
     }
 }
 
+extension Array where Element: Sendable {
+    /// `flatMap(transform)` over runs of `runLength` elements on every core, in order: for what hundreds of
+    /// thousands of listings each give a few of (their references' problems, the images they name).
+    public func flatMapOnEveryCore<Result: Sendable>(runLength: Int = 16_384, _ transform: @Sendable (Element) -> [Result]) -> [Result] {
+        guard count > runLength else { return flatMap(transform) }
+        let input = self
+        return Array<Result>(indices.runs(of: runLength).parallelMap { input[$0].flatMap(transform) }.joined())
+    }
+}
+
 extension Range where Bound == Int {
     /// The range cut into consecutive runs of `length` (the last may be shorter): work shared among cores, or
     /// made and released a group at a time.

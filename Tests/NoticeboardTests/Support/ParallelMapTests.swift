@@ -28,4 +28,13 @@ import Testing
         #expect(rows.enumerated().allSatisfy { index, row in row == [index, index * 2] })
         #expect(rows.map { row in row.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } } == storage)
     }
+
+    /// What `flatMap` gives, in order, for an array of many runs (with a short last one) and for one too short
+    /// to share: most elements give nothing, some one result, some several.
+    @Test(arguments: [100_001, 500])
+    func flatMapsOnEveryCoreAsFlatMapDoes(count: Int) {
+        let input = Array(0..<count)
+        let transform: @Sendable (Int) -> [String] = { number in (0..<(number % 7 == 0 ? number % 3 : 0)).map { "\(number).\($0)" } }
+        #expect(input.flatMapOnEveryCore(runLength: 4_096, transform) == input.flatMap(transform))
+    }
 }
