@@ -16,6 +16,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-algorithms", from: "1.2.1"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -54,7 +55,9 @@ let package = Package(
         .target(name: "Enrichment", dependencies: ["SiteModel", "Markdown"]),
         // ICU's collator (libicu-dev), behind a C file of its own: text sorts in the site's language.
         .target(name: "CCollation", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
-        .target(name: "CatalogueIndex", dependencies: ["SiteModel", "Support", "Enrichment", "CCollation"]),
+        .target(
+            name: "CatalogueIndex",
+            dependencies: ["SiteModel", "Support", "Enrichment", "CCollation", .product(name: "Algorithms", package: "swift-algorithms")]),
         .target(
             name: "Rendering",
             dependencies: ["SiteModel", "Support", "CatalogueIndex", .product(name: "Mustache", package: "swift-mustache")]),

@@ -1,3 +1,4 @@
+import Algorithms
 import Enrichment
 import OrderedCollections
 import SiteModel
@@ -50,16 +51,17 @@ public struct Catalogue: Sendable {
         }
         guard !indexed.contains(where: { !$0.1.isEmpty }) else { throw BuildFailure(indexed.flatMap(\.1)) }
         kinds = indexed.map(\.0)
-        let dated: [(CalendarDate, Listing)] = kinds.filter(\.schema.hasPages).flatMap { collection -> [(CalendarDate, Listing)] in
+        let dated = kinds.filter(\.schema.hasPages).lazy.flatMap { collection -> [(CalendarDate, Listing)] in
             guard let dateField = collection.schema.dateField else { return [] }
             return collection.listings.compactMap { listing in
                 if case .date(let date)? = listing.fields[dateField] { return (date, listing) }
                 return nil
             }
         }
-        newest = dated.sorted { a, b in
+        // The few newest picked, not every dated listing sorted: 0.3 s with a core idle at 10× L.
+        newest = dated.min(count: Catalogue.newestCount) { a, b in
             a.0 != b.0 ? a.0 > b.0 : (a.1.kind, a.1.slug) < (b.1.kind, b.1.slug)
-        }.prefix(Catalogue.newestCount).map(\.1)
+        }.map(\.1)
     }
 
     init(

@@ -56,6 +56,29 @@ import Testing
         #expect(Array(order.prefix(6)) == ["cleaner-03", "cleaner-01", "cleaner-05", "cleaner-02", "cleaner-04", "cleaner-06"])
     }
 
+    /// The home page's newest listings are the newest of every kind with pages, a tie on the date going to
+    /// the kind's name and then the slug: here nine listings share the newest date and one falls out.
+    @Test func theNewestListingsBreakTiesByKindThenSlug() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        func redate(_ file: String, _ field: String, _ date: String) throws {
+            let path = site + "/content/" + file + ".yaml"
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            TestSupport.write(text.replacing(try Regex("(?m)^\(field): .*$"), with: "\(field): \(date)"), to: path)
+        }
+        for slug in ["padraig-walsh", "aoife-byrne", "olena-kovalenko"] { try redate("cleaners/" + slug, "joined", "2026-11-22") }
+        for slug in ["pa-speaker", "kayak", "camping-stove", "lawn-mower", "gazebo", "hedge-trimmer"] { try redate("rentals/" + slug, "listed", "2026-11-22") }
+        try redate("cleaners/declan-murphy", "joined", "2026-11-21")
+        let home = text(try build(site), "index.html")
+        let section = try #require(home.firstRange(of: "id=\"newest-heading\"").map { home[$0.upperBound...] })
+        let newest = section.prefix(upTo: try #require(section.firstRange(of: "</section>")).lowerBound)
+            .matches(of: /href="\/[^"]*?\/(cleaners|rentals|owners|quotes)\/([a-z-]+)\/"/).map { "\($0.1)/\($0.2)" }
+        #expect(Array(NSOrderedSet(array: newest)) as? [String] == [
+            "cleaners/aoife-byrne", "cleaners/olena-kovalenko", "cleaners/padraig-walsh",
+            "rentals/camping-stove", "rentals/gazebo", "rentals/hedge-trimmer", "rentals/kayak", "rentals/lawn-mower",
+        ])
+    }
+
     /// A group of a list's pages is made without the others, and is those pages of the whole list.
     @Test func someOfAListsPagesAreThoseOfTheWholeList() {
         for itemCount in [0, 1, 24, 25, 100] {
