@@ -51,7 +51,7 @@ public struct Catalogue: Sendable {
         }
         guard !indexed.contains(where: { !$0.1.isEmpty }) else { throw BuildFailure(indexed.flatMap(\.1)) }
         kinds = indexed.map(\.0)
-        let dated = kinds.filter(\.schema.hasPages).lazy.flatMap { collection -> [(CalendarDate, Listing)] in
+        let dated = kinds.filter(\.schema.hasPages).flatMap { collection -> [(CalendarDate, Listing)] in
             guard let dateField = collection.schema.dateField else { return [] }
             return collection.listings.compactMap { listing in
                 if case .date(let date)? = listing.fields[dateField] { return (date, listing) }

@@ -61,19 +61,9 @@ private final class ResultSlots<Result>: @unchecked Sendable {
 }
 
 extension Array where Element: Sendable {
-    /// `filter(isIncluded)` over runs of `runLength` elements on every core, in order: for lists of hundreds
-    /// of thousands of paths, each looked up in a table as large.
-    public func parallelFilter(runLength: Int = 16_384, _ isIncluded: @Sendable (Element) -> Bool) -> [Element] {
-        guard count > runLength else { return filter(isIncluded) }
-        let input = self
-        return Array(indices.runs(of: runLength).parallelMap { input[$0].filter(isIncluded) }.joined())
-    }
-}
-
-extension Array where Element: Sendable {
     /// `flatMap(transform)` over runs of `runLength` elements on every core, in order: for what hundreds of
     /// thousands of listings each give a few of (their references' problems, the images they name).
-    public func flatMapOnEveryCore<Result: Sendable>(runLength: Int = 16_384, _ transform: @Sendable (Element) -> [Result]) -> [Result] {
+    public func parallelFlatMap<Result: Sendable>(runLength: Int = 16_384, _ transform: @Sendable (Element) -> [Result]) -> [Result] {
         guard count > runLength else { return flatMap(transform) }
         let input = self
         return Array<Result>(indices.runs(of: runLength).parallelMap { input[$0].flatMap(transform) }.joined())

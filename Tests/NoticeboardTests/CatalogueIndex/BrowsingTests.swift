@@ -57,7 +57,8 @@ import Testing
     }
 
     /// The home page's newest listings are the newest of every kind with pages, a tie on the date going to
-    /// the kind's name and then the slug: here nine listings share the newest date and one falls out.
+    /// the kind's name and then the slug: here nine listings share the newest date and one falls out. A
+    /// hundred older cleaners make the pick a partial one (swift-algorithms sorts fewer than 90 whole).
     @Test func theNewestListingsBreakTiesByKindThenSlug() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
@@ -69,6 +70,9 @@ import Testing
         for slug in ["padraig-walsh", "aoife-byrne", "olena-kovalenko"] { try redate("cleaners/" + slug, "joined", "2026-11-22") }
         for slug in ["pa-speaker", "kayak", "camping-stove", "lawn-mower", "gazebo", "hedge-trimmer"] { try redate("rentals/" + slug, "listed", "2026-11-22") }
         try redate("cleaners/declan-murphy", "joined", "2026-11-21")
+        let older = try String(contentsOfFile: site + "/content/cleaners/aoife-byrne.yaml", encoding: .utf8)
+            .replacing(try Regex("(?m)^joined: .*$"), with: "joined: 2020-01-01")
+        for number in 1...100 { TestSupport.write(older, to: site + "/content/cleaners/older-\(number).yaml") }
         let home = text(try build(site), "index.html")
         let section = try #require(home.firstRange(of: "id=\"newest-heading\"").map { home[$0.upperBound...] })
         let newest = section.prefix(upTo: try #require(section.firstRange(of: "</section>")).lowerBound)

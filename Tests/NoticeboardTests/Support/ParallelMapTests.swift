@@ -29,12 +29,12 @@ import Testing
         #expect(rows.map { row in row.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } } == storage)
     }
 
-    /// What `flatMap` gives, in order, for an array of many runs (with a short last one) and for one too short
-    /// to share: most elements give nothing, some one result, some several.
-    @Test(arguments: [100_001, 500])
-    func flatMapsOnEveryCoreAsFlatMapDoes(count: Int) {
+    /// What `flatMap` gives, in order, for arrays of many runs and of two (each with a short last run):
+    /// most elements give nothing, some one result, some several.
+    @Test(arguments: [100_001, 4_097])
+    func flatMapsEveryRunInOrder(count: Int) {
         let input = Array(0..<count)
         let transform: @Sendable (Int) -> [String] = { number in (0..<(number % 7 == 0 ? number % 3 : 0)).map { "\(number).\($0)" } }
-        #expect(input.flatMapOnEveryCore(runLength: 4_096, transform) == input.flatMap(transform))
+        #expect(input.parallelFlatMap(runLength: 4_096, transform) == input.flatMap(transform))
     }
 }
