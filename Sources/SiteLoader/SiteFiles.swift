@@ -202,8 +202,7 @@ public struct SiteFiles: Sendable {
     /// path, and for a large folder (a kind's 200,000 listings) on every core, in runs: one after another
     /// they were a second of a 10× L build with the other core idle.
     private static func entryTypes(_ names: [String], in folder: Int32) -> [EntryType] {
-        guard names.count > entriesPerRun else { return names.map { entryType($0, in: folder) } }
-        return names.indices.runs(of: entriesPerRun).parallelMap { run in names[run].map { entryType($0, in: folder) } }.flatMap { $0 }
+        names.parallelRuns(of: entriesPerRun) { run in run.map { entryType($0, in: folder) } }
     }
 
     private static let entriesPerRun = 8192

@@ -61,12 +61,18 @@ private final class ResultSlots<Result>: @unchecked Sendable {
 }
 
 extension Array where Element: Sendable {
+    /// What `transform` makes of each run of `runLength` elements, made on every core and joined in order;
+    /// one run, on this thread, when there are no more elements than that.
+    public func parallelRuns<Result: Sendable>(of runLength: Int, _ transform: @Sendable (ArraySlice<Element>) -> [Result]) -> [Result] {
+        guard count > runLength else { return transform(self[...]) }
+        let input = self
+        return Array<Result>(indices.runs(of: runLength).parallelMap { transform(input[$0]) }.joined())
+    }
+
     /// `flatMap(transform)` over runs of `runLength` elements on every core, in order: for what hundreds of
     /// thousands of listings each give a few of (their references' problems, the images they name).
     public func parallelFlatMap<Result: Sendable>(runLength: Int = 16_384, _ transform: @Sendable (Element) -> [Result]) -> [Result] {
-        guard count > runLength else { return flatMap(transform) }
-        let input = self
-        return Array<Result>(indices.runs(of: runLength).parallelMap { input[$0].flatMap(transform) }.joined())
+        parallelRuns(of: runLength) { $0.flatMap(transform) }
     }
 }
 
