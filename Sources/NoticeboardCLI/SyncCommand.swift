@@ -35,8 +35,34 @@ struct SyncCommand: AsyncParsableCommand {
             let fetched = report.fetched
             print("fetched \(fetched.files) files, \(fetched.bytes) bytes (\(fetched.wireBytes) gzip)")
         } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("error: \(Self.describe(error))\n".utf8))
             throw ExitCode(1)
+        }
+    }
+
+    /// An error as a sentence: Foundation's own descriptions on Linux are their domain and code only.
+    static func describe(_ error: Error) -> String {
+        if let error = error as? URLError {
+            let url = error.failingURL?.absoluteString ?? "the site"
+            return "cannot fetch \(url): \(reason(error.code)) (URL error \(error.code.rawValue))"
+        }
+        if let error = error as? CocoaError {
+            let path = error.filePath ?? error.url?.path ?? "the mirror's folder"
+            return "cannot write \(path) (file error \(error.code.rawValue))"
+        }
+        return "\(error)"
+    }
+
+    private static func reason(_ code: URLError.Code) -> String {
+        switch code {
+        case .cannotConnectToHost: "the server refused the connection (is it running, at that port?)"
+        case .cannotFindHost, .dnsLookupFailed: "no such host"
+        case .timedOut: "the server did not answer in time"
+        case .notConnectedToInternet, .networkConnectionLost: "the network connection failed"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid:
+            "the secure connection failed"
+        case .badServerResponse: "the server's answer could not be read"
+        default: "the request failed"
         }
     }
 }

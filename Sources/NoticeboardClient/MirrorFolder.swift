@@ -28,6 +28,85 @@ public struct MirrorFolder: Sendable {
         self.folder = folder
     }
 
+    /// Why a sync leaves a folder alone: it removes files only in what it made, so it writes only into a
+    /// folder that is new, empty, or one it made.
+    public enum Refusal: Error, CustomStringConvertible {
+        case notAMirror(String)
+        case unexpected(String, expected: String)
+
+        public var description: String {
+            switch self {
+            case .notAMirror(let path):
+                "\(path) holds files that noticeboard sync did not make; a sync removes what it no longer needs in its folder, so name a new or empty folder, or one an earlier sync made"
+            case .unexpected(let path, let expected):
+                "\(path) is not what noticeboard sync makes there (\(expected)); move it away and sync again"
+            }
+        }
+    }
+
+    /// The file that marks a folder as a mirror, written before anything else.
+    static let markerName = ".noticeboard-mirror"
+    /// What a sync makes in its folder, besides the marker.
+    static let ownNames: Set<String> = ["current", ".current.new", "incoming", "snapshots"]
+
+    /// Checks, before anything is fetched or written, that the folder is a mirror (or new or empty, and then
+    /// marks it as one), and that what a sync makes in it is what it made: real folders for `incoming` and
+    /// `snapshots`, a link to `snapshots/<name>` for `current`. A mirror made before the marker existed is
+    /// known by holding only those entries, `current` among them, and is marked.
+    public func claim() throws {
+        let manager = FileManager.default
+        try manager.createDirectory(at: folder, withIntermediateDirectories: true)
+        let marker = folder.appendingPathComponent(Self.markerName)
+        if Self.entry(marker) != .file {
+            let names = Set(try manager.contentsOfDirectory(atPath: folder.path))
+            let isEarlierMirror = names.isSubset(of: Self.ownNames) && names.contains("current")
+            guard names.isEmpty || isEarlierMirror else { throw Refusal.notAMirror(folder.path) }
+        }
+        for (name, expected) in [("incoming", Entry.folder), ("snapshots", .folder), ("current", .link), (".current.new", .link)] {
+            let path = folder.appendingPathComponent(name)
+            let found = Self.entry(path)
+            guard found == nil || found == expected else { throw Refusal.unexpected(path.path, expected: expected.description) }
+        }
+        if let target = try? manager.destinationOfSymbolicLink(atPath: current.path), Self.snapshotName(linkedAs: target) == nil {
+            throw Refusal.unexpected(current.path, expected: Entry.link.description)
+        }
+        if Self.entry(marker) != .file {
+            try Data("A mirror made by noticeboard sync: current links to the last complete snapshot.\n".utf8).write(to: marker)
+        }
+    }
+
+    /// The snapshot a `current` link made by a sync names (`snapshots/<name>`); nil for any other link.
+    static func snapshotName(linkedAs target: String) -> String? {
+        let parts = target.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0] == "snapshots", !parts[1].isEmpty, parts[1] != ".", parts[1] != ".." else { return nil }
+        return String(parts[1])
+    }
+
+    enum Entry: CustomStringConvertible {
+        case file, folder, link, other
+
+        var description: String {
+            switch self {
+            case .file: "a file"
+            case .folder: "a folder"
+            case .link: "a symbolic link to snapshots/<name>"
+            case .other: "something else"
+            }
+        }
+    }
+
+    /// What is at `url`, links not followed; nil when nothing is.
+    static func entry(_ url: URL) -> Entry? {
+        var info = stat()
+        guard lstat(url.path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .file
+        case S_IFDIR: return .folder
+        case S_IFLNK: return .link
+        default: return .other
+        }
+    }
+
     /// The folder holding the current snapshot's files (those below the site's `api/`).
     public var current: URL { folder.appendingPathComponent("current") }
     var incoming: URL { folder.appendingPathComponent("incoming") }
@@ -108,6 +187,9 @@ public struct MirrorFolder: Sendable {
         try? FileManager.default.removeItem(at: link)
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "snapshots/\(name)")
         guard rename(link.path, current.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
-        if let previous, previous != "snapshots/\(name)" { try? FileManager.default.removeItem(at: folder.appendingPathComponent(previous)) }
+        // Only a snapshot this mirror made goes: `claim` checked the link, and checks it again here.
+        if let previous, let previousName = Self.snapshotName(linkedAs: previous), previousName != name {
+            try? FileManager.default.removeItem(at: snapshots.appendingPathComponent(previousName))
+        }
     }
 }

@@ -37,6 +37,7 @@ public struct Sync: Sendable {
     }
 
     public func run() async throws -> Report {
+        try mirror.claim()
         let head = try JSONDecoder().decode(SyncFormat.Head.self, from: try await fetcher.fetch(SyncFormat.headPath))
         guard head.apiVersion == SyncFormat.apiVersion else { throw Failure.unsupportedVersion(head.apiVersion) }
         let last = mirror.record()

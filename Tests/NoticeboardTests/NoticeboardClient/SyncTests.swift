@@ -151,6 +151,23 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: incoming))
     }
 
+    /// A folder whose `current` links outside it, as a sync's own link never does: with a server to sync
+    /// from, the sync still refuses it, and what the link points to is left alone (a sync once removed it as
+    /// the snapshot it replaced).
+    @Test func aSyncIntoAFolderItDidNotMakeRemovesNothing() throws {
+        let served = try Served()
+        let place = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(place) }
+        TestSupport.write("keep me\n", to: place + "/important/data.txt")
+        try FileManager.default.createDirectory(atPath: place + "/mirror", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: place + "/mirror/current", withDestinationPath: "../important")
+
+        let sync = try served.sync(into: place + "/mirror")
+        #expect(sync.status == 1 && sync.stderr.contains("mirror/current is not what noticeboard sync makes there"), "\(sync.stderr)")
+        #expect(TestSupport.read(place + "/important/data.txt") == "keep me\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: place + "/mirror") == ["current"])
+    }
+
     /// The README's example of the client library compiles against the library as built.
     @Test func theReadmeExampleCompiles() throws {
         let readme = TestSupport.read(TestSupport.repository + "/README.md")

@@ -1,0 +1,81 @@
+import Foundation
+import NoticeboardClient
+import Testing
+
+/// A sync removes files only in a folder it made: it refuses any other before it fetches or writes anything,
+/// so a mistyped folder, or a link someone left where the mirror's own would be, loses nothing.
+@Suite struct MirrorFolderTests {
+    /// No server answers there: each sync below must stop before it asks one.
+    static let unreachable = "http://127.0.0.1:9/catalogue/"
+
+    /// What a sync might find in its folder, each made in `folder`, with the files outside it that must survive.
+    static let foreignLayouts: [(name: String, make: @Sendable (_ folder: String, _ outside: String) -> Void)] = [
+        ("current links out of the folder", { folder, outside in link("../outside", at: folder + "/current") }),
+        ("current links to an absolute path", { folder, outside in link(outside, at: folder + "/current") }),
+        ("current links into snapshots' parent", { folder, outside in
+            try? FileManager.default.createDirectory(atPath: folder + "/snapshots", withIntermediateDirectories: true)
+            link("snapshots/../../outside", at: folder + "/current")
+        }),
+        ("current is a folder", { folder, _ in TestSupport.write("mine\n", to: folder + "/current/notes.txt") }),
+        ("incoming links to a folder", { folder, outside in link(outside, at: folder + "/incoming") }),
+        ("the folder holds other files", { folder, _ in TestSupport.write("mine\n", to: folder + "/notes.txt") }),
+    ]
+
+    @Test(arguments: foreignLayouts.indices)
+    func aSyncRefusesAFolderItDidNotMake(layout: Int) throws {
+        let place = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(place) }
+        let folder = place + "/mirror", outside = place + "/outside"
+        TestSupport.write("keep me\n", to: outside + "/data.txt")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        Self.foreignLayouts[layout].make(folder, outside)
+        let before = Self.entries(place)
+
+        let sync = try TestSupport.runCLI(["sync", Self.unreachable, folder], in: place)
+        #expect(sync.status == 1, "\(Self.foreignLayouts[layout].name)")
+        #expect(sync.stderr.contains(folder) && !sync.stderr.contains("URL error"), "\(sync.stderr)")
+        #expect(Self.entries(place) == before, "\(Self.foreignLayouts[layout].name): the sync changed its folder")
+        #expect(TestSupport.read(outside + "/data.txt") == "keep me\n")
+    }
+
+    /// A new folder, an empty one and a mirror an earlier sync made (before the marker) are taken and marked;
+    /// the marked folder is taken again.
+    @Test func aNewEmptyOrEarlierMirrorIsTakenAndMarked() throws {
+        let place = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(place) }
+        let earlier = place + "/earlier"
+        TestSupport.write("{}", to: earlier + "/snapshots/3-abc/.noticeboard-mirror.json")
+        Self.link("snapshots/3-abc", at: earlier + "/current")
+        try FileManager.default.createDirectory(atPath: place + "/empty", withIntermediateDirectories: true)
+        for folder in [place + "/new", place + "/empty", earlier, earlier] {
+            try MirrorFolder(folder: URL(fileURLWithPath: folder)).claim()
+            #expect(FileManager.default.fileExists(atPath: folder + "/.noticeboard-mirror"), "\(folder)")
+        }
+        #expect(TestSupport.read(earlier + "/snapshots/3-abc/.noticeboard-mirror.json") == "{}")
+    }
+
+    /// A sync that cannot reach its server says so in a sentence, not as Foundation's domain and code.
+    @Test func anUnreachableServerIsReportedPlainly() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let sync = try TestSupport.runCLI(["sync", Self.unreachable, folder + "/mirror"], in: folder)
+        #expect(sync.status == 1)
+        #expect(sync.stderr.hasPrefix("error: cannot fetch \(Self.unreachable)api/sync/head.json: the server refused the connection"), "\(sync.stderr)")
+        #expect(!sync.stderr.contains("Domain"))
+    }
+
+    static func link(_ target: String, at path: String) {
+        try? FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
+    }
+
+    /// Every entry below `root`, links not followed, with what a link points to.
+    static func entries(_ root: String) -> [String: String] {
+        var found: [String: String] = [:]
+        let names = (try? FileManager.default.subpathsOfDirectory(atPath: root)) ?? []
+        for name in names {
+            let path = root + "/" + name
+            found[name] = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map { "-> " + $0 } ?? ""
+        }
+        return found
+    }
+}
