@@ -20,11 +20,25 @@ extension Noticeboard {
 public struct SwiftModels: Sendable {
     let schemas: [KindSchema]
 
-    /// A kind's type name: its singular, in UpperCamelCase (`Rental item` → `RentalItem`).
+    /// A kind's type name: its singular, in UpperCamelCase (`Rental item` → `RentalItem`), with `Listing`
+    /// after a name an app already has (`Task` → `TaskListing`).
     public func typeName(_ kind: String) -> String {
         let singular = schemas.first { $0.name == kind }?.singular ?? kind
-        return Self.upperCamel(singular)
+        let name = Self.upperCamel(singular)
+        return Self.takenTypeNames.contains(name) ? name + "Listing" : name
     }
+
+    /// The shared file's types, and the Swift, Foundation and SwiftUI types an app is likely to use: a model
+    /// named `Task` hid Swift's own from the whole app, and one named `Page` did not compile beside the
+    /// shared generic `Page`.
+    static let takenTypeNames: Set<String> = [
+        "Slug", "CalendarDay", "Reference", "PublishedImage", "GroupTotal", "Page", "FacetValues", "KindDocument", "DailyPick", "APIRoot",
+        "Any", "Array", "Bool", "Character", "Codable", "Collection", "Decodable", "Decoder", "Dictionary", "Double", "Encodable",
+        "Encoder", "Error", "Float", "Int", "Never", "Optional", "Range", "Result", "Sendable", "Sequence", "Set", "String", "Substring",
+        "Task", "TaskGroup", "Void", "Actor", "MainActor", "Calendar", "Data", "Date", "Decimal", "Locale", "Measurement", "Notification",
+        "Operation", "Process", "Thread", "Timer", "TimeZone", "URL", "URLRequest", "UUID", "Button", "Color", "Font", "Form", "Group",
+        "Image", "Label", "Link", "List", "Menu", "Section", "Shape", "State", "Tab", "Text", "Toggle", "View", "Window",
+    ]
 
     static func upperCamel(_ text: String) -> String {
         let words = text.split { !($0.isLetter || $0.isNumber) || !$0.isASCII }

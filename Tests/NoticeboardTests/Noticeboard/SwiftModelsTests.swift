@@ -34,6 +34,16 @@ import Testing
         #expect(count > 500, "\(checked.stdout)")
     }
 
+    /// A kind whose singular names a type an app already has (Swift's `Task`, the shared `Page`, SwiftUI's
+    /// `Image`) is named with `Listing` after it; others keep their singular.
+    @Test func aSingularThatNamesATakenTypeGetsListingAfterIt() {
+        let schemas = ["Task", "page", "Image", "Rental item", "Tasks"].enumerated().map { index, singular in
+            KindSchema(name: "kind\(index)", title: "Kind", singular: singular, description: "", titleField: "name", fields: [], file: "")
+        }
+        let models = SwiftModels(schemas: schemas)
+        #expect(schemas.map { models.typeName($0.name) } == ["TaskListing", "PageListing", "ImageListing", "RentalItem", "Tasks"])
+    }
+
     /// Decodes the documents below `api/` with the generated models; exits 1 on the first kind that fails.
     static let checker = #"""
         import Foundation
@@ -84,6 +94,9 @@ import Testing
         }
 
         decode(APIRoot.self, "index.json")
+        // The example's `tasks` kind (singular `Task`) leaves Swift's own Task to the app.
+        let answer = Task<Int, Never> { 42 }
+        _ = answer
 
         """#
 }
