@@ -47,6 +47,7 @@ public enum LevelledStaging {
         let root = output.stagingPath
         let paths: [String], held: [String: FileDigest]
         if let staged, StagedOutput.isFolder(root) {
+            StagedOutput.markUpdating(root)
             paths = Array(staged.differing.keys) + staged.missing
             held = staged.differing
         } else {
@@ -57,5 +58,7 @@ public enum LevelledStaging {
         }
         let wanted = Set(paths.filter { outputs[$0] != nil })
         try output.update(root, from: held, wanted: wanted, changed: wanted.map { OutputFile(path: $0, contents: .previous) })
+        // Level, it is an earlier output again, which no update is bringing forward.
+        for marker in [OwnedFolders.updateMarker, OwnedFolders.updateManifest] { unlink(root + "/" + marker) }
     }
 }

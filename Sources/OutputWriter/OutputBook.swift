@@ -49,6 +49,8 @@ public final class OutputBook: Sendable {
         public var writtenFiles: [String: [UInt8]] = [:]
         /// In place: the outputs that differ from the last build's, written or removed; any other has its bytes.
         public var changedPaths: Set<String> = []
+        /// Earlier outputs kept aside, not removed, for the files in them that no build wrote.
+        public var keptAside: [StagedOutput.KeptAside] = []
     }
 
     private init(
@@ -195,7 +197,7 @@ public final class OutputBook: Sendable {
                 let layout = written.value?.save()
                 state.confirmStaged(statePath: statePath)
                 return layout
-            })
+            }, keptAside: summary.keptAside)
         case .inPlace(let staged):
             return try finishInPlace(staged: staged, derive: derive, record: record)
         }

@@ -11,6 +11,12 @@ public enum OwnedFolders {
     /// The file a build puts in the staging folder before anything else and takes out just before the swap,
     /// so a staging folder left by a killed build is known as one.
     static let stagingMarker = ".noticeboard-staging"
+    /// Put in an earlier output kept in the staging folder as a build starts bringing it up to date: its
+    /// modification time is when that began, and beside it is a hard link to the manifest the folder held
+    /// then. A build killed half-way so leaves what tells the files it wrote from any someone put in the
+    /// output (`StagedOutput.removeStaging`); `swapIn` takes both out.
+    static let updateMarker = ".noticeboard-updating"
+    static let updateManifest = ".noticeboard-updating.manifest"
 
     /// Before a build takes its lock: the output path must name a folder of its own, not the site, not a
     /// folder holding it, and not a place among the site's sources (`inputFolders`, relative to `root`);
@@ -82,12 +88,27 @@ public enum OwnedFolders {
         case .link: return "\(path) is a symbolic link"
         case .other: return "\(path) exists and is not a folder"
         case .folder(let names):
-            if names.contains(stagingMarker) { return nil }
+            if names.contains(stagingMarker) || names.contains(updateMarker) { return nil }
             return foreignOutput(path).map { _ in "\(path) holds files that Noticeboard did not write" }
         }
     }
 
     static let manifestPath = "api/manifest.json"
+
+    /// Every path the manifest in `folder` lists, none when it cannot be read; nil when it has no manifest.
+    /// Read whole, for the rare removal of an earlier output (`StagedOutput.removeStaging`).
+    static func listedPaths(in folder: String) -> Set<String>? {
+        listedPaths(inManifest: folder + "/" + manifestPath)
+    }
+
+    static func listedPaths(inManifest file: String) -> Set<String>? {
+        struct Listed: Decodable {
+            struct File: Decodable { let path: String }
+            let files: [File]
+        }
+        guard let data = FileManager.default.contents(atPath: file) else { return nil }
+        return Set(((try? JSONDecoder().decode(Listed.self, from: data))?.files ?? []).map(\.path))
+    }
 
     /// The first segments of the paths a Noticeboard manifest in `folder` lists, or nil when there is none.
     /// Only the top level is compared: it tells a folder of someone else's files (or one they added a file

@@ -28,6 +28,17 @@ public struct StagedOutput: Sendable {
         /// modification time and deploys that compare times send only what changed.
         public var written: Int
         public var bytes: Int
+        /// Earlier outputs that held files no build wrote, moved aside whole instead of removed.
+        public var keptAside: [KeptAside] = []
+    }
+
+    /// An earlier output that held files no build recorded (someone put them in the output folder, and they
+    /// went with it into the staging folder at a swap): moved aside whole rather than removed.
+    public struct KeptAside: Sendable, Equatable {
+        /// Where it now is, beside the output folder: `.public.kept-20261205T132000`.
+        public var folder: String
+        /// The files in it that neither its manifest nor the build lists, relative to it, sorted.
+        public var unrecorded: [String]
     }
 
     /// Starts writing the new output into the staging folder: files are added to the returned `Staging`,
@@ -42,8 +53,10 @@ public struct StagedOutput: Sendable {
     public func begin(staged: [String: FileDigest]? = nil, previousIsKnown: Bool = false) throws(BuildFailure) -> Staging {
         let staging = stagingPath
         let reusable = staged.flatMap { staged in Self.isFolder(staging) ? staged : nil }
+        var keptAside: KeptAside?
+        if reusable != nil { Self.markUpdating(staging) }
         if reusable == nil {
-            Self.removeStaging(staging)
+            keptAside = Self.removeStaging(staging)
             try? FileManager.default.createDirectory(atPath: Self.parentFolder(of: outputPath), withIntermediateDirectories: true)
             do throws(WriteError) {
                 try Self.makeStagingFolder(staging)
@@ -51,7 +64,7 @@ public struct StagedOutput: Sendable {
                 throw failure(error)
             }
         }
-        return Staging(output: self, root: staging, staged: reusable, previousIsKnown: previousIsKnown)
+        return Staging(output: self, root: staging, staged: reusable, previousIsKnown: previousIsKnown, keptAside: keptAside)
     }
 
     /// Writes `files` (whose digests are `digests`, by path) as the new output, in one go.
@@ -75,11 +88,12 @@ public struct StagedOutput: Sendable {
     public func replace(staged: [String: FileDigest], wanted: Set<String>, changed: [OutputFile]) throws(BuildFailure) -> Bool {
         let root = stagingPath
         guard Self.isFolder(root) else { return false }
+        Self.markUpdating(root)
         do throws(WriteError) {
             try update(root, from: staged, wanted: wanted, changed: changed)
             try swapIn(root, keepPrevious: true)
         } catch {
-            Self.removeStaging(root)
+            Self.removeStaging(root, made: wanted)
             throw failure(error)
         }
         return true
@@ -134,14 +148,88 @@ public struct StagedOutput: Sendable {
     }
 
     /// Removes a staging folder (or the site it holds after a swap), marker last: a build killed half-way
-    /// through leaves a folder the next one still knows as its own.
-    static func removeStaging(_ path: String) {
-        guard isFolder(path), (try? markStaging(path)) != nil else { return }
+    /// through leaves a folder the next one still knows as its own. A folder without the marker is an
+    /// earlier output, which went there whole at a swap with whatever someone had put in the output folder:
+    /// it is removed only when each of its files is one its manifest lists or `made` (the paths of the site
+    /// a failed build was writing into it), and otherwise moved aside whole, and returned.
+    @discardableResult
+    static func removeStaging(_ path: String, made: Set<String> = []) -> KeptAside? {
+        guard isFolder(path) else { return nil }
+        if !hasMarker(path), let kept = keptAside(path, made: made) { return kept }
+        guard (try? markStaging(path)) != nil else { return nil }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] where name != OwnedFolders.stagingMarker {
             try? FileManager.default.removeItem(atPath: path + "/" + name)
         }
         unlink(path + "/" + OwnedFolders.stagingMarker)
         rmdir(path)
+        return nil
+    }
+
+    private static func hasMarker(_ path: String) -> Bool {
+        access(path + "/" + OwnedFolders.stagingMarker, F_OK) == 0
+    }
+
+    /// The earlier output at `path` moved aside, when it holds a file that no build recorded; nil when it
+    /// holds none. When it cannot be moved it stays where it is, whole (and is returned as kept there). One
+    /// without a manifest is no build's to judge: `OwnedFolders` refused such a folder before the build began,
+    /// unless it was written through this type alone, which lists nothing.
+    private static func keptAside(_ path: String, made: Set<String>) -> KeptAside? {
+        guard var recorded = OwnedFolders.listedPaths(in: path) else { return nil }
+        recorded.formUnion(made)
+        recorded.formUnion([OwnedFolders.manifestPath, OwnedFolders.updateMarker, OwnedFolders.updateManifest])
+        // A build that was bringing it up to date wrote its files after it began, and removed only files
+        // that the manifest it started from lists.
+        let update = changeTime(path + "/" + OwnedFolders.updateMarker)
+        if update != nil { recorded.formUnion(OwnedFolders.listedPaths(inManifest: path + "/" + OwnedFolders.updateManifest) ?? []) }
+        let unrecorded = files(below: path).filter { file in
+            !recorded.contains(file) && !(update.map { begun in changeTime(path + "/" + file).map { !isEarlier($0, than: begun) } ?? false } ?? false)
+        }
+        guard !unrecorded.isEmpty else { return nil }
+        let aside = asidePath(for: path)
+        return KeptAside(folder: rename(path, aside) == 0 ? aside : path, unrecorded: unrecorded.sorted())
+    }
+
+    /// Marks an earlier output in the staging folder as being brought up to date (`OwnedFolders.updateMarker`).
+    /// A mark a killed build left stays, with its earlier time and manifest.
+    static func markUpdating(_ root: String) {
+        let marker = root + "/" + OwnedFolders.updateMarker
+        guard access(marker, F_OK) != 0 else { return }
+        link(root + "/" + OwnedFolders.manifestPath, root + "/" + OwnedFolders.updateManifest)
+        close(open(marker, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644))
+    }
+
+    /// When the entry at `path` last changed (its inode: writing, linking, renaming), links not followed.
+    private static func changeTime(_ path: String) -> timespec? {
+        var info = stat()
+        return lstat(path, &info) == 0 ? info.st_ctim : nil
+    }
+
+    private static func isEarlier(_ time: timespec, than other: timespec) -> Bool {
+        (time.tv_sec, time.tv_nsec) < (other.tv_sec, other.tv_nsec)
+    }
+
+    /// Every file below `root` (anything not a folder, links included), relative to it.
+    static func files(below root: String) -> [String] {
+        guard let walk = FileManager.default.enumerator(atPath: root) else { return [] }
+        var found: [String] = []
+        while let name = walk.nextObject() as? String {
+            if walk.fileAttributes?[.type] as? FileAttributeType != .typeDirectory { found.append(name) }
+        }
+        return found
+    }
+
+    /// A new name beside the output folder for an earlier output kept aside: `.public.kept-20261205T132000`.
+    private static func asidePath(for path: String) -> String {
+        let parent = parentFolder(of: path), name = lastComponent(of: path)
+        let output = name.hasPrefix(".") && name.hasSuffix(".staging") ? String(name.dropFirst().dropLast(".staging".count)) : name
+        let stamp = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withYear, .withMonth, .withDay, .withTime])
+        let base = (parent == "." ? "" : parent == "/" ? "/" : parent + "/") + ".\(output).kept-\(stamp)"
+        var candidate = base, number = 1
+        while access(candidate, F_OK) == 0 {
+            number += 1
+            candidate = base + "-\(number)"
+        }
+        return candidate
     }
 
     /// Puts the marker that tells a staging folder left by a killed build from someone else's folder
@@ -225,20 +313,25 @@ public struct StagedOutput: Sendable {
         return stat(outputPath + "/" + path, &info) == 0 ? Int(info.st_size) : 0
     }
 
-    func swapIn(_ staging: String, keepPrevious: Bool) throws(WriteError) {
-        guard unlink(staging + "/" + OwnedFolders.stagingMarker) == 0 || errno == ENOENT else { throw WriteError(path: staging) }
+    /// Swaps the staging folder in. Without `keepPrevious`, the site it replaces is removed; returned when
+    /// it was kept aside instead.
+    @discardableResult
+    func swapIn(_ staging: String, keepPrevious: Bool) throws(WriteError) -> KeptAside? {
+        for marker in [OwnedFolders.stagingMarker, OwnedFolders.updateMarker, OwnedFolders.updateManifest] {
+            guard unlink(staging + "/" + marker) == 0 || errno == ENOENT else { throw WriteError(path: staging) }
+        }
         var info = stat()
         if lstat(outputPath, &info) != 0 {
             guard errno == ENOENT else { throw WriteError(path: outputPath) }
             guard rename(staging, outputPath) == 0 else { throw WriteError(path: outputPath) }
-            return
+            return nil
         }
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
             throw WriteError(message: "\(outputPath) exists and is not a folder")
         }
         guard nb_rename_exchange(staging, outputPath) == 0 else { throw WriteError(path: outputPath) }
         // The staging path now holds the previous site.
-        if !keepPrevious { Self.removeStaging(staging) }
+        return keepPrevious ? nil : Self.removeStaging(staging)
     }
 
     private static func makeDirectory(_ path: String) throws(WriteError) {

@@ -20,6 +20,8 @@ public final class Staging: Sendable {
     /// What the staging folder holds, by path, when it is brought up to date; nil when it was staged anew.
     let staged: [String: FileDigest]?
     let previousIsKnown: Bool
+    /// The earlier output `begin` found in the staging folder and kept aside rather than removed.
+    let keptAside: StagedOutput.KeptAside?
     /// Whether the output folder was there when the write began; when it was not, no new file can be linked
     /// to one of its files, and none is looked for.
     private let outputExists: Bool
@@ -53,11 +55,12 @@ public final class Staging: Sendable {
         var failure: BuildFailure?
     }
 
-    init(output: StagedOutput, root: String, staged: [String: FileDigest]?, previousIsKnown: Bool) {
+    init(output: StagedOutput, root: String, staged: [String: FileDigest]?, previousIsKnown: Bool, keptAside: StagedOutput.KeptAside? = nil) {
         self.output = output
         self.root = root
         self.staged = staged
         self.previousIsKnown = previousIsKnown
+        self.keptAside = keptAside
         outputExists = StagedOutput.isFolder(output.outputPath)
     }
 
@@ -158,21 +161,22 @@ public final class Staging: Sendable {
         for writer in writers { writer.sync {} }
         let result = progress.withLock { $0 }
         for folder in result.prepared { StagedOutput.removeEmptyFolders(above: folder + "/", in: root) }
+        var replacedKeptAside: StagedOutput.KeptAside?
         do throws(WriteError) {
             if result.failure == nil, let staged {
                 try output.update(root, from: staged, wanted: Set(result.wanted), changed: result.pending)
             }
-            if result.failure == nil { try output.swapIn(root, keepPrevious: previousIsKnown) }
+            if result.failure == nil { replacedKeptAside = try output.swapIn(root, keepPrevious: previousIsKnown) }
         } catch {
             fail(error)
         }
         if let failure = progress.withLock({ $0.failure }) {
-            StagedOutput.removeStaging(root)
+            StagedOutput.removeStaging(root, made: Set(result.wanted))
             throw failure
         }
         return StagedOutput.Summary(
             files: result.files, written: result.new - result.kept,
-            bytes: result.unsized.reduce(result.knownBytes) { $0 + output.size(of: $1) })
+            bytes: result.unsized.reduce(result.knownBytes) { $0 + output.size(of: $1) }, keptAside: [keptAside, replacedKeptAside].compactMap { $0 })
     }
 
     /// Ends a write that will not be swapped in (the input turned out bad after writing began): waits for the
@@ -182,7 +186,7 @@ public final class Staging: Sendable {
             if progress.failure == nil { progress.failure = BuildFailure([]) }
         }
         for writer in writers { writer.sync {} }
-        try? FileManager.default.removeItem(atPath: root)
+        StagedOutput.removeStaging(root, made: Set(progress.withLock { $0.wanted }))
     }
 
     private func fail(_ error: WriteError) {

@@ -100,4 +100,36 @@ import Testing
         #expect(result.stderr == "error: cannot write the site to read-only/public/: cannot create a folder in read-only (Permission denied)\n1 error; nothing was written.\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: site + "/read-only").isEmpty)
     }
+
+    /// A file someone put deep inside `public/` goes into `.public.staging/` with the tree it was in at the
+    /// next swap. A build that then removes that tree (its record lost with the cache) checks it against the
+    /// tree's manifest first, and keeps the tree aside whole, with a warning, instead of removing the file.
+    /// Without such a file the tree is removed as before.
+    @Test(arguments: [true, false])
+    func aFileAddedInsideTheOutputIsKeptAsideNotRemoved(withAddedFile: Bool) throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        #expect(try TestSupport.runCLI(["build"], in: site).status == 0)
+        if withAddedFile { TestSupport.write("body { color: teal }\n", to: site + "/public/assets/custom.css") }
+        let aoife = site + "/content/cleaners/aoife-byrne.yaml"
+        TestSupport.write(TestSupport.read(aoife).replacingOccurrences(of: "hourly_rate: 19.50", with: "hourly_rate: 20.00"), to: aoife)
+        #expect(try TestSupport.runCLI(["build"], in: site).status == 0)
+        #expect(FileManager.default.fileExists(atPath: site + "/.public.staging/assets/custom.css") == withAddedFile)
+
+        for name in try FileManager.default.contentsOfDirectory(atPath: site + "/.noticeboard-cache") where name.hasPrefix("build-") {
+            TestSupport.removeTree(site + "/.noticeboard-cache/" + name)
+        }
+        let rebuilt = try TestSupport.runCLI(["build"], in: site)
+        #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: site).filter { $0.hasPrefix(".public.kept-") }
+        #expect(kept.count == (withAddedFile ? 1 : 0), "\(kept)")
+        if let folder = kept.first {
+            #expect(TestSupport.read(site + "/" + folder + "/assets/custom.css") == "body { color: teal }\n")
+            #expect(rebuilt.stderr.contains("warning: an earlier output held files that no build wrote (assets/custom.css)"), "\(rebuilt.stderr)")
+            #expect(rebuilt.stderr.contains(folder))
+        } else {
+            #expect(!rebuilt.stderr.contains("warning"), "\(rebuilt.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: site + "/public/assets/custom.css"))
+    }
 }
