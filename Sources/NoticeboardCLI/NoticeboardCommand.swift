@@ -110,7 +110,7 @@ struct Check: ParsableCommand {
             printDiagnostics(try Noticeboard.check(BuildOptions(root: site.root, maxFileBytes: site.maxFileBytes, now: site.now?.date)))
             print("No problems found.")
         } catch {
-            fail(error)
+            fail(error, writes: false)
         }
     }
 }
@@ -130,10 +130,11 @@ private func printDiagnostics(_ diagnostics: [Diagnostic]) {
     FileHandle.standardError.write(Data((diagnostics.map(\.description).joined(separator: "\n") + "\n").utf8))
 }
 
-func fail(_ failure: BuildFailure) -> Never {
+/// Prints the problems and their count, and exits 1; a command that writes says it wrote nothing.
+func fail(_ failure: BuildFailure, writes: Bool = true) -> Never {
     printDiagnostics(failure.diagnostics)
     let errors = failure.diagnostics.filter { $0.severity == .error }.count
-    FileHandle.standardError.write(Data("\(errors) error\(errors == 1 ? "" : "s"); nothing was written.\n".utf8))
+    FileHandle.standardError.write(Data("\(errors) error\(errors == 1 ? "" : "s")\(writes ? "; nothing was written" : "").\n".utf8))
     Foundation.exit(1)
 }
 

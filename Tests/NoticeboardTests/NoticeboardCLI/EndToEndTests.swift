@@ -134,6 +134,8 @@ import Testing
             return (String(parts[0]), Int(parts[1])!, Int(parts[2])!)
         }
         #expect(zip(places, places.dropFirst()).allSatisfy { $0 <= $1 }, "not sorted by file and line")
+        // `check` never writes, so it does not say it wrote nothing.
+        #expect(lines.last == "\(located.count) errors.")
         #expect(!FileManager.default.fileExists(atPath: site + "/public"))
     }
 
