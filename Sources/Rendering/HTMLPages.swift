@@ -197,11 +197,12 @@ extension SiteRenderer {
         return page(at: "search/", template: "search", context: context, lastModified: nil)
     }
 
-    /// Served for any missing URL, so every link in it is root-relative (they all are).
+    /// Served for any missing URL, so every link in it is root-relative (they all are). It has no `url`: a
+    /// canonical link or `og:url` would name `404.html` as the page at every address it is served for.
     func notFoundPage() -> Page {
         let context = PageContext([
             "site": contexts.siteValue(currentKind: nil),
-            "page": contexts.page(title: "Page not found", outputPath: "404.html", description: "There is no page at this address."),
+            "page": contexts.page(title: "Page not found", outputPath: "404.html", description: "There is no page at this address.", canonical: false),
         ])
         return Page(path: "404.html", template: "404", context: context, lastModified: nil, inSitemap: false)
     }

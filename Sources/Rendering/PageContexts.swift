@@ -90,12 +90,14 @@ struct PageContexts: Sendable {
         mapKinds.contains(collection.schema.name) ? site.path(collection.outputPath + "map/") : nil
     }
 
-    func page(title: String, outputPath: String, description: String) -> Value {
+    /// A page's title, description, path and URL; a page that is not `canonical` (the 404 page, served at
+    /// every missing address) has no URL.
+    func page(title: String, outputPath: String, description: String, canonical: Bool = true) -> Value {
         .object([
             "title": .string(title),
             "description": .string(description),
             "path": .string(site.path(outputPath)),
-            "url": .string(site.url(outputPath)),
+            "url": canonical ? .string(site.url(outputPath)) : .null,
         ])
     }
 

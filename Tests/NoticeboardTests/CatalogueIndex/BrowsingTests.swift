@@ -249,6 +249,9 @@ import Testing
         #expect(sitemap.contains("<url><loc>https://example.org/catalogue/cleaners/aoife-byrne/</loc><lastmod>"))
         #expect(text(files, "robots.txt").contains("Sitemap: https://example.org/catalogue/sitemap.xml"))
         #expect(text(files, "404.html").contains("<h1>Page not found</h1>"))
+        // Served at every missing address, the 404 page names no canonical URL of its own; other pages do.
+        #expect(!text(files, "404.html").contains("rel=\"canonical\"") && !text(files, "404.html").contains("og:url"))
+        #expect(text(files, "about/index.html").contains("<link rel=\"canonical\" href=\"https://example.org/catalogue/about/\">"))
         let map = try json(files, "api/rentals.geojson")
         let withCoordinates = try FileManager.default.contentsOfDirectory(atPath: site + "/content/rentals").filter {
             TestSupport.read(site + "/content/rentals/" + $0).contains("\nlat: ")
