@@ -172,6 +172,8 @@ def check(public, screenshots, report):
                 weigh(name, sizes, report)
         search_page.check_filters(driver, site, public, report)
         search_page.check_keyboard(driver, site, report)
+        search_page.check_unknown_value(driver, site, report)
+        search_page.check_show_more_focus(driver, site, report)
         errors = browser.console_errors(driver)
         report.check("search, filtered and used by keyboard: no console errors", not errors, errors)
         map_and_daily.check_midnight(driver, site, public, report)

@@ -168,3 +168,39 @@ def check_keyboard(driver, site, report):
     except TimeoutException:
         opened = False
     report.check("keyboard: Enter on a result opens its page", opened, f"wanted '{title}' at {driver.current_url}")
+
+
+def check_unknown_value(driver, site, report):
+    """A link asking for a facet value no listing has (mistyped, or from an older build) finds nothing and says
+    so, with the value shown, rather than dropping it and listing every listing of the kind."""
+    load(driver, site + "search/?kind=cleaners&county=Nowhere")
+    wait_for_index(driver)
+    label = driver.find_elements(By.XPATH, "//div[@id='search-facets']//label[text()='County']")
+    chosen = Select(driver.find_element(By.ID, label[0].get_attribute("for"))).first_selected_option.text if label else None
+    status = driver.find_element(By.ID, "search-status").text
+    report.check("search: an unknown facet value in the address finds nothing and stays chosen",
+                 chosen == "Nowhere (0)" and status == "Nothing matches." and not result_titles(driver),
+                 f"County '{chosen}', status '{status}', shown {sorted(result_titles(driver))}")
+
+
+def check_show_more_focus(driver, site, report):
+    """Each "Show more" pressed from the keyboard puts the focus on the first result it added, also the last
+    press, which hides the button: the focus is never dropped to the page's start."""
+    open_search(driver, site)
+    more = driver.find_element(By.ID, "search-more")
+    pressed, lost = 0, []
+    while more.is_displayed() and pressed < 10:
+        count = len(driver.find_elements(By.CSS_SELECTOR, "#search-results > li"))
+        more.send_keys(Keys.ENTER)
+        pressed += 1
+        try:
+            wait_for(driver, lambda: len(driver.find_elements(By.CSS_SELECTOR, "#search-results > li")) > count, seconds=10)
+        except TimeoutException:
+            lost.append(f"press {pressed}: no results added")
+            break
+        first_new = driver.find_elements(By.CSS_SELECTOR, "#search-results > li")[count].find_element(By.TAG_NAME, "a")
+        focused = driver.switch_to.active_element
+        if focused != first_new:
+            lost.append(f"press {pressed}: focus on {focused.tag_name} '{focused.text[:30]}'")
+    report.check("keyboard: Show more focuses the first result it adds", pressed >= 1 and not lost,
+                 f"{pressed} presses; {lost}")

@@ -334,7 +334,11 @@
         select.name = facet.name;
         select.appendChild(option('', 'Any'));
         facet.values.forEach(function (value) { select.appendChild(option(value[0], value[0] + ' (' + value[1] + ')')); });
-        if (params && params.get(facet.name) !== null) select.value = params.get(facet.name);
+        var asked = params ? params.get(facet.name) : null;
+        // A value no listing has (a mistyped or outdated link) is kept, and matches nothing, rather than
+        // dropped, which would show every listing as if it matched.
+        if (asked && !facet.values.some(function (value) { return value[0] === asked; })) select.appendChild(option(asked, asked + ' (0)'));
+        if (asked !== null) select.value = asked;
         if (select.selectedIndex < 0) select.value = '';
         paragraph.appendChild(label);
         paragraph.appendChild(document.createTextNode(' '));
@@ -394,12 +398,14 @@
       }).catch(failed);
     }
 
-    function showMore(ticket, asked) {
+    // `focusFirst`: the first new result takes the focus, as after "Show more", which may hide itself.
+    function showMore(ticket, asked, focusFirst) {
       var page = found.slice(shown, shown + PAGE);
       return search.cards(page).then(function (cards) {
         if (ticket !== latest) return;
-        var terms = engine.queryTerms(asked.words);
+        var terms = engine.queryTerms(asked.words), first = results.children.length;
         cards.forEach(function (card) { results.appendChild(cardElement(card, terms)); });
+        if (focusFirst && results.children[first]) results.children[first].querySelector('a').focus();
         shown += cards.length;
         more.hidden = shown >= found.length;
         status.textContent = found.length === 0 ? 'Nothing matches.'
@@ -482,7 +488,7 @@
         run();
       });
       form.addEventListener('submit', function (event) { event.preventDefault(); run(); });
-      more.addEventListener('click', function () { showMore(latest, query()).catch(failed); });
+      more.addEventListener('click', function () { showMore(latest, query(), true).catch(failed); });
       window.addEventListener('popstate', function () { fromAddress(); typing = false; run(); });
       run();
     }).catch(failed);
