@@ -16,12 +16,18 @@ extension SiteRenderer {
         guard parts.count > 1 else { return [urlSet("sitemap.xml", sorted[...]), robots] }
         var index = Array(#"<?xml version="1.0" encoding="UTF-8"?>\#n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\#n"#.utf8)
         for (number, part) in zip(1..., parts) {
-            let newest = part.map { $0.lastModified ?? catalogue.buildDate }.max()!
-            index += "<sitemap><loc>\(xmlEscaped(site.url("sitemap-\(number).xml")))</loc><lastmod>\(newest)</lastmod></sitemap>\n".utf8
+            let newest = part.compactMap(\.lastModified).max()
+            index += "<sitemap><loc>\(xmlEscaped(site.url("sitemap-\(number).xml")))</loc>\(lastmod(newest))</sitemap>\n".utf8
         }
         index += "</sitemapindex>\n".utf8
         return zip(1..., parts).map { number, part in urlSet("sitemap-\(number).xml", part) }
             + [OutputFile(path: "sitemap.xml", contents: .bytes(index)), robots]
+    }
+
+    /// `<lastmod>` of a page with a date. A page without one (a free page, the search page, a kind without a
+    /// date field) has none: the build's date would tell crawlers it changed with every daily build.
+    private func lastmod(_ date: CalendarDate?) -> String {
+        date.map { "<lastmod>\($0)</lastmod>" } ?? ""
     }
 
     /// A sitemap of `pages` at `path`, in their order, written a line at a time as the file is written.
@@ -30,7 +36,7 @@ extension SiteRenderer {
             output.append(contentsOf: Array(#"<?xml version="1.0" encoding="UTF-8"?>\#n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\#n"#.utf8))
             for page in pages {
                 let directory = page.path.hasSuffix("index.html") ? String(page.path.dropLast("index.html".count)) : page.path
-                output.append(contentsOf: Array("<url><loc>\(xmlEscaped(site.url(directory)))</loc><lastmod>\(page.lastModified ?? catalogue.buildDate)</lastmod></url>\n".utf8))
+                output.append(contentsOf: Array("<url><loc>\(xmlEscaped(site.url(directory)))</loc>\(lastmod(page.lastModified))</url>\n".utf8))
             }
             output.append(contentsOf: Array("</urlset>\n".utf8))
         })
