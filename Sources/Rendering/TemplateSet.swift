@@ -28,6 +28,13 @@ public struct TemplateSet: Sendable {
             do {
                 compiled[name] = try CompiledTemplate(MustacheTemplate(string: HTMLEscaping.pragma + source.text))
             } catch let error as MustacheTemplate.ParserError {
+                if case .expectedSectionEnd? = error.error as? MustacheTemplate.Error, let open = unclosedSection(in: source.text) {
+                    // The library stops at the end of the file; the section that is never closed starts here.
+                    problems.append(.error(
+                        at: SourceLocation(file: source.file, line: open.line, column: open.column),
+                        "template syntax error: {{\(open.tag)}} opens a section that is never closed; close it with {{/\(open.name)}}"))
+                    continue
+                }
                 // The pragma line is not the user's: lines count from the one after it.
                 problems.append(.error(
                     at: SourceLocation(file: source.file, line: error.context.lineNumber - 1, column: error.context.columnNumber),
@@ -118,4 +125,29 @@ private func partialReferences(in text: String) -> [(name: String, line: Int, co
         }
     }
     return found
+}
+
+/// The innermost section, inverted section, block or parent (`{{#…}}`, `{{^…}}`, `{{$…}}`, `{{<…}}`) that
+/// `text` opens and never closes, with the line and column where its tag starts; nil when there is none, or
+/// when a set-delimiter tag (`{{=<% %>=}}`) changes what a tag looks like.
+func unclosedSection(in text: String) -> (tag: String, name: String, line: Int, column: Int)? {
+    var open: [(tag: String, name: String, start: String.Index)] = []
+    var rest = text[...]
+    while let opening = rest.range(of: "{{") {
+        guard let closing = rest[opening.upperBound...].range(of: "}}") else { break }
+        let tag = rest[opening.upperBound..<closing.lowerBound]
+        rest = rest[closing.upperBound...]
+        let name = tag.dropFirst().trimmingCharacters(in: .whitespaces)
+        switch tag.first {
+        case "#", "^", "$", "<": open.append((String(tag), name, opening.lowerBound))
+        case "/": if open.last?.name == name { open.removeLast() }
+        case "=": return nil
+        default: break
+        }
+    }
+    guard let innermost = open.last else { return nil }
+    let before = text[..<innermost.start]
+    let line = before.count { $0 == "\n" } + 1
+    let column = before.distance(from: before.lastIndex(of: "\n").map(before.index(after:)) ?? before.startIndex, to: before.endIndex) + 1
+    return (innermost.tag, innermost.name, line, column)
 }

@@ -56,7 +56,7 @@ import Testing
         } catch {
             #expect(error.diagnostics.map(\.description) == [
                 "templates/home.mustache:2:3: error: template 'home' includes the partial 'partials/missing', but templates/partials/missing.mustache does not exist",
-                "templates/layout.mustache:4:1: error: template syntax error: a section is opened but never closed",
+                "templates/layout.mustache:2:1: error: template syntax error: {{#content}} opens a section that is never closed; close it with {{/content}}",
                 "templates/listing.mustache:1:1: error: missing template: every site needs templates/listing.mustache",
             ])
         }
@@ -123,6 +123,16 @@ import Testing
         }
     }
 
+    /// A section never closed is reported where it opens (the library stops at the end of the file): the
+    /// innermost one left open, past sections that are closed, comments and triple mustaches.
+    @Test func anUnclosedSectionIsFoundWhereItOpens() {
+        let text = "<ul>\n{{! a {{#note}} }}{{#items}}\n  <li>{{{name}}} {{^empty}}x{{/empty}}\n  {{#tags}}<b>{{.}}</b>\n"
+        let open = unclosedSection(in: text)
+        #expect(open.map { "\($0.tag) \($0.name) \($0.line):\($0.column)" } == "#tags tags 4:3")
+        #expect(unclosedSection(in: "{{#a}}{{/a}}") == nil)
+        #expect(unclosedSection(in: "{{=<% %>=}}<%#a%>") == nil)
+    }
+
     @Test func templatesUseTheFastEscapingAndKeepErrorLines() throws {
         let templates = try TemplateSet(sources: [
             "layout": ("templates/layout.mustache", "{{{content}}}"), "home": ("templates/home.mustache", "{{#a}}\n{{b}}\n{{/a}}\n"),
@@ -130,7 +140,7 @@ import Testing
         ])
         #expect(templates.render(.object(["a": .bool(true), "b": .string("<é>")]), with: "home") == "&lt;é&gt;\n")
         // A syntax error is reported where the library finds it in the user's own text, not one line lower.
-        let text = "ok\n{{#open}}\n{{x}}\n"
+        let text = "ok\n{{#open}}\n{{/shut}}\n"
         var expectedLine = 0
         do {
             _ = try MustacheTemplate(string: text)
