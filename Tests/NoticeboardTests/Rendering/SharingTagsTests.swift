@@ -28,7 +28,9 @@ import Testing
         for (path, data) in files where path.hasSuffix(".html") {
             let page = data.text
             for property in ["og:title", "og:description", "og:url", "og:type", "og:site_name", "twitter:card"] {
-                #expect(Self.meta(page, property).count == 1, "\(property) in \(path)")
+                // The 404 page, served at every missing address, names no URL of its own.
+                let expected = property == "og:url" && path == "404.html" ? 0 : 1
+                #expect(Self.meta(page, property).count == expected, "\(property) in \(path)")
             }
             #expect(Self.meta(page, "og:image").allSatisfy { $0.hasPrefix("https://example.org/catalogue/media/") }, "\(path)")
         }
