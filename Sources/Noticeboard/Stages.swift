@@ -197,21 +197,10 @@ extension Noticeboard {
         var summary = run.changes.map { changes in
             finished.state.summary(updating: changes.last.summary, from: changes.last.state, at: finished.changedPaths)
         } ?? finished.state.summary
-        summary.warnings += finished.keptAside.map(keptAsideWarning)
+        summary.warnings += finished.keptAside.map(\.warning)
         return BuiltSite(
             site: site, enrichment: enriched.enrichment, catalogue: catalogue, kept: kept, state: finished.state, statePath: run.statePath,
             summary: summary, writtenFiles: finished.writtenFiles, record: record)
-    }
-
-    /// Files someone put inside the output folder are not the site's: a build does not remove them with the
-    /// earlier output they went into, and says where they are.
-    static func keptAsideWarning(_ kept: StagedOutput.KeptAside) -> Diagnostic {
-        let shown = kept.unrecorded.prefix(3).joined(separator: ", ") + (kept.unrecorded.count > 3 ? " and \(kept.unrecorded.count - 3) more" : "")
-        return Diagnostic(.warning, at: nil, """
-            an earlier output held files that no build wrote (\(shown)): they were put in the output folder, which only \
-            builds write (files to publish go in templates/assets/). That output was kept whole in \(kept.folder) instead \
-            of removed; move out what you want and delete it
-            """)
     }
 
     /// Theme assets, and the published images of the media files that public fields name: variants from the

@@ -50,7 +50,7 @@ public final class OutputBook: Sendable {
         /// In place: the outputs that differ from the last build's, written or removed; any other has its bytes.
         public var changedPaths: Set<String> = []
         /// Earlier outputs kept aside, not removed, for the files in them that no build wrote.
-        public var keptAside: [StagedOutput.KeptAside] = []
+        public var keptAside: [KeptAside] = []
     }
 
     private init(

@@ -12,10 +12,10 @@ public enum OwnedFolders {
     /// so a staging folder left by a killed build is known as one.
     static let stagingMarker = ".noticeboard-staging"
     /// Put in an earlier output kept in the staging folder as a build starts bringing it up to date: its
-    /// modification time is when that began, and beside it is a hard link to the manifest the folder held
-    /// then. A build killed half-way so leaves what tells the files it wrote from any someone put in the
-    /// output (`StagedOutput.removeStaging`); `swapIn` takes both out.
+    /// change time is when that began. A build killed half-way so leaves what tells the files it wrote from
+    /// any someone put in the output (`StagedOutput.keptAside`); `swapIn` and levelling take it out.
     static let updateMarker = ".noticeboard-updating"
+    /// Beside `updateMarker`: a hard link to the manifest the folder held when the update began.
     static let updateManifest = ".noticeboard-updating.manifest"
 
     /// Before a build takes its lock: the output path must name a folder of its own, not the site, not a
@@ -88,7 +88,10 @@ public enum OwnedFolders {
         case .link: return "\(path) is a symbolic link"
         case .other: return "\(path) exists and is not a folder"
         case .folder(let names):
-            if names.contains(stagingMarker) || names.contains(updateMarker) { return nil }
+            if names.contains(stagingMarker) { return nil }
+            // An earlier output a build was bringing up to date: its top level may already hold what the
+            // manifest it started from does not list. Removing it keeps aside any file no build wrote.
+            if names.contains(updateMarker), names.contains(updateManifest) || manifestPaths(in: path) != nil { return nil }
             return foreignOutput(path).map { _ in "\(path) holds files that Noticeboard did not write" }
         }
     }

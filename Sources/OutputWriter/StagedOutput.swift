@@ -32,15 +32,6 @@ public struct StagedOutput: Sendable {
         public var keptAside: [KeptAside] = []
     }
 
-    /// An earlier output that held files no build recorded (someone put them in the output folder, and they
-    /// went with it into the staging folder at a swap): moved aside whole rather than removed.
-    public struct KeptAside: Sendable, Equatable {
-        /// Where it now is, beside the output folder: `.public.kept-20261205T132000`.
-        public var folder: String
-        /// The files in it that neither its manifest nor the build lists, relative to it, sorted.
-        public var unrecorded: [String]
-    }
-
     /// Starts writing the new output into the staging folder: files are added to the returned `Staging`,
     /// whose `finish` swaps the folder in.
     /// - Parameters:
@@ -93,8 +84,8 @@ public struct StagedOutput: Sendable {
             try update(root, from: staged, wanted: wanted, changed: changed)
             try swapIn(root, keepPrevious: true)
         } catch {
-            Self.removeStaging(root, made: wanted)
-            throw failure(error)
+            let kept = Self.removeStaging(root)
+            throw BuildFailure(failure(error).diagnostics + [kept?.warning].compactMap { $0 })
         }
         return true
     }
@@ -149,13 +140,12 @@ public struct StagedOutput: Sendable {
 
     /// Removes a staging folder (or the site it holds after a swap), marker last: a build killed half-way
     /// through leaves a folder the next one still knows as its own. A folder without the marker is an
-    /// earlier output, which went there whole at a swap with whatever someone had put in the output folder:
-    /// it is removed only when each of its files is one its manifest lists or `made` (the paths of the site
-    /// a failed build was writing into it), and otherwise moved aside whole, and returned.
+    /// earlier output, which may hold files someone put in the output folder: it is kept aside instead when
+    /// it does (`keptAside`), and returned.
     @discardableResult
-    static func removeStaging(_ path: String, made: Set<String> = []) -> KeptAside? {
+    static func removeStaging(_ path: String) -> KeptAside? {
         guard isFolder(path) else { return nil }
-        if !hasMarker(path), let kept = keptAside(path, made: made) { return kept }
+        if access(path + "/" + OwnedFolders.stagingMarker, F_OK) != 0, let kept = keptAside(path) { return kept }
         guard (try? markStaging(path)) != nil else { return nil }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] where name != OwnedFolders.stagingMarker {
             try? FileManager.default.removeItem(atPath: path + "/" + name)
@@ -163,73 +153,6 @@ public struct StagedOutput: Sendable {
         unlink(path + "/" + OwnedFolders.stagingMarker)
         rmdir(path)
         return nil
-    }
-
-    private static func hasMarker(_ path: String) -> Bool {
-        access(path + "/" + OwnedFolders.stagingMarker, F_OK) == 0
-    }
-
-    /// The earlier output at `path` moved aside, when it holds a file that no build recorded; nil when it
-    /// holds none. When it cannot be moved it stays where it is, whole (and is returned as kept there). One
-    /// without a manifest is no build's to judge: `OwnedFolders` refused such a folder before the build began,
-    /// unless it was written through this type alone, which lists nothing.
-    private static func keptAside(_ path: String, made: Set<String>) -> KeptAside? {
-        guard var recorded = OwnedFolders.listedPaths(in: path) else { return nil }
-        recorded.formUnion(made)
-        recorded.formUnion([OwnedFolders.manifestPath, OwnedFolders.updateMarker, OwnedFolders.updateManifest])
-        // A build that was bringing it up to date wrote its files after it began, and removed only files
-        // that the manifest it started from lists.
-        let update = changeTime(path + "/" + OwnedFolders.updateMarker)
-        if update != nil { recorded.formUnion(OwnedFolders.listedPaths(inManifest: path + "/" + OwnedFolders.updateManifest) ?? []) }
-        let unrecorded = files(below: path).filter { file in
-            !recorded.contains(file) && !(update.map { begun in changeTime(path + "/" + file).map { !isEarlier($0, than: begun) } ?? false } ?? false)
-        }
-        guard !unrecorded.isEmpty else { return nil }
-        let aside = asidePath(for: path)
-        return KeptAside(folder: rename(path, aside) == 0 ? aside : path, unrecorded: unrecorded.sorted())
-    }
-
-    /// Marks an earlier output in the staging folder as being brought up to date (`OwnedFolders.updateMarker`).
-    /// A mark a killed build left stays, with its earlier time and manifest.
-    static func markUpdating(_ root: String) {
-        let marker = root + "/" + OwnedFolders.updateMarker
-        guard access(marker, F_OK) != 0 else { return }
-        link(root + "/" + OwnedFolders.manifestPath, root + "/" + OwnedFolders.updateManifest)
-        close(open(marker, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644))
-    }
-
-    /// When the entry at `path` last changed (its inode: writing, linking, renaming), links not followed.
-    private static func changeTime(_ path: String) -> timespec? {
-        var info = stat()
-        return lstat(path, &info) == 0 ? info.st_ctim : nil
-    }
-
-    private static func isEarlier(_ time: timespec, than other: timespec) -> Bool {
-        (time.tv_sec, time.tv_nsec) < (other.tv_sec, other.tv_nsec)
-    }
-
-    /// Every file below `root` (anything not a folder, links included), relative to it.
-    static func files(below root: String) -> [String] {
-        guard let walk = FileManager.default.enumerator(atPath: root) else { return [] }
-        var found: [String] = []
-        while let name = walk.nextObject() as? String {
-            if walk.fileAttributes?[.type] as? FileAttributeType != .typeDirectory { found.append(name) }
-        }
-        return found
-    }
-
-    /// A new name beside the output folder for an earlier output kept aside: `.public.kept-20261205T132000`.
-    private static func asidePath(for path: String) -> String {
-        let parent = parentFolder(of: path), name = lastComponent(of: path)
-        let output = name.hasPrefix(".") && name.hasSuffix(".staging") ? String(name.dropFirst().dropLast(".staging".count)) : name
-        let stamp = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withYear, .withMonth, .withDay, .withTime])
-        let base = (parent == "." ? "" : parent == "/" ? "/" : parent + "/") + ".\(output).kept-\(stamp)"
-        var candidate = base, number = 1
-        while access(candidate, F_OK) == 0 {
-            number += 1
-            candidate = base + "-\(number)"
-        }
-        return candidate
     }
 
     /// Puts the marker that tells a staging folder left by a killed build from someone else's folder
@@ -245,7 +168,7 @@ public struct StagedOutput: Sendable {
     /// wanted, and replaces the `changed` files (a file is unlinked first, never overwritten: it may be a hard
     /// link shared with the output folder).
     func update(_ root: String, from staged: [String: FileDigest], wanted: Set<String>, changed: [OutputFile]) throws(WriteError) {
-        try Self.markStaging(root)
+        Self.markUpdating(root)
         for path in staged.keys where !wanted.contains(path) {
             try Self.remove(root + "/" + path)
             Self.removeEmptyFolders(above: path, in: root)

@@ -21,7 +21,7 @@ public final class Staging: Sendable {
     let staged: [String: FileDigest]?
     let previousIsKnown: Bool
     /// The earlier output `begin` found in the staging folder and kept aside rather than removed.
-    let keptAside: StagedOutput.KeptAside?
+    let keptAside: KeptAside?
     /// Whether the output folder was there when the write began; when it was not, no new file can be linked
     /// to one of its files, and none is looked for.
     private let outputExists: Bool
@@ -55,7 +55,7 @@ public final class Staging: Sendable {
         var failure: BuildFailure?
     }
 
-    init(output: StagedOutput, root: String, staged: [String: FileDigest]?, previousIsKnown: Bool, keptAside: StagedOutput.KeptAside? = nil) {
+    init(output: StagedOutput, root: String, staged: [String: FileDigest]?, previousIsKnown: Bool, keptAside: KeptAside? = nil) {
         self.output = output
         self.root = root
         self.staged = staged
@@ -161,7 +161,7 @@ public final class Staging: Sendable {
         for writer in writers { writer.sync {} }
         let result = progress.withLock { $0 }
         for folder in result.prepared { StagedOutput.removeEmptyFolders(above: folder + "/", in: root) }
-        var replacedKeptAside: StagedOutput.KeptAside?
+        var replacedKeptAside: KeptAside?
         do throws(WriteError) {
             if result.failure == nil, let staged {
                 try output.update(root, from: staged, wanted: Set(result.wanted), changed: result.pending)
@@ -171,8 +171,8 @@ public final class Staging: Sendable {
             fail(error)
         }
         if let failure = progress.withLock({ $0.failure }) {
-            StagedOutput.removeStaging(root, made: Set(result.wanted))
-            throw failure
+            let kept = [keptAside, StagedOutput.removeStaging(root)].compactMap { $0 }
+            throw BuildFailure(failure.diagnostics + kept.map(\.warning))
         }
         return StagedOutput.Summary(
             files: result.files, written: result.new - result.kept,
@@ -186,7 +186,7 @@ public final class Staging: Sendable {
             if progress.failure == nil { progress.failure = BuildFailure([]) }
         }
         for writer in writers { writer.sync {} }
-        StagedOutput.removeStaging(root, made: Set(progress.withLock { $0.wanted }))
+        StagedOutput.removeStaging(root)
     }
 
     private func fail(_ error: WriteError) {

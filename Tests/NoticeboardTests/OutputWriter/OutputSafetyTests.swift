@@ -132,4 +132,29 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: site + "/public/assets/custom.css"))
     }
+
+    /// The same file, then a file of the site's own at its path (the user moved it to `templates/assets/`, as
+    /// the warning says): the build bringing the staging folder up to date finds someone's file in its way and
+    /// fails. It keeps that earlier output aside, says so, and the next build succeeds. (The new manifest it
+    /// had already written lists that path: it must not vouch for the file there.)
+    @Test func aFileInTheWayOfAnUpdateIsKeptAsideAndTheNextBuildSucceeds() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        #expect(try TestSupport.runCLI(["build"], in: site).status == 0)
+        TestSupport.write("mine\n", to: site + "/public/assets/custom.css")
+        let aoife = site + "/content/cleaners/aoife-byrne.yaml"
+        TestSupport.write(TestSupport.read(aoife).replacingOccurrences(of: "hourly_rate: 19.50", with: "hourly_rate: 20.00"), to: aoife)
+        #expect(try TestSupport.runCLI(["build"], in: site).status == 0)
+        #expect(TestSupport.read(site + "/.public.staging/assets/custom.css") == "mine\n")
+
+        TestSupport.write("theirs\n", to: site + "/templates/assets/custom.css")
+        let failed = try TestSupport.runCLI(["build"], in: site)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: site).filter { $0.hasPrefix(".public.kept-") }
+        #expect(kept.count == 1 && TestSupport.read(site + "/" + (kept.first ?? "") + "/assets/custom.css") == "mine\n", "\(failed.stderr)")
+        #expect(failed.status == 0 || failed.stderr.contains("warning: an earlier output held files that no build wrote (assets/custom.css)"), "\(failed.stderr)")
+
+        let next = try TestSupport.runCLI(["build"], in: site)
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(TestSupport.read(site + "/public/assets/custom.css") == "theirs\n")
+    }
 }

@@ -1,0 +1,92 @@
+import Foundation
+import SiteModel
+
+/// An earlier output that held files no build wrote, moved aside whole rather than removed. Someone put
+/// them inside the output folder; a build's swap took them, with the tree they were in, into the staging
+/// folder, which a later build may remove (`StagedOutput.removeStaging`).
+public struct KeptAside: Sendable, Equatable {
+    /// Where it now is, beside the output folder: `.public.kept-20261205T132000`.
+    public var folder: String
+    /// The files in it that no build wrote, relative to it, sorted.
+    public var unrecorded: [String]
+
+    /// What a build says of it: files to publish go in the site's sources, not in its output.
+    public var warning: Diagnostic {
+        let shown = unrecorded.prefix(3).joined(separator: ", ") + (unrecorded.count > 3 ? " and \(unrecorded.count - 3) more" : "")
+        return Diagnostic(.warning, at: nil, """
+            an earlier output held files that no build wrote (\(shown)): they were put in the output folder, which only \
+            builds write (files to publish go in templates/assets/). That output was kept whole in \(folder) instead \
+            of removed; move out what you want and delete it
+            """)
+    }
+}
+
+extension StagedOutput {
+    /// The earlier output at `path` moved aside, when it holds a file no build wrote; nil when it holds none.
+    /// A build wrote the files its manifest lists; when a build was bringing it up to date (`markUpdating`),
+    /// those the manifest it started from lists and those changed since it began (its own new manifest may
+    /// already list a path it had not yet written, where someone's file still is). When it cannot be moved it
+    /// stays where it is, whole. A folder with neither a manifest nor that mark is no build's to judge:
+    /// `OwnedFolders` refused one before the build began, unless it was written through this type alone,
+    /// which lists nothing.
+    static func keptAside(_ path: String) -> KeptAside? {
+        let updateBegan = changeTime(path + "/" + OwnedFolders.updateMarker)
+        let listed = updateBegan == nil
+            ? OwnedFolders.listedPaths(in: path) : OwnedFolders.listedPaths(inManifest: path + "/" + OwnedFolders.updateManifest)
+        guard listed != nil || updateBegan != nil else { return nil }
+        let written = (listed ?? []).union([OwnedFolders.manifestPath, OwnedFolders.updateMarker, OwnedFolders.updateManifest])
+        let unrecorded = files(below: path).filter { file in
+            !written.contains(file) && !changed(path + "/" + file, since: updateBegan)
+        }
+        guard !unrecorded.isEmpty else { return nil }
+        let aside = asidePath(for: path)
+        return KeptAside(folder: rename(path, aside) == 0 ? aside : path, unrecorded: unrecorded.sorted())
+    }
+
+    /// Marks an earlier output in the staging folder as being brought up to date (`OwnedFolders.updateMarker`),
+    /// before anything in it changes: a hard link to its manifest, then the marker, whose change time is when
+    /// the update began. A mark a killed build left stays, with its earlier time and manifest.
+    static func markUpdating(_ root: String) {
+        let marker = root + "/" + OwnedFolders.updateMarker, manifest = root + "/" + OwnedFolders.updateManifest
+        guard access(marker, F_OK) != 0 else { return }
+        unlink(manifest)  // one a build killed before its marker left: not the manifest this update starts from
+        link(root + "/" + OwnedFolders.manifestPath, manifest)
+        close(open(marker, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644))
+    }
+
+    /// Whether the entry at `path` changed (was written, linked or renamed) at or after `time`; false without one.
+    private static func changed(_ path: String, since time: timespec?) -> Bool {
+        guard let time, let changed = changeTime(path) else { return false }
+        return (changed.tv_sec, changed.tv_nsec) >= (time.tv_sec, time.tv_nsec)
+    }
+
+    /// When the entry at `path` last changed (its inode's change time), links not followed.
+    private static func changeTime(_ path: String) -> timespec? {
+        var info = stat()
+        return lstat(path, &info) == 0 ? info.st_ctim : nil
+    }
+
+    /// Every file below `root` (anything not a folder, links included), relative to it.
+    static func files(below root: String) -> [String] {
+        guard let walk = FileManager.default.enumerator(atPath: root) else { return [] }
+        var found: [String] = []
+        while let name = walk.nextObject() as? String {
+            if walk.fileAttributes?[.type] as? FileAttributeType != .typeDirectory { found.append(name) }
+        }
+        return found
+    }
+
+    /// A new name beside the output folder for an earlier output kept aside: `.public.kept-20261205T132000`.
+    private static func asidePath(for path: String) -> String {
+        let parent = parentFolder(of: path), name = lastComponent(of: path)
+        let output = name.hasPrefix(".") && name.hasSuffix(".staging") ? String(name.dropFirst().dropLast(".staging".count)) : name
+        let stamp = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withYear, .withMonth, .withDay, .withTime])
+        let base = (parent == "." ? "" : parent == "/" ? "/" : parent + "/") + ".\(output).kept-\(stamp)"
+        var candidate = base, number = 1
+        while access(candidate, F_OK) == 0 {
+            number += 1
+            candidate = base + "-\(number)"
+        }
+        return candidate
+    }
+}
