@@ -52,14 +52,14 @@ public struct MirrorFolder: Sendable {
     /// Checks, before anything is fetched or written, that the folder is a mirror (or new or empty, and then
     /// marks it as one), and that what a sync makes in it is what it made: real folders for `incoming` and
     /// `snapshots`, a link to `snapshots/<name>` for `current`. A mirror made before the marker existed is
-    /// known by holding only those entries, `current` among them, and is marked.
+    /// known by holding only those entries, with a snapshot record that `current` leads to, and is marked.
     public func claim() throws {
         let manager = FileManager.default
         try manager.createDirectory(at: folder, withIntermediateDirectories: true)
         let marker = folder.appendingPathComponent(Self.markerName)
         if Self.entry(marker) != .file {
             let names = Set(try manager.contentsOfDirectory(atPath: folder.path))
-            let isEarlierMirror = names.isSubset(of: Self.ownNames) && names.contains("current")
+            let isEarlierMirror = names.isSubset(of: Self.ownNames) && record() != nil
             guard names.isEmpty || isEarlierMirror else { throw Refusal.notAMirror(folder.path) }
         }
         for (name, expected) in [("incoming", Entry.folder), ("snapshots", .folder), ("current", .link), (".current.new", .link)] {

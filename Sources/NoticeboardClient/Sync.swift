@@ -12,11 +12,14 @@ public struct Sync: Sendable {
 
     public enum Failure: Error, CustomStringConvertible {
         case unsupportedVersion(Int)
+        case unsafe(String)
 
         public var description: String {
             switch self {
             case .unsupportedVersion(let version):
                 "the site's API is version \(version); this client reads version \(SyncFormat.apiVersion)"
+            case .unsafe(let what):
+                "the site names \(what), which would leave the mirror's folder; nothing was synced"
             }
         }
     }
@@ -51,10 +54,24 @@ public struct Sync: Sendable {
         } else {
             target = try await walkingTree(of: head, last: last)
         }
+        try Self.checkNames(target)
         _ = try mirror.prepareIncoming()
         try await fetchMissing(target, last: last)
         try mirror.commit(target)
         return Report(build: head.build, wasUpToDate: false, usedChangeLists: chain != nil, fetched: fetcher.totals)
+    }
+
+    /// The paths and the tree's digest come from the site and name files and a snapshot in the mirror: each
+    /// path must be a file below `api/` (not the mirror's record), and the digest hexadecimal.
+    static func checkNames(_ record: MirrorFolder.Record) throws {
+        guard !record.root.isEmpty, record.root.allSatisfy(\.isHexDigit) else { throw Failure.unsafe("the tree digest '\(record.root.prefix(80))'") }
+        for path in record.files.keys where !isMirrorPath(path) { throw Failure.unsafe("the file '\(path.prefix(200))'") }
+    }
+
+    static func isMirrorPath(_ path: String) -> Bool {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count > 1 && parts[0] == "api" && !path.utf8.contains(0) && MirrorFolder.local(path) != MirrorFolder.recordName
+            && !parts.contains { $0.isEmpty || $0 == "." || $0 == ".." }
     }
 
     /// The change lists from `root` to the head's tree, oldest first; nil when the head's chain does not

@@ -1,5 +1,5 @@
 import Foundation
-import NoticeboardClient
+@testable import NoticeboardClient
 import Testing
 
 /// A sync removes files only in a folder it made: it refuses any other before it fetches or writes anything,
@@ -44,14 +44,36 @@ import Testing
         let place = TestSupport.temporaryFolder()
         defer { TestSupport.removeTree(place) }
         let earlier = place + "/earlier"
-        TestSupport.write("{}", to: earlier + "/snapshots/3-abc/.noticeboard-mirror.json")
+        let record = #"{"build": 3, "root": "abc", "files": {}, "buckets": {}}"#
+        TestSupport.write(record, to: earlier + "/snapshots/3-abc/.noticeboard-mirror.json")
         Self.link("snapshots/3-abc", at: earlier + "/current")
         try FileManager.default.createDirectory(atPath: place + "/empty", withIntermediateDirectories: true)
         for folder in [place + "/new", place + "/empty", earlier, earlier] {
             try MirrorFolder(folder: URL(fileURLWithPath: folder)).claim()
             #expect(FileManager.default.fileExists(atPath: folder + "/.noticeboard-mirror"), "\(folder)")
         }
-        #expect(TestSupport.read(earlier + "/snapshots/3-abc/.noticeboard-mirror.json") == "{}")
+        #expect(TestSupport.read(earlier + "/snapshots/3-abc/.noticeboard-mirror.json") == record)
+        // The same layout without a mirror's record (a backup's, say) is not taken for one.
+        let backup = place + "/backup"
+        TestSupport.write("mine", to: backup + "/snapshots/monday/notes.txt")
+        Self.link("snapshots/monday", at: backup + "/current")
+        #expect(throws: MirrorFolder.Refusal.self) { try MirrorFolder(folder: URL(fileURLWithPath: backup)).claim() }
+    }
+
+    /// What the site names goes into the mirror's folder only when it stays inside it: a path a hostile or
+    /// broken site sends with `..`, an absolute one, or the record's own name, and a tree digest that is not hex.
+    @Test func namesThatWouldLeaveTheMirrorAreRefused() throws {
+        let files = { (paths: [String]) in Dictionary(uniqueKeysWithValues: paths.map { ($0, MirrorFolder.Record.Entry(size: 1, sha256: "00")) }) }
+        let good = MirrorFolder.Record(build: 1, root: String(repeating: "ab", count: 32), files: files(["api/index.json", "api/cleaners/x.json"]), buckets: [:])
+        try Sync.checkNames(good)
+        for path in ["api/../../x", "api/x/../../y", "/etc/passwd", "api//x", "api/./x", "cleaners/x.json", "api/x\u{0}y", "api/.noticeboard-mirror.json", "api"] {
+            var bad = good
+            bad.files = files([path])
+            #expect(throws: Sync.Failure.self, "\(path)") { try Sync.checkNames(bad) }
+        }
+        var badRoot = good
+        badRoot.root = "../../x"
+        #expect(throws: Sync.Failure.self) { try Sync.checkNames(badRoot) }
     }
 
     /// A sync that cannot reach its server says so in a sentence, not as Foundation's domain and code.
