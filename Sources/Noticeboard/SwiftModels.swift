@@ -12,6 +12,7 @@ extension Noticeboard {
     public static func swiftModels(_ options: BuildOptions) throws(BuildFailure) -> [OutputFile] {
         let site = try LoadedSite(files: SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes))
         let models = SwiftModels(schemas: site.schemas)
+        try models.checkTypeNamesDiffer()
         return [OutputFile(path: "NoticeboardModels.swift", text: SwiftModels.shared)]
             + site.schemas.map { OutputFile(path: models.typeName($0.name) + ".swift", text: models.source(for: $0)) }
     }
@@ -26,6 +27,20 @@ public struct SwiftModels: Sendable {
         let singular = schemas.first { $0.name == kind }?.singular ?? kind
         let name = Self.upperCamel(singular)
         return Self.takenTypeNames.contains(name) ? name + "Listing" : name
+    }
+
+    /// Two kinds whose singulars make one type name (`Task` and `Task listing`, `Rental item` and
+    /// `rental-item`) would write one file over the other: each is an error at its schema's `singular`.
+    func checkTypeNamesDiffer() throws(BuildFailure) {
+        let byName = Dictionary(grouping: schemas, by: { typeName($0.name) })
+        let problems = byName.filter { $0.value.count > 1 }.sorted { $0.key < $1.key }.flatMap { name, kinds in
+            kinds.map { schema in
+                Diagnostic.error(
+                    at: SourceLocation(file: schema.file),
+                    "the kinds \(kinds.map(\.name).joined(separator: " and ")) both make the Swift type \(name); give one of them another singular")
+            }
+        }
+        guard problems.isEmpty else { throw BuildFailure(problems) }
     }
 
     /// The shared file's types, and the Swift, Foundation and SwiftUI types an app is likely to use: a model

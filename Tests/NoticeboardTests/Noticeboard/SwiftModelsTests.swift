@@ -36,12 +36,16 @@ import Testing
 
     /// A kind whose singular names a type an app already has (Swift's `Task`, the shared `Page`, SwiftUI's
     /// `Image`) is named with `Listing` after it; others keep their singular.
-    @Test func aSingularThatNamesATakenTypeGetsListingAfterIt() {
+    @Test func aSingularThatNamesATakenTypeGetsListingAfterIt() throws {
         let schemas = ["Task", "page", "Image", "Rental item", "Tasks"].enumerated().map { index, singular in
             KindSchema(name: "kind\(index)", title: "Kind", singular: singular, description: "", titleField: "name", fields: [], file: "")
         }
         let models = SwiftModels(schemas: schemas)
         #expect(schemas.map { models.typeName($0.name) } == ["TaskListing", "PageListing", "ImageListing", "RentalItem", "Tasks"])
+        try models.checkTypeNamesDiffer()
+        // `Task` and `Task listing` would both be TaskListing, one file written over the other.
+        let clashing = SwiftModels(schemas: schemas + [KindSchema(name: "jobs", title: "Jobs", singular: "Task listing", description: "", titleField: "name", fields: [], file: "content/schemas/jobs.yaml")])
+        #expect(throws: BuildFailure.self) { try clashing.checkTypeNamesDiffer() }
     }
 
     /// Decodes the documents below `api/` with the generated models; exits 1 on the first kind that fails.
