@@ -47,7 +47,6 @@ public enum LevelledStaging {
         let root = output.stagingPath
         let paths: [String], held: [String: FileDigest]
         if let staged, StagedOutput.isFolder(root) {
-            StagedOutput.markUpdating(root)
             paths = Array(staged.differing.keys) + staged.missing
             held = staged.differing
         } else {

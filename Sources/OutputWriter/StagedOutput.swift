@@ -45,8 +45,10 @@ public struct StagedOutput: Sendable {
         let staging = stagingPath
         let reusable = staged.flatMap { staged in Self.isFolder(staging) ? staged : nil }
         var keptAside: KeptAside?
-        if reusable != nil { Self.markUpdating(staging) }
-        if reusable == nil {
+        if reusable != nil {
+            // Streamed documents go into it as they are made, before `update` marks it.
+            Self.markUpdating(staging)
+        } else {
             keptAside = Self.removeStaging(staging)
             try? FileManager.default.createDirectory(atPath: Self.parentFolder(of: outputPath), withIntermediateDirectories: true)
             do throws(WriteError) {
@@ -79,7 +81,6 @@ public struct StagedOutput: Sendable {
     public func replace(staged: [String: FileDigest], wanted: Set<String>, changed: [OutputFile]) throws(BuildFailure) -> Bool {
         let root = stagingPath
         guard Self.isFolder(root) else { return false }
-        Self.markUpdating(root)
         do throws(WriteError) {
             try update(root, from: staged, wanted: wanted, changed: changed)
             try swapIn(root, keepPrevious: true)
@@ -164,9 +165,9 @@ public struct StagedOutput: Sendable {
         close(descriptor)
     }
 
-    /// Makes the staging folder, which holds `staged`, hold the `wanted` paths: removes what is no longer
-    /// wanted, and replaces the `changed` files (a file is unlinked first, never overwritten: it may be a hard
-    /// link shared with the output folder).
+    /// Makes the staging folder, which holds `staged`, hold the `wanted` paths: marks it as being brought up
+    /// to date (`markUpdating`), removes what is no longer wanted, and replaces the `changed` files (a file is
+    /// unlinked first, never overwritten: it may be a hard link shared with the output folder).
     func update(_ root: String, from staged: [String: FileDigest], wanted: Set<String>, changed: [OutputFile]) throws(WriteError) {
         Self.markUpdating(root)
         for path in staged.keys where !wanted.contains(path) {
