@@ -170,6 +170,7 @@ public struct StagedOutput: Sendable {
     /// unlinked first, never overwritten: it may be a hard link shared with the output folder).
     func update(_ root: String, from staged: [String: FileDigest], wanted: Set<String>, changed: [OutputFile]) throws(WriteError) {
         Self.markUpdating(root)
+        try Self.checkNoLinks(above: staged.keys.filter { !wanted.contains($0) } + changed.map(\.path), in: root)
         for path in staged.keys where !wanted.contains(path) {
             try Self.remove(root + "/" + path)
             Self.removeEmptyFolders(above: path, in: root)
@@ -185,6 +186,25 @@ public struct StagedOutput: Sendable {
             }
         }
         if let error = results.lazy.compactMap({ $0 }).first { throw error }
+    }
+
+    /// Refuses paths below an earlier output being brought up to date when a folder above one is a symbolic
+    /// link. No build makes one: someone put it in the output folder (`public/assets -> ~/files`) and it went
+    /// with its tree into the staging folder at a swap. Removing or writing through it would change files
+    /// outside the output. Each folder is looked at once.
+    static func checkNoLinks(above paths: some Sequence<String>, in root: String) throws(WriteError) {
+        var looked = Set<Substring>()
+        for path in paths {
+            var folder = path[...]
+            while let slash = folder.lastIndex(of: "/") {
+                folder = folder[..<slash]
+                guard looked.insert(folder).inserted else { break }
+                var info = stat()
+                if lstat(root + "/" + folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
+                    throw WriteError(message: "\(root)/\(folder) is a symbolic link, which no build makes; move it out of the output folder")
+                }
+            }
+        }
     }
 
     /// The folders that hold the files at `paths`, shortest first; those already there are fine.

@@ -116,7 +116,12 @@ public final class Staging: Sendable {
         }
         guard progress.withLock({ $0.failure == nil }) else { return nil }
         do throws(WriteError) {
-            if staged == nil { try makeFolders(for: path) } else { try StagedOutput.makeFolders(for: [path], in: root) }
+            if staged == nil {
+                try makeFolders(for: path)
+            } else {
+                try StagedOutput.checkNoLinks(above: [path], in: root)
+                try StagedOutput.makeFolders(for: [path], in: root)
+            }
             let written = try StreamedFile.write(write, at: root + "/" + path, sameAs: outputExists ? output.outputPath + "/" + path : nil)
             progress.withLock { progress in
                 progress.files += 1

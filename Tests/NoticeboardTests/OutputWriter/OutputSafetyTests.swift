@@ -157,4 +157,33 @@ import Testing
         #expect(next.status == 0, "\(next.stderr)")
         #expect(TestSupport.read(site + "/public/assets/custom.css") == "theirs\n")
     }
+
+    /// A folder of the output replaced by a link to one outside it (`public/assets -> ../mine`) goes into the
+    /// staging folder at the next swap. The build that then brings that tree up to date, removing and writing
+    /// files in `assets/`, must not do so through the link: it refuses, keeps the tree aside, and the files
+    /// outside are as they were. The next build succeeds.
+    @Test func aLinkPutInsideTheOutputIsNeverWrittenThrough() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        #expect(try TestSupport.runCLI(["build"], in: site).status == 0)
+        try FileManager.default.moveItem(atPath: site + "/public/assets", toPath: site + "/mine")
+        try FileManager.default.createSymbolicLink(atPath: site + "/public/assets", withDestinationPath: "../mine")
+        let mine = TestSupport.tree(site + "/mine")
+        #expect(mine["icon.svg"] != nil && mine["daily.js"] != nil)
+        let aoife = site + "/content/cleaners/aoife-byrne.yaml"
+        TestSupport.write(TestSupport.read(aoife).replacingOccurrences(of: "hourly_rate: 19.50", with: "hourly_rate: 20.00"), to: aoife)
+        #expect(try TestSupport.runCLI(["build"], in: site).status == 0)
+
+        TestSupport.write(TestSupport.read(site + "/templates/assets/daily.js") + "// changed\n", to: site + "/templates/assets/daily.js")
+        try FileManager.default.removeItem(atPath: site + "/templates/assets/icon.svg")
+        let refused = try TestSupport.runCLI(["build"], in: site)
+        #expect(refused.status == 1 && refused.stderr.contains(".public.staging/assets is a symbolic link, which no build makes"), "\(refused.stderr)")
+        #expect(TestSupport.tree(site + "/mine") == mine, "files outside the output were changed through the link")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site).contains { $0.hasPrefix(".public.kept-") })
+
+        let next = try TestSupport.runCLI(["build"], in: site)
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(TestSupport.tree(site + "/mine") == mine)
+        #expect(TestSupport.read(site + "/public/assets/daily.js").hasSuffix("// changed\n"))
+    }
 }
