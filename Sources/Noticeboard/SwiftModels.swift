@@ -46,14 +46,19 @@ public struct SwiftModels: Sendable {
     /// The shared file's types, and the Swift, Foundation and SwiftUI types an app is likely to use: a model
     /// named `Task` hid Swift's own from the whole app, and one named `Page` did not compile beside the
     /// shared generic `Page`.
-    static let takenTypeNames: Set<String> = [
-        "Slug", "CalendarDay", "Reference", "PublishedImage", "GroupTotal", "Page", "FacetValues", "KindDocument", "DailyPick", "APIRoot",
+    static let takenTypeNames = sharedTypeNames.union([
         "Any", "Array", "Bool", "Character", "Codable", "Collection", "Decodable", "Decoder", "Dictionary", "Double", "Encodable",
         "Encoder", "Error", "Float", "Int", "Never", "Optional", "Range", "Result", "Sendable", "Sequence", "Set", "String", "Substring",
         "Task", "TaskGroup", "Void", "Actor", "MainActor", "Calendar", "Data", "Date", "Decimal", "Locale", "Measurement", "Notification",
         "Operation", "Process", "Thread", "Timer", "TimeZone", "URL", "URLRequest", "UUID", "Button", "Color", "Font", "Form", "Group",
         "Image", "Label", "Link", "List", "Menu", "Section", "Shape", "State", "Tab", "Text", "Toggle", "View", "Window",
-    ]
+    ])
+
+    /// The types `shared` declares at its top level (`Slug`, `Page`, `APIRoot`…), read from its text.
+    static let sharedTypeNames = Set(shared.split(separator: "\n").compactMap { line -> String? in
+        guard line.hasPrefix("public struct ") || line.hasPrefix("public enum ") else { return nil }
+        return String(line.split(separator: " ")[2].prefix { $0.isLetter || $0.isNumber })
+    })
 
     static func upperCamel(_ text: String) -> String {
         let words = text.split { !($0.isLetter || $0.isNumber) || !$0.isASCII }

@@ -78,10 +78,10 @@ extension StagedOutput {
 
     /// A new name beside the output folder for an earlier output kept aside: `.public.kept-20261205T132000`.
     private static func asidePath(for path: String) -> String {
-        let parent = parentFolder(of: path), name = lastComponent(of: path)
+        let name = lastComponent(of: path)
         let output = name.hasPrefix(".") && name.hasSuffix(".staging") ? String(name.dropFirst().dropLast(".staging".count)) : name
         let stamp = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withYear, .withMonth, .withDay, .withTime])
-        let base = (parent == "." ? "" : parent == "/" ? "/" : parent + "/") + ".\(output).kept-\(stamp)"
+        let base = sibling(of: path, named: ".\(output).kept-\(stamp)")
         var candidate = base, number = 1
         while access(candidate, F_OK) == 0 {
             number += 1

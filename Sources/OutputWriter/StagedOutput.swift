@@ -98,8 +98,12 @@ public struct StagedOutput: Sendable {
 
     /// Beside the output folder: a rename only swaps folders on one file system.
     var stagingPath: String {
-        let parent = Self.parentFolder(of: outputPath)
-        let name = ".\(Self.lastComponent(of: outputPath)).staging"
+        Self.sibling(of: outputPath, named: ".\(Self.lastComponent(of: outputPath)).staging")
+    }
+
+    /// `name` in the folder that holds `path`: `site/.public.staging` for `site/public` and that name.
+    static func sibling(of path: String, named name: String) -> String {
+        let parent = parentFolder(of: path)
         return parent == "." ? name : parent == "/" ? "/" + name : parent + "/" + name
     }
 

@@ -41,6 +41,9 @@ import Testing
             KindSchema(name: "kind\(index)", title: "Kind", singular: singular, description: "", titleField: "name", fields: [], file: "")
         }
         let models = SwiftModels(schemas: schemas)
+        #expect(SwiftModels.sharedTypeNames == [
+            "Slug", "CalendarDay", "Reference", "PublishedImage", "GroupTotal", "Page", "FacetValues", "KindDocument", "DailyPick", "APIRoot",
+        ])
         #expect(schemas.map { models.typeName($0.name) } == ["TaskListing", "PageListing", "ImageListing", "RentalItem", "Tasks"])
         try models.checkTypeNamesDiffer()
         // `Task` and `Task listing` would both be TaskListing, one file written over the other.
