@@ -19,8 +19,8 @@ const search = new engine.Search((file) => Promise.resolve(JSON.parse(fs.readFil
 const wordsOf = documents.map((doc) => engine.words(doc.title + ' ' + doc.text));
 const CJK = /[\u1100-\u11FF\u2E80-\u2FDF\u3040-\u318F\u31A0-\u31FF\u3400-\u4DBF\u4E00-\u9FFF\uA960-\uA97F\uAC00-\uD7FF\uF900-\uFAFF\uFF66-\uFF9F\u{20000}-\u{3134F}]/u;
 
-// The rules as README states them, applied to each listing in turn.
-function bruteForce(query) {
+// The rules as README states them, applied to each listing in turn; `skipped`: a facet whose choice is left out.
+function bruteForce(query, skipped) {
   const terms = engine.words(query.words);
   const found = [];
   documents.forEach((doc, number) => {
@@ -34,7 +34,9 @@ function bruteForce(query) {
     });
     if (!matches) return;
     if (query.kind) {
-      for (const [name, value] of Object.entries(query.facets)) if (!(doc.facets[name] || []).includes(value)) return;
+      for (const [name, value] of Object.entries(query.facets)) {
+        if (name !== skipped && !(doc.facets[name] || []).includes(value)) return;
+      }
       if (query.min !== null || query.max !== null) {
         if (doc.range === null || doc.range === undefined) return;
         if (query.min !== null && doc.range < query.min) return;
@@ -44,6 +46,21 @@ function bruteForce(query) {
     found.push(number);
   });
   return found;
+}
+
+// Each facet value's count as the search page shows it: the listings the query would find with that value
+// chosen for its facet in place of any other.
+function bruteCounts(query, kind) {
+  const counts = {};
+  for (const facet of kind.facets) {
+    const tally = new Map();
+    for (const number of bruteForce(query, facet.name)) {
+      // A collection's document counts once for a value that several of its entries have.
+      for (const value of new Set(documents[number].facets[facet.name] || [])) tally.set(value, (tally.get(value) || 0) + 1);
+    }
+    counts[facet.name] = facet.values.map((value) => tally.get(value[0]) || 0);
+  }
+  return counts;
 }
 
 // A seeded generator (mulberry32), so a failure can be run again.
@@ -93,7 +110,9 @@ function generatedQuery(meta) {
   if (random() < 0.6) {
     const kind = pick(meta.kinds);
     query.kind = kind.name;
-    if (kind.facets.length && random() < 0.6) {
+    // One facet chosen, sometimes two (the counts then leave each out in turn).
+    const chosen = !kind.facets.length || random() >= 0.6 ? 0 : random() < 0.7 ? 1 : 2;
+    for (let n = 0; n < chosen; n++) {
       const facet = pick(kind.facets);
       query.facets[facet.name] = random() < 0.95 ? pick(facet.values)[0] : 'No such value';
     }
@@ -111,7 +130,7 @@ function generatedQuery(meta) {
 
 async function main() {
   const meta = await search.meta();
-  let differences = 0, withResults = 0, withCJK = 0, cjkWithResults = 0;
+  let differences = 0, withResults = 0, withCJK = 0, cjkWithResults = 0, countsChecked = 0;
   for (let n = 0; n < Number(queryCount); n++) {
     const query = generatedQuery(meta);
     const fromIndex = await search.run(query);
@@ -123,13 +142,22 @@ async function main() {
       differences++;
       if (differences <= 5) console.log(`differs: ${JSON.stringify(query)}: index ${fromIndex.length}, brute force ${expected.length}`);
     }
+    const kind = meta.kinds.find((k) => k.name === query.kind);
+    if (kind) {
+      const [counts, expectedCounts] = [await search.counts(query), bruteCounts(query, kind)];
+      countsChecked++;
+      if (JSON.stringify(counts) !== JSON.stringify(expectedCounts)) {
+        differences++;
+        console.log(`counts differ: ${JSON.stringify(query)}: index ${JSON.stringify(counts)}, brute force ${JSON.stringify(expectedCounts)}`);
+      }
+    }
     if (query.sort === '' && !inRelevanceOrder(fromIndex, query)) {
       differences++;
       console.log(`not in relevance order: ${JSON.stringify(query)}`);
     }
   }
   console.log(`search equality: ${queryCount} queries (${withResults} finding something, ${withCJK} with CJK, ` +
-    `${cjkWithResults} of them finding something), ${differences} differences`);
+    `${cjkWithResults} of them finding something; facet counts for ${countsChecked}), ${differences} differences`);
   process.exit(differences ? 1 : 0);
 }
 

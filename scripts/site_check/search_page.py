@@ -204,3 +204,59 @@ def check_show_more_focus(driver, site, report):
             lost.append(f"press {pressed}: focus on {focused.tag_name} '{focused.text[:30]}'")
     report.check("keyboard: Show more focuses the first result it adds", pressed >= 1 and not lost,
                  f"{pressed} presses; {lost}")
+
+
+def facet_counts(driver):
+    """The counts the page shows, by facet select name and value: {"county": {"Kerry": 3, ...}, ...}."""
+    counts = {}
+    for select in driver.find_elements(By.CSS_SELECTOR, "#search-facets select"):
+        shown = [re.fullmatch(r"(.*) \((\d+)\)", option.text) for option in Select(select).options[1:]]
+        counts[select.get_attribute("name")] = {match[1]: int(match[2]) for match in shown if match}
+    return counts
+
+
+def expected_counts(cleaners, word, chosen):
+    """What choosing each value would find, worked out from api/cleaners.json: the cleaners who mention the word
+    and have the other facets' chosen values, tallied by the facet's values."""
+    counts = {}
+    for facet in ("county", "languages"):
+        tally = {}
+        for cleaner in cleaners:
+            others = all(value in as_list(cleaner.get(name)) for name, value in chosen.items() if name != facet)
+            if others and mentions(cleaner, word):
+                for value in as_list(cleaner.get(facet)):
+                    tally[value] = tally.get(value, 0) + 1
+        counts[facet] = tally
+    return counts
+
+
+def as_list(value):
+    return value if isinstance(value, list) else [] if value is None else [value]
+
+
+def check_facet_counts(driver, site, public, report):
+    """A facet value's count says what choosing it would find, given the words and the other facets chosen:
+    with a county chosen, each language shows those there who mention the word and speak it, and each county
+    those who mention the word and speak the chosen language there."""
+    with open(os.path.join(public, "api/cleaners.json"), encoding="utf-8") as handle:
+        cleaners = json.load(handle)["items"]
+    # A cleaner who mentions the word and speaks more than English gives the choices, so that each count
+    # shown for them is at least 1.
+    chooser = min((c for c in cleaners if mentions(c, WORD) and set(c["languages"]) - {"English"}), key=lambda c: c["name"])
+    county, language = chooser["county"], min(set(chooser["languages"]) - {"English"})
+    chosen = {"county": county, "languages": language}
+    expected = expected_counts(cleaners, WORD, chosen)
+    # Only the values that some cleaner has are choices, so a count of 0 is shown for the others.
+    everything = expected_counts(cleaners, "", {})
+    expected = {facet: {value: expected[facet].get(value, 0) for value in everything[facet]} for facet in expected}
+    load(driver, site + f"search/?q={WORD}&kind=cleaners&county={county}&languages={language}")
+    try:
+        wait_for(driver, lambda: facet_counts(driver) == expected, seconds=10)
+    except TimeoutException:
+        pass
+    shown = facet_counts(driver)
+    differing = {facet: {value: (count, expected[facet].get(value)) for value, count in values.items()
+                         if count != expected[facet].get(value)} for facet, values in shown.items()}
+    report.check(f"search: facet counts follow the words and the other facet ('{WORD}', {county}, {language})",
+                 shown == expected and expected["county"][county] != everything["county"][county],
+                 f"(shown, expected): {differing}")

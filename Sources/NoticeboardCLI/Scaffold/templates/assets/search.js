@@ -179,57 +179,134 @@
     });
   };
 
+  function kindNamed(meta, name) {
+    return meta.kinds.filter(function (kind) { return kind.name === name; })[0] || null;
+  }
+
   // A promise of the documents a query finds, in the order asked for.
   // query: {words, kind (name or ''), facets: {name: value name}, min, max (numbers or null), sort (field or '')}
   Search.prototype.run = function (query) {
     var self = this;
     return this.meta().then(function (meta) {
-      var kind = meta.kinds.filter(function (k) { return k.name === query.kind; })[0] || null;
-      var terms = queryTerms(query.words || '');
-      var work = terms.map(function (term) {
-        return term.how === 'substring' ? self.substringMarks(meta, term) : self.marks(meta, term);
-      });
-      var filters = kind ? self.filters(kind, query) : [];
-      return Promise.all([Promise.all(work), Promise.all(filters), self.order(kind, query)]).then(function (parts) {
-        return self.found(meta, kind, parts[0], parts[1], parts[2]);
+      var kind = kindNamed(meta, query.kind);
+      return Promise.all([self.tests(meta, kind, query), self.order(kind, query)]).then(function (parts) {
+        return self.found(meta, kind, parts[0], parts[1]);
       });
     });
   };
 
-  // Promises of functions that say whether a document passes a kind's facet and range filters.
+  // A promise of how many documents each of the kind's facet values would find: the query with that value
+  // chosen for its facet in place of any other. {facet name: [count of each value]}; null without a kind.
+  Search.prototype.counts = function (query) {
+    var self = this;
+    return this.meta().then(function (meta) {
+      var kind = kindNamed(meta, query.kind);
+      if (!kind) return null;
+      var values = kind.facets.map(function (facet, facetIndex) {
+        return Promise.all(facet.values.map(function (_, valueIndex) { return self.value(kind, facetIndex, valueIndex); }));
+      });
+      return Promise.all([self.tests(meta, kind, query), Promise.all(values)]).then(function (parts) {
+        return tally(kind, parts[0], parts[1]);
+      });
+    });
+  };
+
+  // A promise of what a document must pass: `marks`, one per query word (see `marks`), and `filters`, each
+  // {facet: the facet's index or -1 for the range, passes: function of a document}.
+  Search.prototype.tests = function (meta, kind, query) {
+    var self = this;
+    var marks = queryTerms(query.words || '').map(function (term) {
+      return term.how === 'substring' ? self.substringMarks(meta, term) : self.marks(meta, term);
+    });
+    var filters = kind ? self.filters(kind, query) : [];
+    return Promise.all([Promise.all(marks), Promise.all(filters)]).then(function (parts) {
+      return { marks: parts[0], filters: parts[1] };
+    });
+  };
+
+  // Promises of the kind's facet and range filters the query asks for.
   Search.prototype.filters = function (kind, query) {
     var self = this, filters = [];
     kind.facets.forEach(function (facet, facetIndex) {
       var wanted = query.facets && query.facets[facet.name];
       if (!wanted) return;
       var valueIndex = facet.values.findIndex(function (value) { return value[0] === wanted; });
-      if (valueIndex < 0) { filters.push(Promise.resolve(function () { return false; })); return; }
-      if (facet.name === kind.cluster) { filters.push(Promise.resolve(clusterFilter(kind, facet, valueIndex))); return; }
-      var key = kind.index + '.' + facetIndex + '.' + valueIndex;
-      filters.push(self.file('facets/' + facet.values[valueIndex][2] + '.json').then(function (file) {
-        if (!self.decoded[key]) self.decoded[key] = new Set(documentsOf(file.values[key]));
-        var members = self.decoded[key];
-        return function (document) { return members.has(document); };
+      if (valueIndex < 0) { filters.push(Promise.resolve({ facet: facetIndex, passes: function () { return false; } })); return; }
+      filters.push(self.value(kind, facetIndex, valueIndex).then(function (value) {
+        var mask = value.mask;
+        return { facet: facetIndex, passes: function (document) { return mask[document - kind.first] === 1; } };
       }));
     });
     var hasMin = typeof query.min === 'number' && !isNaN(query.min), hasMax = typeof query.max === 'number' && !isNaN(query.max);
     if (kind.range && (hasMin || hasMax)) {
       filters.push(self.file(kind.range.file).then(function (file) {
-        return function (document) {
+        return { facet: -1, passes: function (document) {
           var value = file.values[document - kind.first];
           return value !== null && (!hasMin || value >= query.min) && (!hasMax || value <= query.max);
-        };
+        } };
       }));
     }
     return filters;
   };
 
-  // The kind's documents are ordered by the values of its cluster facet: a value's documents are one stretch.
-  function clusterFilter(kind, facet, valueIndex) {
-    var start = kind.first;
-    for (var i = 0; i < valueIndex; i++) start += facet.values[i][1];
-    var end = start + facet.values[valueIndex][1];
-    return function (document) { return document >= start && document < end; };
+  // A promise of the kind's documents that have a facet's value, counted from the kind's first document:
+  // {mask: 1 at each of them, else 0; documents: them in order}.
+  Search.prototype.value = function (kind, facetIndex, valueIndex) {
+    var self = this, facet = kind.facets[facetIndex], key = kind.index + '.' + facetIndex + '.' + valueIndex;
+    if (self.decoded[key]) return Promise.resolve(self.decoded[key]);
+    // The kind's documents are ordered by the values of its cluster facet: a value's documents are one stretch.
+    if (facet.name === kind.cluster) {
+      var start = 0;
+      for (var i = 0; i < valueIndex; i++) start += facet.values[i][1];
+      var stretch = new Int32Array(facet.values[valueIndex][1]).map(function (_, offset) { return start + offset; });
+      self.decoded[key] = valueDocuments(kind, stretch);
+      return Promise.resolve(self.decoded[key]);
+    }
+    return self.file('facets/' + facet.values[valueIndex][2] + '.json').then(function (file) {
+      if (!self.decoded[key]) {
+        var documents = Int32Array.from(documentsOf(file.values[key]), function (document) { return document - kind.first; });
+        self.decoded[key] = valueDocuments(kind, documents);
+      }
+      return self.decoded[key];
+    });
+  };
+
+  function valueDocuments(kind, documents) {
+    var mask = new Uint8Array(kind.count);
+    for (var i = 0; i < documents.length; i++) mask[documents[i]] = 1;
+    return { mask: mask, documents: documents };
+  }
+
+  // Where a document stands against the tests: EXCLUDED when it fails a word or the range, or two facets'
+  // filters; PASSES when it passes them all; else the index of the one facet whose filter it fails.
+  var EXCLUDED = -2, PASSES = -1;
+  function standing(document, tests) {
+    for (var t = 0; t < tests.marks.length; t++) if (tests.marks[t][document] === 0) return EXCLUDED;
+    var failed = PASSES;
+    for (var f = 0; f < tests.filters.length; f++) {
+      var filter = tests.filters[f];
+      if (filter.passes(document)) continue;
+      if (filter.facet < 0 || failed !== PASSES) return EXCLUDED;
+      failed = filter.facet;
+    }
+    return failed;
+  }
+
+  // A value's count: the documents that have it and pass every test but, perhaps, its own facet's filter.
+  function tally(kind, tests, values) {
+    var standings = new Int32Array(kind.count), counts = {};
+    for (var i = 0; i < kind.count; i++) standings[i] = standing(kind.first + i, tests);
+    kind.facets.forEach(function (facet, facetIndex) {
+      counts[facet.name] = values[facetIndex].map(function (value) {
+        var count = 0;
+        for (var i = 0; i < value.documents.length; i++) {
+          var stands = standings[value.documents[i]];
+          if (stands === PASSES || stands === facetIndex) count++;
+        }
+        return count;
+      });
+    });
+    return counts;
   }
 
   // A promise of each document's rank in the chosen sort (null: relevance, then document order).
@@ -242,17 +319,13 @@
     });
   };
 
-  Search.prototype.found = function (meta, kind, marks, filters, rank) {
+  Search.prototype.found = function (meta, kind, tests, rank) {
     var from = kind ? kind.first : 0, to = kind ? kind.first + kind.count : meta.documents;
     var documents = [], scores = [];
     for (var document = from; document < to; document++) {
-      var score = 0, matches = true;
-      for (var t = 0; t < marks.length && matches; t++) {
-        matches = marks[t][document] !== 0;
-        score += marks[t][document] >> 1;
-      }
-      for (var f = 0; f < filters.length && matches; f++) matches = filters[f](document);
-      if (!matches) continue;
+      if (standing(document, tests) !== PASSES) continue;
+      var score = 0;
+      for (var t = 0; t < tests.marks.length; t++) score += tests.marks[t][document] >> 1;
       documents.push(document);
       scores.push(score);
     }
@@ -310,7 +383,7 @@
     }
 
     function chosenKind() {
-      return meta.kinds.filter(function (kind) { return kind.name === kindSelect.value; })[0] || null;
+      return kindNamed(meta, kindSelect.value);
     }
 
     // The kind's facet selects, range and sort orders, set from `params` (a URLSearchParams) when given.
@@ -333,17 +406,31 @@
         select.id = id;
         select.name = facet.name;
         select.appendChild(option('', 'Any'));
-        facet.values.forEach(function (value) { select.appendChild(option(value[0], value[0] + ' (' + value[1] + ')')); });
+        facet.values.forEach(function (value) { select.appendChild(option(value[0], counted(value[0], value[1]))); });
         var asked = params ? params.get(facet.name) : null;
         // A value no listing has (a mistyped or outdated link) is kept, and matches nothing, rather than
         // dropped, which would show every listing as if it matched.
-        if (asked && !facet.values.some(function (value) { return value[0] === asked; })) select.appendChild(option(asked, asked + ' (0)'));
+        if (asked && !facet.values.some(function (value) { return value[0] === asked; })) select.appendChild(option(asked, counted(asked, 0)));
         if (asked !== null) select.value = asked;
         if (select.selectedIndex < 0) select.value = '';
         paragraph.appendChild(label);
         paragraph.appendChild(document.createTextNode(' '));
         paragraph.appendChild(select);
         facetBox.appendChild(paragraph);
+      });
+    }
+
+    function counted(name, count) {
+      return name + ' (' + count + ')';
+    }
+
+    // Each value's count as the other choices and the words leave it: what choosing it would find.
+    function showCounts(counts) {
+      var kind = chosenKind();
+      if (!counts || !kind) return;
+      kind.facets.forEach(function (facet, index) {
+        var options = element('search-facet-' + index).options;
+        facet.values.forEach(function (value, valueIndex) { options[valueIndex + 1].textContent = counted(value[0], counts[facet.name][valueIndex]); });
       });
     }
 
@@ -395,6 +482,11 @@
         shown = 0;
         results.textContent = '';
         return showMore(ticket, asked);
+      }).then(function () {
+        // After the results, so that they do not wait for every facet value's documents.
+        return ticket === latest && search.counts(asked);
+      }).then(function (counts) {
+        if (ticket === latest) showCounts(counts);
       }).catch(failed);
     }
 
