@@ -108,7 +108,7 @@ def visit(driver, site, name, path, screenshots, report, public=None):
     if name == "search":
         search_page.wait_for_index(driver)
         wait_for_results(driver)
-    sizes = browser.transferred(driver)
+    sizes = browser.transferred(driver, before_mark=search_weight.RESULTS_MARK if name == "search" else None)
     errors = browser.console_errors(driver)
     report.check(f"{name}: no console errors", not errors, errors)
     violations = browser.accessibility_violations(driver)

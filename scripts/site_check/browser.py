@@ -47,14 +47,17 @@ def console_errors(driver):
     return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
 
-def transferred(driver):
-    """(URL, bytes over the wire) of the page itself and of every file it has loaded so far. The site icon is
+def transferred(driver, before_mark=None):
+    """(URL, bytes over the wire) of the page itself and of every file it has loaded so far, or, with
+    `before_mark`, of those it started to load before the page first set that user-timing mark. The site icon is
     left out: Chromium fetches it on its own schedule and caches it apart, so it is listed only now and then."""
     return driver.execute_script("""
         var icon = document.querySelector('link[rel~="icon"]');
+        var mark = arguments[0] && performance.getEntriesByName(arguments[0], 'mark')[0];
         return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))
             .filter(function (entry) { return !icon || entry.name !== icon.href; })
-            .map(function (entry) { return [entry.name, entry.transferSize]; });""")
+            .filter(function (entry) { return !mark || entry.startTime <= mark.startTime; })
+            .map(function (entry) { return [entry.name, entry.transferSize]; });""", before_mark)
 
 
 def accessibility_violations(driver):
