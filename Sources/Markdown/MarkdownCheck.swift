@@ -3,26 +3,42 @@ import SiteModel
 
 /// Checks a Markdown field against the site's `MarkdownLimits` before anything renders it: counts the
 /// emphasis and link marks of each paragraph, parses it with a memory budget, then walks the document for
-/// nesting, table cells and the HTML it would render to.
+/// nesting, table cells and the HTML it would render to, and for links that leave the site's path.
 public struct MarkdownCheck: Sendable {
     public let limits: MarkdownLimits
+    /// The site's path below its host (`/catalogue/`), which root-relative links must stay within.
+    public let sitePath: String
 
     /// cmark-gfm 0.29.0.gfm.6 matches emphasis and link delimiters in time that grows faster than their
     /// square within one paragraph: 160,000 of them in 1.8 MB of prose took 34 s. No real paragraph comes
     /// near this many; a paragraph of 5,000 takes under 10 ms.
     public static let maxParagraphMarks = 5000
 
-    public init(limits: MarkdownLimits) {
+    public init(limits: MarkdownLimits, sitePath: String = "/") {
         self.limits = limits
+        self.sitePath = sitePath
+    }
+
+    /// What the check of one text found.
+    public struct Findings: Sendable, Equatable {
+        /// The first limit the text breaks, or nil.
+        public var overrun: MarkdownOverrun?
+        /// Its root-relative links and images outside the site's path (`/about/` on a site at `/catalogue/`),
+        /// which lead off the site; none when a limit is broken.
+        public var linksLeavingSite: [RootRelativeLink] = []
     }
 
     /// The first limit `markdown` breaks, or nil.
     public func overrun(_ markdown: String) -> MarkdownOverrun? {
+        check(markdown).overrun
+    }
+
+    public func check(_ markdown: String) -> Findings {
         var text = markdown
         let (scan, deepest) = text.withUTF8 { (MarkdownScan($0), MarkdownScan.deepestLine($0)) }
-        if deepest.depth > limits.maxNesting { return .nesting(deepest.depth, limit: limits.maxNesting) }
+        if deepest.depth > limits.maxNesting { return Findings(overrun: .nesting(deepest.depth, limit: limits.maxNesting)) }
         let busiest = scan.busiestParagraph
-        if busiest.marks > Self.maxParagraphMarks { return .paragraphMarks(busiest.marks, line: busiest.line) }
+        if busiest.marks > Self.maxParagraphMarks { return Findings(overrun: .paragraphMarks(busiest.marks, line: busiest.line)) }
         let size = markdown.utf8.count
         let budget = CmarkSession.MemoryBudget(limit: limits.maxMemoryBytes(forSource: size), inlineBytes: scan.inlineBytes)
         do throws(CmarkSession.OverMemory) {
@@ -30,15 +46,39 @@ public struct MarkdownCheck: Sendable {
                 markdown, options: CMARK_OPT_DEFAULT, budget: budget
             ) { parsed in
                 let shape = DocumentShape(parsed.document)
-                if shape.nesting > limits.maxNesting { return .nesting(shape.nesting, limit: limits.maxNesting) }
-                if shape.tableCells > limits.maxTableCells { return .tableCells(shape.tableCells, limit: limits.maxTableCells) }
-                let maxHTML = limits.maxHTMLBytes(forSource: size)
-                return shape.htmlBytes > maxHTML
-                    ? .html(bytes: shape.htmlBytes, source: size, limit: maxHTML, growth: limits.maxHTMLGrowth) : nil
+                if let overrun = overrun(shape, size: size) { return Findings(overrun: overrun) }
+                return Findings(overrun: nil, linksLeavingSite: shape.rootRelativeLinks.filter { leavesSite($0.url) })
             }
         } catch {
-            return .memory(bytes: error.bytes, source: size, limit: limits.maxMemoryBytes(forSource: size), growth: limits.maxMemoryGrowth)
+            return Findings(overrun: .memory(
+                bytes: error.bytes, source: size, limit: limits.maxMemoryBytes(forSource: size), growth: limits.maxMemoryGrowth))
         }
+    }
+
+    private func overrun(_ shape: DocumentShape, size: Int) -> MarkdownOverrun? {
+        if shape.nesting > limits.maxNesting { return .nesting(shape.nesting, limit: limits.maxNesting) }
+        if shape.tableCells > limits.maxTableCells { return .tableCells(shape.tableCells, limit: limits.maxTableCells) }
+        let maxHTML = limits.maxHTMLBytes(forSource: size)
+        return shape.htmlBytes > maxHTML ? .html(bytes: shape.htmlBytes, source: size, limit: maxHTML, growth: limits.maxHTMLGrowth) : nil
+    }
+
+    /// `/catalogue` and what is below `/catalogue/` stay on a site at `/catalogue/`.
+    private func leavesSite(_ url: String) -> Bool {
+        !url.hasPrefix(sitePath) && url + "/" != sitePath
+    }
+}
+
+/// A link or image of a Markdown text whose URL starts with one `/`.
+public struct RootRelativeLink: Sendable, Equatable {
+    public let url: String
+    /// Its line in the text, from 0.
+    public let line: Int
+
+    /// Why a link outside the site's path is wrong. `what` names the field or page: `'bio'`, `the page`;
+    /// `namingLine` when the message's location is not the link's own line.
+    public func leavingMessage(_ what: String, sitePath: String, namingLine: Bool) -> String {
+        "\(what) links to '\(url)'\(namingLine ? " (line \(line + 1) of its text)" : ""), outside the site, which lives at \(sitePath); "
+            + "write '\(sitePath)\(url.dropFirst())' for a page of this site, or the full address for another"
     }
 }
 
@@ -83,6 +123,8 @@ struct DocumentShape {
     private(set) var nesting = 0
     private(set) var tableCells = 0
     private(set) var htmlBytes = 0
+    /// Links and images whose URL starts with one `/` (not `//`, which names a host).
+    private(set) var rootRelativeLinks: [RootRelativeLink] = []
 
     init(_ document: OpaquePointer) {
         guard let iterator = cmark_iter_new(document) else { fatalError("cmark-gfm could not allocate an iterator") }
@@ -103,10 +145,19 @@ struct DocumentShape {
                 nesting = max(nesting, depth)
             }
             if type == tableCell { tableCells += 1 }
+            if type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE, let link = Self.rootRelativeLink(node) { rootRelativeLinks.append(link) }
             htmlBytes += (type == tableCell ? Self.cellTagBytes : Self.tagBytes(type)) + escapedBytes(cmark_node_get_literal(node), htmlEscapes)
                 + escapedBytes(cmark_node_get_fence_info(node), htmlEscapes)
                 + escapedBytes(cmark_node_get_url(node), hrefEscapes) + escapedBytes(cmark_node_get_title(node), htmlEscapes)
         }
+    }
+
+    private static func rootRelativeLink(_ node: OpaquePointer) -> RootRelativeLink? {
+        guard let pointer = cmark_node_get_url(node), pointer.pointee == CChar(UInt8(ascii: "/")),
+            pointer.advanced(by: 1).pointee != CChar(UInt8(ascii: "/"))
+        else { return nil }
+        // cmark-gfm gives links and images their own start line, from 1.
+        return RootRelativeLink(url: String(cString: pointer), line: max(0, Int(cmark_node_get_start_line(node)) - 1))
     }
 
     /// Read after the first parse, which registers the extensions and with them CMARK_NODE_STRIKETHROUGH.

@@ -7,13 +7,13 @@ public struct ListingValidator: Sendable {
     public let schema: KindSchema
     /// Files below `content/media/`, relative to it.
     public let mediaFiles: Set<String>
-    /// The site's limits on what a Markdown field may render to.
-    public let markdown: MarkdownLimits
+    /// The site's limits on what a Markdown field may render to, and the path its links must stay within.
+    public let markdown: MarkdownCheck
 
-    public init(schema: KindSchema, mediaFiles: Set<String>, markdown: MarkdownLimits = .standard) {
+    public init(schema: KindSchema, mediaFiles: Set<String>, markdown: MarkdownLimits = .standard, sitePath: String = "/") {
         self.schema = schema
         self.mediaFiles = mediaFiles
-        self.markdown = markdown
+        self.markdown = MarkdownCheck(limits: markdown, sitePath: sitePath)
     }
 
     /// The listing's public fields, or nil when it has errors; the diagnostics either way. `slug` is the file
@@ -30,7 +30,7 @@ public struct ListingValidator: Sendable {
             slug = declaredSlug(node, problems: &problems) ?? slug
         }
         var found = Findings()
-        var checker = ValueChecker(mediaFiles: mediaFiles, references: .record, markdown: MarkdownCheck(limits: markdown))
+        var checker = ValueChecker(mediaFiles: mediaFiles, references: .record, markdown: markdown)
         checker.facetFields = Set(schema.facets.filter { !schema.facetIsOverEntries($0) })
         checker.entryFacetFields = Set(schema.facets.filter { schema.facetIsOverEntries($0) })
         checker.entriesField = schema.entriesField

@@ -10,7 +10,11 @@ import SiteModel
 ///     nav: 1
 ///     ---
 ///     We are…
-public func decodePage(_ bytes: [UInt8], file: String, slug: String, markdown: MarkdownLimits = .standard) -> (FreePage?, [Diagnostic]) {
+///
+/// `sitePath`: the site's path below its host (`/catalogue/`), which the page's root-relative links must stay within.
+public func decodePage(
+    _ bytes: [UInt8], file: String, slug: String, markdown: MarkdownLimits = .standard, sitePath: String = "/"
+) -> (FreePage?, [Diagnostic]) {
     var problems = Problems(file: file)
     if let (offset, byte) = TextPosition.firstInvalidUTF8(in: bytes) {
         let (line, column) = TextPosition.lineAndColumn(ofByte: offset, in: bytes)
@@ -52,10 +56,16 @@ public func decodePage(_ bytes: [UInt8], file: String, slug: String, markdown: M
         let line = closing + 2 + widest.line
         return (nil, [.error(at: SourceLocation(file: file, line: line, column: 1), tableTooWideMessage("the page", cells: widest.cells))])
     }
-    if let overrun = MarkdownCheck(limits: markdown).overrun(body) {
+    let check = MarkdownCheck(limits: markdown, sitePath: sitePath)
+    let found = check.check(body)
+    if let overrun = found.overrun {
         return (nil, [.error(at: SourceLocation(file: file, line: closing + 2 + (overrun.line ?? 0), column: 1), overrun.message("the page"))])
     }
-    return (FreePage(slug: slug, file: file, title: title, description: description, navigationOrder: nav, markdown: body), problems.list)
+    let leaving = found.linksLeavingSite.map { link in
+        Diagnostic.warning(at: SourceLocation(file: file, line: closing + 2 + link.line, column: 1),
+                           link.leavingMessage("the page", sitePath: sitePath, namingLine: false))
+    }
+    return (FreePage(slug: slug, file: file, title: title, description: description, navigationOrder: nav, markdown: body), problems.list + leaving)
 }
 
 /// The first control character of a page's body that pages may not hold, with its 0-based line and 1-based column.

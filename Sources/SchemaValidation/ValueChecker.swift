@@ -186,9 +186,15 @@ struct ValueChecker {
             problems.error(node, tableTooWideMessage("'\(name)'", cells: cells))
             return nil
         }
-        if case .markdown = field.type, let overrun = markdown.overrun(text) {
-            problems.error(node, overrun.message("'\(name)'"))
-            return nil
+        if case .markdown = field.type {
+            let found = markdown.check(text)
+            if let overrun = found.overrun {
+                problems.error(node, overrun.message("'\(name)'"))
+                return nil
+            }
+            for link in found.linksLeavingSite {
+                problems.warning(node, link.leavingMessage("'\(name)'", sitePath: markdown.sitePath, namingLine: true))
+            }
         }
         if let allowed = field.placeholders {
             for placeholder in placeholderNames(in: text) where !allowed.contains(String(placeholder)) {

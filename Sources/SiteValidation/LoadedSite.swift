@@ -51,10 +51,10 @@ public struct LoadedSite: Sendable {
 
         // Listings, parsed and checked across all cores.
         let mediaFiles = Set(content.files(under: "content/media").map { String($0.dropFirst("content/media/".count)) })
-        let validators = Dictionary(uniqueKeysWithValues: schemas.map { ($0.name, ListingValidator(schema: $0, mediaFiles: mediaFiles, markdown: config.markdown)) })
+        let validators = Dictionary(uniqueKeysWithValues: schemas.map { ($0.name, ListingValidator(schema: $0, mediaFiles: mediaFiles, markdown: config.markdown, sitePath: config.basePath)) })
         let (listings, failed) = Self.loadListings(files, content, schemas: schemas, validators: validators, diagnostics: &diagnostics)
         let (pages, pageProblems) = Self.loadPages(
-            files, content.files(under: "content/pages", extensions: ["md", "markdown"]), kinds: config.kinds, markdown: config.markdown)
+            files, content.files(under: "content/pages", extensions: ["md", "markdown"]), kinds: config.kinds, markdown: config.markdown, sitePath: config.basePath)
         diagnostics += pageProblems
         // Each kind's slugs, then every listing's references to them, on every core: 430,000 listings at 10× L.
         let slugs = Dictionary(uniqueKeysWithValues: Array(listings).parallelMap { kind, listings in (kind, Set(listings.map(\.slug))) })
@@ -248,7 +248,7 @@ public struct LoadedSite: Sendable {
     }
 
     private static func loadPages(
-        _ files: SiteFiles, _ pageFiles: [String], kinds: [String], markdown: MarkdownLimits
+        _ files: SiteFiles, _ pageFiles: [String], kinds: [String], markdown: MarkdownLimits, sitePath: String
     ) -> ([FreePage], [Diagnostic]) {
         var pages: [FreePage] = []
         var problems: [Diagnostic] = []
@@ -263,7 +263,7 @@ public struct LoadedSite: Sendable {
                 continue
             }
             do throws(Diagnostic) {
-                let (page, found) = decodePage(try files.read(file), file: file, slug: slug, markdown: markdown)
+                let (page, found) = decodePage(try files.read(file), file: file, slug: slug, markdown: markdown, sitePath: sitePath)
                 problems += found
                 if let page { pages.append(page) }
             } catch {
