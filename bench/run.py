@@ -399,7 +399,8 @@ document.title = 'done ' + search.results.length;
 def query_costs(ours, hugo_output):
     """Requests and bytes (gzip, nginx on loopback) until the first results of the typical query show: ours with
     its facet (`search_weight.TYPICAL_QUERY`), from Chromium's resource timing; Pagefind's for the word alone
-    (the Hugo pages carry no Pagefind filters), from nginx's log; and our engine's filtering time per keystroke."""
+    (the Hugo pages carry no Pagefind filters), from nginx's log; what our facet counts fetch after; and our
+    engine's filtering and counting time per keystroke."""
     sys.path.insert(0, os.path.join(REPO, "scripts"))
     from site_check import browser, search_weight
     costs = {"query": "?" + search_weight.TYPICAL_QUERY, "word": search_weight.TYPICAL_WORD}
@@ -408,6 +409,7 @@ def query_costs(ours, hugo_output):
         with served(ours) as site:
             first = search_weight.first_results(driver, site)
             costs["ours"] = (first["requests"], first["bytes"], first["index_requests"], first["index_bytes"], first["status"])
+            costs["counts"] = search_weight.counts_cost(driver)
             costs["keystrokes"] = search_weight.keystroke_times(driver, site)
         if hugo_output is None:
             return costs
@@ -571,7 +573,8 @@ def print_tables(rows, walls, hugo_labels):
                 continue
             requests, size_bytes, index_requests, index_bytes, said = costs[key]
             print(f"| {size} | {label} | {query} | {requests} | {size_bytes} | {index_requests} | {index_bytes} | {said} |")
-        print(f"{size}: our engine's filtering per keystroke of '{costs['word']}': " + ", ".join(f"{ms:.1f} ms" for ms in costs["keystrokes"]))
+        print(f"{size}: then our facet counts: {len(costs['counts'])} requests, {sum(b for _, b in costs['counts'])} bytes")
+        print(f"{size}: our engine's filtering and counting per keystroke of '{costs['word']}': " + ", ".join(f"{ms:.1f} ms" for ms in costs["keystrokes"]))
     print()
     print("What an app fetches through the API (noticeboard sync and curl against nginx with gzip on loopback; gzip bytes as nginx sent them):")
     print("| size | fetch | requests | gzip bytes |")

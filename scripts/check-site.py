@@ -142,15 +142,21 @@ def check_generated_search(noticeboard, out, report):
     report.figure("S search index", f"{files} files, {raw} bytes, {gzipped} bytes gzipped")
     with served(public) as address, chromium() as driver:
         first = search_weight.first_results(driver, address)
+        counts = search_weight.counts_cost(driver)
         times = search_weight.keystroke_times(driver, address)
     report.figure(f"S first results of ?{search_weight.TYPICAL_QUERY}",
                   f"{first['requests']} requests, {first['bytes']} bytes (index {first['index_requests']} requests, "
                   f"{first['index_bytes']} bytes; thumbnails apart: {first['images']}, {first['image_bytes']} bytes); "
                   f"'{first['status']}': " + ", ".join(f"{url.split(SUB_PATH, 1)[-1] or '/'} {size}" for url, size in first["files"]))
+    report.figure("S then the facet counts", f"{len(counts)} requests, {sum(size for _, size in counts)} bytes: "
+                  + ", ".join(f"{url.split(SUB_PATH, 1)[-1]} {size}" for url, size in counts))
     report.figure("S filtering per keystroke", ", ".join(f"{ms:.1f} ms" for ms in times))
     report.check(f"S search: first results in at most {SEARCH_REQUESTS} requests and under {SEARCH_BUDGET} bytes",
                  first["requests"] <= SEARCH_REQUESTS and first["bytes"] < SEARCH_BUDGET and "result" in first["status"],
                  f"{first['requests']} requests, {first['bytes']} bytes, '{first['status']}'")
+    # The counts need the chosen kind's facet files (for values of other facets than the one chosen) and nothing else.
+    report.check("S search: the facet counts fetch only facet files, after the first results",
+                 counts and all("/api/search/facets/" in url for url, _ in counts), counts)
     report.check(f"S search: filtering takes under {search_weight.BUDGET_KEYSTROKE_MS} ms a keystroke",
                  max(times) < search_weight.BUDGET_KEYSTROKE_MS, times)
 

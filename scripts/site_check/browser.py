@@ -47,17 +47,19 @@ def console_errors(driver):
     return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
 
-def transferred(driver, before_mark=None):
-    """(URL, bytes over the wire) of the page itself and of every file it has loaded so far, or, with
-    `before_mark`, of those it started to load before the page first set that user-timing mark. The site icon is
-    left out: Chromium fetches it on its own schedule and caches it apart, so it is listed only now and then."""
+def transferred(driver, before_mark=None, after_mark=None):
+    """(URL, bytes over the wire) of the page itself and of every file it has loaded so far; with `before_mark`,
+    of those it started to load before the page first set that user-timing mark, and with `after_mark`, after
+    it set that one. The site icon is left out: Chromium fetches it on its own schedule and caches it apart, so
+    it is listed only now and then."""
     return driver.execute_script("""
         var icon = document.querySelector('link[rel~="icon"]');
-        var mark = arguments[0] && performance.getEntriesByName(arguments[0], 'mark')[0];
+        var time = function (name) { var mark = name && performance.getEntriesByName(name, 'mark')[0]; return mark ? mark.startTime : null; };
+        var before = time(arguments[0]), after = time(arguments[1]);
         return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))
             .filter(function (entry) { return !icon || entry.name !== icon.href; })
-            .filter(function (entry) { return !mark || entry.startTime <= mark.startTime; })
-            .map(function (entry) { return [entry.name, entry.transferSize]; });""", before_mark)
+            .filter(function (entry) { return (before === null || entry.startTime <= before) && (after === null || entry.startTime > after); })
+            .map(function (entry) { return [entry.name, entry.transferSize]; });""", before_mark, after_mark)
 
 
 def accessibility_violations(driver):

@@ -4,6 +4,7 @@ import json
 import os
 import re
 import unicodedata
+from urllib.parse import urlencode
 
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.action_chains import ActionChains
@@ -245,18 +246,26 @@ def check_facet_counts(driver, site, public, report):
     chooser = min((c for c in cleaners if mentions(c, WORD) and set(c["languages"]) - {"English"}), key=lambda c: c["name"])
     county, language = chooser["county"], min(set(chooser["languages"]) - {"English"})
     chosen = {"county": county, "languages": language}
-    expected = expected_counts(cleaners, WORD, chosen)
-    # Only the values that some cleaner has are choices, so a count of 0 is shown for the others.
     everything = expected_counts(cleaners, "", {})
+    load(driver, site + "search/?" + urlencode({"q": WORD, "kind": "cleaners", "county": county, "languages": language}))
+    expected = shows_counts(driver, expected_counts(cleaners, WORD, chosen), everything)
+    report.check(f"search: facet counts follow the words and the other facet ('{WORD}', {county}, {language})",
+                 expected == True and facet_counts(driver)["county"][county] != everything["county"][county], expected)
+    # Typing counts again: with the words gone, each value counts what the other facet's choice leaves.
+    words = driver.find_element(By.ID, "search-words")
+    words.send_keys(Keys.END + Keys.BACKSPACE * len(WORD))
+    report.check(f"search: facet counts follow the words as they are deleted ({county}, {language})",
+                 shows_counts(driver, expected_counts(cleaners, "", chosen), everything))
+
+
+def shows_counts(driver, expected, everything):
+    """True once the page shows these counts (within the wait), with 0 for the values in `everything` left out;
+    else what differs, as {facet: {value: (shown, expected)}}."""
     expected = {facet: {value: expected[facet].get(value, 0) for value in everything[facet]} for facet in expected}
-    load(driver, site + f"search/?q={WORD}&kind=cleaners&county={county}&languages={language}")
     try:
         wait_for(driver, lambda: facet_counts(driver) == expected, seconds=10)
+        return True
     except TimeoutException:
-        pass
-    shown = facet_counts(driver)
-    differing = {facet: {value: (count, expected[facet].get(value)) for value, count in values.items()
-                         if count != expected[facet].get(value)} for facet, values in shown.items()}
-    report.check(f"search: facet counts follow the words and the other facet ('{WORD}', {county}, {language})",
-                 shown == expected and expected["county"][county] != everything["county"][county],
-                 f"(shown, expected): {differing}")
+        shown = facet_counts(driver)
+        return {facet: {value: (count, expected[facet].get(value)) for value, count in values.items()
+                        if count != expected[facet].get(value)} for facet, values in shown.items()}

@@ -16,9 +16,10 @@ IMAGE_ENDINGS = (".svg", ".jpg", ".jpeg", ".png", ".webp")
 BUDGET_BYTES = 100_000
 BUDGET_REQUESTS = 8
 BUDGET_KEYSTROKE_MS = 16
-# The user-timing mark the page sets when its first results show (templates/assets/search.js); what it fetches
-# after, the facet values' counts, is not part of what the first results cost.
+# The user-timing marks the page sets when its first results show, then its facet values' counts
+# (templates/assets/search.js): what it fetches for the counts is not part of what the first results cost.
 RESULTS_MARK = "noticeboard-search-results"
+COUNTS_MARK = "noticeboard-search-counts"
 
 
 def results_shown(driver):
@@ -44,6 +45,15 @@ def first_results(driver, site, query=TYPICAL_QUERY):
         "status": driver.find_element("id", "search-status").text,
         "files": files,
     }
+
+
+def counts_cost(driver):
+    """Once the page shows its facet values' counts, after its first results: what it fetched for them, as
+    (URL, bytes) pairs (the results' thumbnails, loading meanwhile, left out)."""
+    mark = "return performance.getEntriesByName(arguments[0], 'mark').length > 0"
+    wait_for(driver, lambda: driver.execute_script(mark, COUNTS_MARK), seconds=60)
+    return [(url, size) for url, size in transferred(driver, before_mark=COUNTS_MARK, after_mark=RESULTS_MARK)
+            if not url.split("?")[0].endswith(IMAGE_ENDINGS)]
 
 
 KEYSTROKES_SCRIPT = """

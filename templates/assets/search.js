@@ -202,6 +202,7 @@
     return this.meta().then(function (meta) {
       var kind = kindNamed(meta, query.kind);
       if (!kind) return null;
+      if (!kind.facets.length) return {};
       var values = kind.facets.map(function (facet, facetIndex) {
         return Promise.all(facet.values.map(function (_, valueIndex) { return self.value(kind, facetIndex, valueIndex); }));
       });
@@ -232,8 +233,9 @@
       if (!wanted) return;
       var valueIndex = facet.values.findIndex(function (value) { return value[0] === wanted; });
       if (valueIndex < 0) { filters.push(Promise.resolve({ facet: facetIndex, passes: function () { return false; } })); return; }
-      filters.push(self.value(kind, facetIndex, valueIndex).then(function (value) {
-        var mask = value.mask;
+      filters.push(self.value(kind, facetIndex, valueIndex).then(function (documents) {
+        var mask = new Uint8Array(kind.count);
+        for (var i = 0; i < documents.length; i++) mask[documents[i]] = 1;
         return { facet: facetIndex, passes: function (document) { return mask[document - kind.first] === 1; } };
       }));
     });
@@ -249,8 +251,7 @@
     return filters;
   };
 
-  // A promise of the kind's documents that have a facet's value, counted from the kind's first document:
-  // {mask: 1 at each of them, else 0; documents: them in order}.
+  // A promise of the kind's documents that have a facet's value, counted from the kind's first document, in order.
   Search.prototype.value = function (kind, facetIndex, valueIndex) {
     var self = this, facet = kind.facets[facetIndex], key = kind.index + '.' + facetIndex + '.' + valueIndex;
     if (self.decoded[key]) return Promise.resolve(self.decoded[key]);
@@ -258,24 +259,16 @@
     if (facet.name === kind.cluster) {
       var start = 0;
       for (var i = 0; i < valueIndex; i++) start += facet.values[i][1];
-      var stretch = new Int32Array(facet.values[valueIndex][1]).map(function (_, offset) { return start + offset; });
-      self.decoded[key] = valueDocuments(kind, stretch);
+      self.decoded[key] = new Int32Array(facet.values[valueIndex][1]).map(function (_, offset) { return start + offset; });
       return Promise.resolve(self.decoded[key]);
     }
     return self.file('facets/' + facet.values[valueIndex][2] + '.json').then(function (file) {
       if (!self.decoded[key]) {
-        var documents = Int32Array.from(documentsOf(file.values[key]), function (document) { return document - kind.first; });
-        self.decoded[key] = valueDocuments(kind, documents);
+        self.decoded[key] = Int32Array.from(documentsOf(file.values[key]), function (document) { return document - kind.first; });
       }
       return self.decoded[key];
     });
   };
-
-  function valueDocuments(kind, documents) {
-    var mask = new Uint8Array(kind.count);
-    for (var i = 0; i < documents.length; i++) mask[documents[i]] = 1;
-    return { mask: mask, documents: documents };
-  }
 
   // Where a document stands against the tests: EXCLUDED when it fails a word or the range, or two facets'
   // filters; PASSES when it passes them all; else the index of the one facet whose filter it fails.
@@ -297,10 +290,10 @@
     var standings = new Int32Array(kind.count), counts = {};
     for (var i = 0; i < kind.count; i++) standings[i] = standing(kind.first + i, tests);
     kind.facets.forEach(function (facet, facetIndex) {
-      counts[facet.name] = values[facetIndex].map(function (value) {
+      counts[facet.name] = values[facetIndex].map(function (documents) {
         var count = 0;
-        for (var i = 0; i < value.documents.length; i++) {
-          var stands = standings[value.documents[i]];
+        for (var i = 0; i < documents.length; i++) {
+          var stands = standings[documents[i]];
           if (stands === PASSES || stands === facetIndex) count++;
         }
         return count;
@@ -354,7 +347,7 @@
   };
 
   // The page: the form's state in the address, results in pages of PAGE.
-  var PAGE = 20, RESULTS_SHOWN = 'noticeboard-search-results';
+  var PAGE = 20, RESULTS_SHOWN = 'noticeboard-search-results', COUNTS_SHOWN = 'noticeboard-search-counts';
 
   function startPage(engine) {
     var form = document.getElementById('search');
@@ -406,7 +399,8 @@
         select.id = id;
         select.name = facet.name;
         select.appendChild(option('', 'Any'));
-        facet.values.forEach(function (value) { select.appendChild(option(value[0], counted(value[0], value[1]))); });
+        // Counted once the query's results show (showCounts): the index's totals ignore the words.
+        facet.values.forEach(function (value) { select.appendChild(option(value[0], value[0])); });
         var asked = params ? params.get(facet.name) : null;
         // A value no listing has (a mistyped or outdated link) is kept, and matches nothing, rather than
         // dropped, which would show every listing as if it matched.
@@ -432,6 +426,7 @@
         var options = element('search-facet-' + index).options;
         facet.values.forEach(function (value, valueIndex) { options[valueIndex + 1].textContent = counted(value[0], counts[facet.name][valueIndex]); });
       });
+      markOnce(COUNTS_SHOWN);
     }
 
     function number(input) {
@@ -481,13 +476,12 @@
         found = documents;
         shown = 0;
         results.textContent = '';
-        return showMore(ticket, asked);
-      }).then(function () {
-        // After the results, so that they do not wait for every facet value's documents.
-        return ticket === latest && search.counts(asked);
-      }).then(function (counts) {
-        if (ticket === latest) showCounts(counts);
-      }).catch(failed);
+        return showMore(ticket, asked).then(function () {
+          // After the results, so that they do not wait for every facet value's documents; without the counts
+          // (a facet file that would not load) the results stand.
+          if (ticket === latest) return search.counts(asked).then(function (counts) { if (ticket === latest) showCounts(counts); }, noCounts);
+        });
+      }).catch(function (error) { if (ticket === latest) failed(error); });
     }
 
     // `focusFirst`: the first new result takes the focus, as after "Show more", which may hide itself.
@@ -500,11 +494,19 @@
         if (focusFirst && results.children[first]) results.children[first].querySelector('a').focus();
         shown += cards.length;
         more.hidden = shown >= found.length;
-        // For measuring what the first results cost (resource timing before this mark).
-        if (!focusFirst) performance.mark(RESULTS_SHOWN);
+        markOnce(RESULTS_SHOWN);
         status.textContent = found.length === 0 ? 'Nothing matches.'
           : (found.length === 1 ? '1 result' : found.length + ' results') + (shown < found.length ? ', ' + shown + ' shown.' : '.');
       });
+    }
+
+    // For measuring what the first results and counts cost: resource timing up to these marks.
+    function markOnce(name) {
+      if (performance.getEntriesByName(name, 'mark').length === 0) performance.mark(name);
+    }
+
+    function noCounts(error) {
+      console.warn('Noticeboard search: the facet counts could not be loaded (' + error.message + ')');
     }
 
     function failed(error) {
