@@ -7,6 +7,8 @@ import SiteModel
 /// case rather than cast from `Any`.
 struct TemplateRenderer {
     private let templates: [String: CompiledTemplate]
+    /// For `longdate`, the one transform of ours that needs the site (its language).
+    private let dates: DateText
     private var stack: [TemplateValue]
     private(set) var output: [UInt8] = []
 
@@ -18,17 +20,18 @@ struct TemplateRenderer {
         var escaping: Escaping
     }
 
-    init(templates: [String: CompiledTemplate], context: Value) {
-        self.init(templates: templates, root: .value(context))
+    init(templates: [String: CompiledTemplate], dates: DateText, context: Value) {
+        self.init(templates: templates, dates: dates, root: .value(context))
     }
 
     /// `room`: bytes the output will hold beyond a page's usual 32 KB.
-    init(templates: [String: CompiledTemplate], page: PageContext, room: Int = 0) {
-        self.init(templates: templates, root: .context(page), room: room)
+    init(templates: [String: CompiledTemplate], dates: DateText, page: PageContext, room: Int = 0) {
+        self.init(templates: templates, dates: dates, root: .context(page), room: room)
     }
 
-    private init(templates: [String: CompiledTemplate], root: TemplateValue, room: Int = 0) {
+    private init(templates: [String: CompiledTemplate], dates: DateText, root: TemplateValue, room: Int = 0) {
         self.templates = templates
+        self.dates = dates
         stack = [root]
         output.reserveCapacity(32 * 1024 + room)
     }
@@ -171,7 +174,7 @@ struct TemplateRenderer {
             }
         }
         for transform in transforms {
-            found = found?.transformed(by: transform)
+            found = found.flatMap { value in transform == TemplateValue.longDate ? value.longDate(dates) : value.transformed(by: transform) }
         }
         return found
     }

@@ -11,16 +11,19 @@ public struct TemplateSet: Sendable {
     public let names: Set<String>
     /// Each template's file (relative to the site root) and text, by name.
     public let sources: [String: (file: String, text: String)]
-    /// SHA-256 of every template's name and text: a change to any template changes every render key.
+    /// SHA-256 of the site's language and every template's name and text: a change to any template, or to
+    /// how `longdate` writes dates, changes every render key.
     public let fingerprint: String
+    /// How `{{longdate(…)}}` writes a date, in the site's language.
+    let dates: DateText
 
     /// Page types every site needs; a kind may override `list`, `listing` and `facet` with `<kind>/list` and so on.
     /// `search` and `404` are optional: their pages are written when the templates exist.
     public static let required = ["layout", "home", "list", "listing", "facet"]
 
     /// Compiles every template, reporting syntax errors and missing partials at their line and column.
-    /// `sources` maps names to (file relative to the site root, text).
-    public init(sources: [String: (file: String, text: String)]) throws(BuildFailure) {
+    /// `sources` maps names to (file relative to the site root, text); `language` is the site's.
+    public init(sources: [String: (file: String, text: String)], language: String = "en") throws(BuildFailure) {
         var compiled: [String: CompiledTemplate] = [:]
         var problems: [Diagnostic] = []
         HTMLEscaping.registered
@@ -57,17 +60,18 @@ public struct TemplateSet: Sendable {
         self.compiled = compiled
         self.names = Set(sources.keys)
         self.sources = sources
-        var all: [UInt8] = []
+        self.dates = DateText(language: language)
+        var all = Array("\(language)\u{0}".utf8)
         for (name, source) in sources.sorted(by: { $0.key < $1.key }) { all += Array("\(name)\u{0}\(source.text)\u{0}".utf8) }
         self.fingerprint = SHA256.hex(all)
     }
 
     public func render(_ context: Value, with name: String) -> String {
-        String(decoding: rendered(name, by: { TemplateRenderer(templates: compiled, context: context) }), as: UTF8.self)
+        String(decoding: rendered(name, by: { TemplateRenderer(templates: compiled, dates: dates, context: context) }), as: UTF8.self)
     }
 
     func render(_ page: PageContext, with name: String) -> String {
-        String(decoding: rendered(name, by: { TemplateRenderer(templates: compiled, page: page) }), as: UTF8.self)
+        String(decoding: rendered(name, by: { TemplateRenderer(templates: compiled, dates: dates, page: page) }), as: UTF8.self)
     }
 
     /// The rendered UTF-8, for a file: always valid, as every piece of it comes from a template's text or a
@@ -79,7 +83,7 @@ public struct TemplateSet: Sendable {
     /// it: rendered files wait for the writers, and with that room each held five times its bytes (240 MB of
     /// the L build's peak).
     func renderedBytes(_ page: PageContext, with name: String, room: Int = 0) -> [UInt8] {
-        let output = rendered(name, by: { TemplateRenderer(templates: compiled, page: page, room: room) })
+        let output = rendered(name, by: { TemplateRenderer(templates: compiled, dates: dates, page: page, room: room) })
         return output.capacity - output.count > output.count / 8 ? output.withUnsafeBufferPointer { Array($0) } : output
     }
 

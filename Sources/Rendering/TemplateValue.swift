@@ -38,11 +38,20 @@ enum TemplateValue {
         return TemplateValue(field: field)
     }
 
-    /// Every transform `transformed(by:)` knows, on one type of value or another.
+    /// Every transform `transformed(by:)` knows, on one type of value or another, and `longdate`.
     static let transformNames: Set<String> = [
         "first", "last", "reversed", "count", "empty", "capitalized", "lowercased", "uppercased", "equalzero", "plusone",
-        "minusone", "even", "odd", "plural", "stars",
+        "minusone", "even", "odd", "plural", "stars", longDate,
     ]
+
+    /// `{{longdate(date)}}`: a date field as the site's language writes it ("2 September 2026"), where a list's
+    /// items (a cleaner's reviews) have no `dates` of their own.
+    static let longDate = "longdate"
+
+    func longDate(_ dates: DateText) -> TemplateValue? {
+        guard case .value(.date(let date)) = self else { return nil }
+        return .text(dates.text(date))
+    }
 
     /// The value a transform (`uppercased(name)`, `plural(days)`, `first()`…) makes, or nil where the
     /// library's transform of the same Swift value gives nil.

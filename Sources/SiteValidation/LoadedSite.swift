@@ -70,7 +70,7 @@ public struct LoadedSite: Sendable {
         diagnostics += images.problems
 
         // Templates are checked in the same run, so one build reports content and template errors together.
-        let templates = Self.checkedTemplates(files, forPages: !pages.isEmpty, schemas: schemas, diagnostics: &diagnostics)
+        let templates = Self.checkedTemplates(files, forPages: !pages.isEmpty, schemas: schemas, language: config.language, diagnostics: &diagnostics)
         try stopIfErrors()
 
         self.config = config
@@ -185,9 +185,11 @@ public struct LoadedSite: Sendable {
 
     /// The templates, compiled, with every name they use checked against the kinds' contexts; nil when they
     /// have errors, which go to `diagnostics`.
-    private static func checkedTemplates(_ files: SiteFiles, forPages: Bool, schemas: [KindSchema], diagnostics: inout [Diagnostic]) -> TemplateSet? {
+    private static func checkedTemplates(
+        _ files: SiteFiles, forPages: Bool, schemas: [KindSchema], language: String, diagnostics: inout [Diagnostic]
+    ) -> TemplateSet? {
         do throws(BuildFailure) {
-            let templates = try Self.loadTemplates(files)
+            let templates = try Self.loadTemplates(files, language: language)
             diagnostics += TemplateNameCheck.problems(sources: templates.sources, schemas: schemas)
             if forPages, !templates.names.contains("page") {
                 diagnostics.append(.error(at: SourceLocation(file: "templates/page.mustache"), "missing template: the site has pages in content/pages/, which need templates/page.mustache"))
@@ -358,7 +360,7 @@ public struct LoadedSite: Sendable {
         return read
     }
 
-    private static func loadTemplates(_ files: SiteFiles) throws(BuildFailure) -> TemplateSet {
+    private static func loadTemplates(_ files: SiteFiles, language: String) throws(BuildFailure) -> TemplateSet {
         var sources: [String: (file: String, text: String)] = [:]
         var problems: [Diagnostic] = []
         for file in files.files(under: "templates", extensions: ["mustache"]) {
@@ -376,6 +378,6 @@ public struct LoadedSite: Sendable {
             }
         }
         guard problems.isEmpty else { throw BuildFailure(problems) }
-        return try TemplateSet(sources: sources)
+        return try TemplateSet(sources: sources, language: language)
     }
 }

@@ -60,6 +60,16 @@ import Testing
         #expect(html.contains("<a href=\"/about/\">a dog</a>"))
     }
 
+    /// A cleaner's reviews give their dates as the site's language writes them (`longdate`), as the page's
+    /// own dates are, with the machine-readable date beside.
+    @Test func reviewDatesAreWrittenOut() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        _ = try build(site)
+        let html = TestSupport.read(site + "/public/cleaners/andreea-popescu/index.html")
+        #expect(html.contains("Dara, <time datetime=\"2026-01-30\">30 January 2026</time>"))
+    }
+
     @Test func detailPageEscapesTheNameAndRendersTheBio() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
