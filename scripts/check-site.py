@@ -181,6 +181,7 @@ def check(public, screenshots, report):
         search_page.check_unknown_value(driver, site, report)
         search_page.check_show_more_focus(driver, site, report)
         search_page.check_facet_counts(driver, site, public, report)
+        search_page.check_range_typing(driver, site, report)
         errors = browser.console_errors(driver)
         report.check("search, filtered and used by keyboard: no console errors", not errors, errors)
         map_and_daily.check_midnight(driver, site, public, report)

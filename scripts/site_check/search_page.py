@@ -269,3 +269,33 @@ def shows_counts(driver, expected, everything):
         shown = facet_counts(driver)
         return {facet: {value: (count, expected[facet].get(value)) for value, count in values.items()
                         if count != expected[facet].get(value)} for facet, values in shown.items()}
+
+
+def check_range_typing(driver, site, report):
+    """Typing a price range takes one history entry for From and one for To, not one a keystroke, so Back
+    twice returns to the page before the range; choosing another kind empties the range (another field's)."""
+    load(driver, site + "search/?kind=cleaners&county=" + COUNTY)
+    wait_for_index(driver)
+    driver.find_element(By.ID, "search-min").send_keys("15")
+    driver.find_element(By.ID, "search-max").send_keys("22")
+    wait_for_index(driver)
+    typed = driver.current_url
+    driver.back()
+    driver.back()
+    try:
+        wait_for(driver, lambda: "min=" not in driver.current_url, seconds=5)
+    except TimeoutException:
+        pass
+    restored = driver.current_url
+    report.check("search: Back twice undoes typing From then To, one entry each",
+                 "min=15&max=22" in typed and "min=" not in restored and "max=" not in restored
+                 and driver.find_element(By.ID, "search-min").get_attribute("value") == "",
+                 f"typed {typed}, after Back twice {restored}")
+    driver.forward()
+    driver.forward()
+    wait_for_index(driver)
+    choose(driver.find_element(By.ID, "search-kind"), "Rentals", report)
+    wait_for_index(driver)
+    report.check("search: another kind starts with an empty range",
+                 "min=" not in driver.current_url and driver.find_element(By.ID, "search-min").get_attribute("value") == "",
+                 driver.current_url)

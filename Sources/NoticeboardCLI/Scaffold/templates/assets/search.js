@@ -363,7 +363,7 @@
         return response.json();
       });
     });
-    var meta = null, found = [], shown = 0, latest = 0, typing = false;
+    var meta = null, found = [], shown = 0, latest = 0, typedIn = null;
     form.hidden = false;
     element('search-browse').hidden = true;
     status.textContent = 'Loading the index…';
@@ -451,11 +451,13 @@
       return text ? '?' + text : location.pathname;
     }
 
-    // Typing replaces the address's entry; any other change adds one, so Back undoes it.
-    function remember(byTyping) {
-      if (byTyping && typing) history.replaceState({ typing: true }, '', address());
-      else history.pushState({ typing: byTyping }, '', address());
-      typing = byTyping;
+    // Typing on in the same box (the words, From, To) replaces the address's entry; any other change adds
+    // one, so Back undoes a whole run of typing, or a choice, at a time.
+    function remember(target) {
+      var typing = target === words || target === minInput || target === maxInput ? target : null;
+      if (typing && typing === typedIn) history.replaceState({}, '', address());
+      else history.pushState({}, '', address());
+      typedIn = typing;
     }
 
     function fromAddress() {
@@ -577,15 +579,19 @@
       meta = loaded;
       meta.kinds.forEach(function (kind) { kindSelect.appendChild(option(kind.name, kind.title)); });
       fromAddress();
-      history.replaceState({ typing: false }, '', location.href);
+      history.replaceState({}, '', location.href);
       form.addEventListener('input', function (event) {
-        if (event.target === kindSelect) showKind(null);
-        remember(event.target === words);
+        // Another kind's range is another field (euro an hour, euro a day): its From and To start empty.
+        if (event.target === kindSelect) {
+          minInput.value = maxInput.value = '';
+          showKind(null);
+        }
+        remember(event.target);
         run();
       });
       form.addEventListener('submit', function (event) { event.preventDefault(); run(); });
       more.addEventListener('click', function () { showMore(latest, query(), true).catch(failed); });
-      window.addEventListener('popstate', function () { fromAddress(); typing = false; run(); });
+      window.addEventListener('popstate', function () { fromAddress(); typedIn = null; run(); });
       run();
     }).catch(failed);
   }
