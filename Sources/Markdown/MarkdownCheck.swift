@@ -73,6 +73,8 @@ public struct RootRelativeLink: Sendable, Equatable {
     public let url: String
     /// Its line in the text, from 0.
     public let line: Int
+    /// The byte of its line where it starts (its `[`), from 1.
+    public let byteColumn: Int
 
     /// Why a link outside the site's path is wrong. `what` names the field or page: `'bio'`, `the page`;
     /// `namingLine` when the message's location is not the link's own line.
@@ -156,8 +158,10 @@ struct DocumentShape {
         guard let pointer = cmark_node_get_url(node), pointer.pointee == CChar(UInt8(ascii: "/")),
             pointer.advanced(by: 1).pointee != CChar(UInt8(ascii: "/"))
         else { return nil }
-        // cmark-gfm gives links and images their own start line, from 1.
-        return RootRelativeLink(url: String(cString: pointer), line: max(0, Int(cmark_node_get_start_line(node)) - 1))
+        // cmark-gfm gives links and images their own start line and column, from 1.
+        return RootRelativeLink(
+            url: String(cString: pointer), line: max(0, Int(cmark_node_get_start_line(node)) - 1),
+            byteColumn: max(1, Int(cmark_node_get_start_column(node))))
     }
 
     /// Read after the first parse, which registers the extensions and with them CMARK_NODE_STRIKETHROUGH.

@@ -107,8 +107,9 @@ struct Check: ParsableCommand {
 
     func run() throws {
         do {
-            printDiagnostics(try Noticeboard.check(BuildOptions(root: site.root, maxFileBytes: site.maxFileBytes, now: site.now?.date)))
-            print("No problems found.")
+            let warnings = try Noticeboard.check(BuildOptions(root: site.root, maxFileBytes: site.maxFileBytes, now: site.now?.date))
+            printDiagnostics(warnings)
+            print(warnings.isEmpty ? "No problems found." : "No errors found; \(warnings.count) warning\(warnings.count == 1 ? "" : "s") above.")
         } catch {
             fail(error, writes: false)
         }

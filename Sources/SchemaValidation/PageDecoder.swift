@@ -62,8 +62,11 @@ public func decodePage(
         return (nil, [.error(at: SourceLocation(file: file, line: closing + 2 + (overrun.line ?? 0), column: 1), overrun.message("the page"))])
     }
     let leaving = found.linksLeavingSite.map { link in
-        Diagnostic.warning(at: SourceLocation(file: file, line: closing + 2 + link.line, column: 1),
-                           link.leavingMessage("the page", sitePath: sitePath, namingLine: false))
+        // Columns count characters (Unicode scalars), as every location does; cmark's count bytes.
+        let line = closing + 1 + link.line
+        let column = line < lines.count ? String(decoding: lines[line].utf8.prefix(link.byteColumn - 1), as: UTF8.self).unicodeScalars.count + 1 : 1
+        return Diagnostic.warning(at: SourceLocation(file: file, line: line + 1, column: column),
+                                  link.leavingMessage("the page", sitePath: sitePath, namingLine: false))
     }
     return (FreePage(slug: slug, file: file, title: title, description: description, navigationOrder: nav, markdown: body), problems.list + leaving)
 }

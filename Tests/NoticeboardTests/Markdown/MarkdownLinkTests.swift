@@ -22,8 +22,8 @@ struct MarkdownLinkTests {
         let found = MarkdownCheck(limits: .standard, sitePath: "/catalogue/").check(Self.text)
         #expect(found.overrun == nil)
         #expect(found.linksLeavingSite == [
-            RootRelativeLink(url: "/about/", line: 1), RootRelativeLink(url: "/media/map.png", line: 4),
-            RootRelativeLink(url: "/contact/", line: 6),
+            RootRelativeLink(url: "/about/", line: 1, byteColumn: 5), RootRelativeLink(url: "/media/map.png", line: 4, byteColumn: 1),
+            RootRelativeLink(url: "/contact/", line: 6, byteColumn: 1),
         ])
     }
 
@@ -32,7 +32,7 @@ struct MarkdownLinkTests {
     }
 
     @Test func theMessageSaysWhatToWriteInstead() {
-        let message = RootRelativeLink(url: "/about/", line: 1).leavingMessage("'bio'", sitePath: "/catalogue/", namingLine: true)
+        let message = RootRelativeLink(url: "/about/", line: 1, byteColumn: 5).leavingMessage("'bio'", sitePath: "/catalogue/", namingLine: true)
         #expect(message == "'bio' links to '/about/' (line 2 of its text), outside the site, which lives at /catalogue/; "
             + "write '/catalogue/about/' for a page of this site, or the full address for another")
     }

@@ -38,8 +38,8 @@ import Testing
     }
 
     /// The example site lives at /catalogue/: a root-relative link in a listing's Markdown or a page leads off
-    /// it. The build warns at the field (with the link's line in its text) or at the page's line, and writes the
-    /// link as it is.
+    /// it. The build warns at the field (with the link's line in its text) or at the link's line and column in
+    /// the page (counting characters, not bytes), and writes the link as it is.
     @Test func markdownLinksOutsideTheSitePathAreWarnedAbout() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
@@ -47,17 +47,21 @@ import Testing
         TestSupport.write(TestSupport.read(cleaner).replacingOccurrences(
             of: "  house with a dog or two", with: "  house with [a dog](/about/) or two"), to: cleaner)
         let page = site + "/content/pages/about.md"
-        TestSupport.write(TestSupport.read(page) + "\nSee [how it works](/how-it-works/).\n", to: page)
+        TestSupport.write(TestSupport.read(page) + "\nVoilà: [how it works](/how-it-works/).\n", to: page)
         let report = try build(site)
         let pageLine = TestSupport.read(page).split(separator: "\n", omittingEmptySubsequences: false).count - 1
         #expect(report.warnings.map(\.description).sorted() == [
             "content/cleaners/andreea-popescu.yaml:13:6: warning: 'bio' links to '/about/' (line 2 of its text), outside the site, "
                 + "which lives at /catalogue/; write '/catalogue/about/' for a page of this site, or the full address for another",
-            "content/pages/about.md:\(pageLine):1: warning: the page links to '/how-it-works/', outside the site, which lives at "
+            "content/pages/about.md:\(pageLine):8: warning: the page links to '/how-it-works/', outside the site, which lives at "
                 + "/catalogue/; write '/catalogue/how-it-works/' for a page of this site, or the full address for another",
         ])
         let html = TestSupport.read(site + "/public/cleaners/andreea-popescu/index.html")
         #expect(html.contains("<a href=\"/about/\">a dog</a>"))
+        // `check` gives the same warnings, and does not then say there were no problems.
+        let checked = try TestSupport.runCLI(["check"], in: site)
+        #expect(checked.status == 0 && checked.stderr.contains("warning: the page links to '/how-it-works/'"))
+        #expect(checked.stdout == "No errors found; 2 warnings above.\n", "\(checked.stdout)")
     }
 
     /// A cleaner's reviews give their dates as the site's language writes them (`longdate`), as the page's
