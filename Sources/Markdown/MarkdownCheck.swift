@@ -42,12 +42,15 @@ public struct MarkdownCheck: Sendable {
         let size = markdown.utf8.count
         let budget = CmarkSession.MemoryBudget(limit: limits.maxMemoryBytes(forSource: size), inlineBytes: scan.inlineBytes)
         do throws(CmarkSession.OverMemory) {
+            // SOURCEPOS: inline positions count the newlines of code spans and raw HTML before them.
             return try CmarkSession.withDocument(
-                markdown, options: CMARK_OPT_DEFAULT, budget: budget
+                markdown, options: CMARK_OPT_DEFAULT | CMARK_OPT_SOURCEPOS, budget: budget
             ) { parsed in
                 let shape = DocumentShape(parsed.document)
                 if let overrun = overrun(shape, size: size) { return Findings(overrun: overrun) }
-                return Findings(overrun: nil, linksLeavingSite: shape.rootRelativeLinks.filter { leavesSite($0.url) })
+                var seen: Set<String> = []
+                // Each URL once: a link repeated through a text is one thing to mend.
+                return Findings(overrun: nil, linksLeavingSite: shape.rootRelativeLinks.filter { leavesSite($0.url) && seen.insert($0.url).inserted })
             }
         } catch {
             return Findings(overrun: .memory(
@@ -62,9 +65,10 @@ public struct MarkdownCheck: Sendable {
         return shape.htmlBytes > maxHTML ? .html(bytes: shape.htmlBytes, source: size, limit: maxHTML, growth: limits.maxHTMLGrowth) : nil
     }
 
-    /// `/catalogue` and what is below `/catalogue/` stay on a site at `/catalogue/`.
+    /// `/catalogue` (`?q=x`, `#top`) and what is below `/catalogue/` stay on a site at `/catalogue/`.
     private func leavesSite(_ url: String) -> Bool {
-        !url.hasPrefix(sitePath) && url + "/" != sitePath
+        let path = url.prefix { $0 != "?" && $0 != "#" }
+        return !path.hasPrefix(sitePath) && path + "/" != sitePath
     }
 }
 
@@ -79,8 +83,10 @@ public struct RootRelativeLink: Sendable, Equatable {
     /// Why a link outside the site's path is wrong. `what` names the field or page: `'bio'`, `the page`;
     /// `namingLine` when the message's location is not the link's own line.
     public func leavingMessage(_ what: String, sitePath: String, namingLine: Bool) -> String {
-        "\(what) links to '\(url)'\(namingLine ? " (line \(line + 1) of its text)" : ""), outside the site, which lives at \(sitePath); "
-            + "write '\(sitePath)\(url.dropFirst())' for a page of this site, or the full address for another"
+        // Shortened, and control characters (a decoded `&#10;`) shown as pictures: a message is one line.
+        let shown = { (text: String) in ControlCharacters.shown(text.count > 80 ? String(text.prefix(80)) + "…" : text) }
+        return "\(what) links to '\(shown(url))'\(namingLine ? " (line \(line + 1) of its text)" : ""), outside the site, which lives at \(sitePath); "
+            + "write '\(shown(sitePath + url.dropFirst()))' for a page of this site, or the full address for another"
     }
 }
 

@@ -62,13 +62,27 @@ public func decodePage(
         return (nil, [.error(at: SourceLocation(file: file, line: closing + 2 + (overrun.line ?? 0), column: 1), overrun.message("the page"))])
     }
     let leaving = found.linksLeavingSite.map { link in
-        // Columns count characters (Unicode scalars), as every location does; cmark's count bytes.
         let line = closing + 1 + link.line
-        let column = line < lines.count ? String(decoding: lines[line].utf8.prefix(link.byteColumn - 1), as: UTF8.self).unicodeScalars.count + 1 : 1
+        let column = line < lines.count ? linkColumn(link, in: lines[line]) : 1
         return Diagnostic.warning(at: SourceLocation(file: file, line: line + 1, column: column),
                                   link.leavingMessage("the page", sitePath: sitePath, namingLine: false))
     }
     return (FreePage(slug: slug, file: file, title: title, description: description, navigationOrder: nav, markdown: body), problems.list + leaving)
+}
+
+/// Where a link starts in its line, counting characters (Unicode scalars) as every location does. cmark-gfm
+/// counts bytes, and on a paragraph's later lines from where its first line starts: a column that does not
+/// fall on the link's `[` or `!` gives way to the `[` (or `![`) before `(url` in the line, or to its start.
+private func linkColumn(_ link: RootRelativeLink, in line: Substring) -> Int {
+    let bytes = Array(line.utf8)
+    let (open, bang) = (UInt8(ascii: "["), UInt8(ascii: "!"))
+    var start = link.byteColumn - 1
+    if !(start < bytes.count && (bytes[start] == open || bytes[start] == bang)) {
+        let target = Array("(\(link.url)".utf8)
+        let url = bytes.indices.first { bytes[$0...].starts(with: target) }
+        start = url.flatMap { url in bytes[..<url].lastIndex(of: open) }.map { $0 > 0 && bytes[$0 - 1] == bang ? $0 - 1 : $0 } ?? 0
+    }
+    return String(decoding: bytes.prefix(start), as: UTF8.self).unicodeScalars.count + 1
 }
 
 /// The first control character of a page's body that pages may not hold, with its 0-based line and 1-based column.

@@ -192,7 +192,8 @@ struct ValueChecker {
                 problems.error(node, overrun.message("'\(name)'"))
                 return nil
             }
-            for link in found.linksLeavingSite {
+            // A private field is never published, and its value never quoted.
+            for link in found.linksLeavingSite where !scalar.hiding {
                 problems.warning(node, link.leavingMessage("'\(name)'", sitePath: markdown.sitePath, namingLine: true))
             }
         }

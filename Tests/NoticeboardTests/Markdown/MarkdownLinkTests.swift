@@ -27,6 +27,24 @@ struct MarkdownLinkTests {
         ])
     }
 
+    /// A code span over two lines before a link does not shift its line; the site's own path with a query or
+    /// fragment stays on the site; a URL repeated is one finding.
+    @Test func linesFollowCodeSpansAndEachURLIsFoundOnce() {
+        let text = "line `code\nspan` then [x](/b) and [y](/b)\n[home](/catalogue?q=1) [top](/catalogue#top) [c](/catalogue/#c)"
+        #expect(MarkdownCheck(limits: .standard, sitePath: "/catalogue/").check(text).linksLeavingSite == [
+            RootRelativeLink(url: "/b", line: 1, byteColumn: 12),
+        ])
+    }
+
+    /// A URL holding a decoded newline or tab is shown with control pictures, so the message stays one line
+    /// (the build record keeps messages as tab-separated lines).
+    @Test func theMessageIsOneLine() throws {
+        let found = MarkdownCheck(limits: .standard, sitePath: "/catalogue/").check("[x](/a&#10;b&#9;c)").linksLeavingSite
+        let link = try #require(found.first)
+        let message = link.leavingMessage("'bio'", sitePath: "/catalogue/", namingLine: true)
+        #expect(!message.contains("\n") && !message.contains("\t") && message.contains("'/a␊b␉c'"), "\(message)")
+    }
+
     @Test func aSiteAtTheHostsRootHasNoLinkLeavingIt() {
         #expect(MarkdownCheck(limits: .standard, sitePath: "/").check(Self.text).linksLeavingSite.isEmpty)
     }

@@ -28,6 +28,7 @@ import Testing
           bio: markdown
           phone: {type: phone, private: true}
           email: {type: email, private: true}
+          notes: {type: markdown, private: true}
         """
 
     func schema() throws -> KindSchema {
@@ -117,6 +118,19 @@ import Testing
             "content/cleaners/ana.yaml:11:8: error: 'phone' must be a phone number (digits, spaces, dashes or brackets, optional leading +, 7 to 15 digits), not the value given (not shown: the field is private)",
             "content/cleaners/ana.yaml:12:8: error: 'email' must be an email address, not the value given (not shown: the field is private)",
             "content/cleaners/ana.yaml:13:1: error: unknown field 'colour'",
+        ])
+    }
+
+    /// On a site at a sub-path, a root-relative link in a public Markdown field is warned about at the field;
+    /// in a private one, which is never published, it is not, so its URL is never quoted.
+    @Test func linksLeavingTheSiteAreWarnedAboutInPublicFieldsOnly() throws {
+        let validator = ListingValidator(schema: try schema(), mediaFiles: [], sitePath: "/catalogue/")
+        let text = "name: Ana\nrate: 18\nbio: |\n  Hi.\n  See [rules](/rules/).\nnotes: \"[secret](/secret/)\"\n"
+        let (listing, problems) = validator.validate(try parseYAML(Array(text.utf8), file: "content/cleaners/ana.yaml"), file: "content/cleaners/ana.yaml", slug: "ana")
+        #expect(listing != nil)
+        #expect(problems.map(\.description) == [
+            "content/cleaners/ana.yaml:3:6: warning: 'bio' links to '/rules/' (line 2 of its text), outside the site, which lives at "
+                + "/catalogue/; write '/catalogue/rules/' for a page of this site, or the full address for another",
         ])
     }
 
