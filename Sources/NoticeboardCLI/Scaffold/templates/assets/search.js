@@ -478,12 +478,15 @@
         found = documents;
         shown = 0;
         results.textContent = '';
-        return showMore(ticket, asked).then(function () {
-          // After the results, so that they do not wait for every facet value's documents; without the counts
-          // (a facet file that would not load) the results stand.
-          if (ticket === latest) return search.counts(asked).then(function (counts) { if (ticket === latest) showCounts(counts); }, noCounts);
-        });
+        return showMore(ticket, asked).then(function () { return countAfter(ticket, asked); });
       }).catch(function (error) { if (ticket === latest) failed(error); });
+    }
+
+    // After the results, so that they never wait for every facet value's documents; without the counts (a
+    // facet file that would not load) the results stand.
+    function countAfter(ticket, asked) {
+      if (ticket !== latest) return;
+      return search.counts(asked).then(function (counts) { if (ticket === latest) showCounts(counts); }, noCounts);
     }
 
     // `focusFirst`: the first new result takes the focus, as after "Show more", which may hide itself.
