@@ -174,7 +174,7 @@ struct TemplateRenderer {
             }
         }
         for transform in transforms {
-            found = found.flatMap { value in transform == TemplateValue.longDate ? value.longDate(dates) : value.transformed(by: transform) }
+            found = found?.transformed(by: transform, dates: dates)
         }
         return found
     }

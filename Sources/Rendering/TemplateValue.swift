@@ -38,7 +38,7 @@ enum TemplateValue {
         return TemplateValue(field: field)
     }
 
-    /// Every transform `transformed(by:)` knows, on one type of value or another, and `longdate`.
+    /// Every transform `transformed(by:dates:)` knows, on one type of value or another.
     static let transformNames: Set<String> = [
         "first", "last", "reversed", "count", "empty", "capitalized", "lowercased", "uppercased", "equalzero", "plusone",
         "minusone", "even", "odd", "plural", "stars", longDate,
@@ -48,15 +48,11 @@ enum TemplateValue {
     /// items (a cleaner's reviews) have no `dates` of their own.
     static let longDate = "longdate"
 
-    func longDate(_ dates: DateText) -> TemplateValue? {
-        guard case .value(.date(let date)) = self else { return nil }
-        return .text(dates.text(date))
-    }
-
     /// The value a transform (`uppercased(name)`, `plural(days)`, `first()`…) makes, or nil where the
-    /// library's transform of the same Swift value gives nil.
-    func transformed(by name: String) -> TemplateValue? {
+    /// library's transform of the same Swift value gives nil; `longdate` writes a date through `dates`.
+    func transformed(by name: String, dates: DateText) -> TemplateValue? {
         switch self {
+        case .value(.date(let date)) where name == Self.longDate: return .text(dates.text(date))
         case .value(let value): return Self.transform(value, name)
         case .flag: return nil
         case .list(let items): return Self.transform(items, name)
