@@ -82,7 +82,7 @@ private func linkColumn(_ link: RootRelativeLink, in line: Substring) -> Int {
         let url = bytes.indices.first { bytes[$0...].starts(with: target) }
         start = url.flatMap { url in bytes[..<url].lastIndex(of: open) }.map { $0 > 0 && bytes[$0 - 1] == bang ? $0 - 1 : $0 } ?? 0
     }
-    return String(decoding: bytes.prefix(start), as: UTF8.self).unicodeScalars.count + 1
+    return TextPosition.lineAndColumn(ofByte: start, in: bytes).column
 }
 
 /// The first control character of a page's body that pages may not hold, with its 0-based line and 1-based column.
