@@ -182,6 +182,14 @@ def check_unknown_value(driver, site, report):
     report.check("search: an unknown facet value in the address finds nothing and stays chosen",
                  chosen == "Nowhere (0)" and status == "Nothing matches." and not result_titles(driver),
                  f"County '{chosen}', status '{status}', shown {sorted(result_titles(driver))}")
+    # Counted, every language finds nothing there and is disabled; the chosen county stays as it is.
+    wait_for(driver, lambda: driver.execute_script(
+        "return performance.getEntriesByName('noticeboard-search-counts', 'mark').length > 0"), seconds=10)
+    disabled = disabled_values(driver)
+    languages = {option.get_attribute("value") for option in
+                 Select(driver.find_element(By.NAME, "languages")).options[1:]}
+    report.check("search: the unknown value stays enabled once counted, and the values it leaves nothing for do not",
+                 "Nowhere" not in disabled["county"] and languages and disabled["languages"] == languages, disabled)
 
 
 def check_show_more_focus(driver, site, report):
@@ -251,6 +259,8 @@ def check_facet_counts(driver, site, public, report):
     expected = shows_counts(driver, expected_counts(cleaners, WORD, chosen), everything)
     report.check(f"search: facet counts follow the words and the other facet ('{WORD}', {county}, {language})",
                  expected == True and facet_counts(driver)["county"][county] != everything["county"][county], expected)
+    check_nothing_to_find_is_greyed(driver, with_zeros(expected_counts(cleaners, WORD, chosen), everything), chosen,
+                                    f"'{WORD}', {county}, {language}", report)
     # Typing counts again: with the words gone, each value counts what the other facet's choice leaves.
     words = driver.find_element(By.ID, "search-words")
     words.send_keys(Keys.END + Keys.BACKSPACE * len(WORD))
@@ -258,10 +268,32 @@ def check_facet_counts(driver, site, public, report):
                  shows_counts(driver, expected_counts(cleaners, "", chosen), everything))
 
 
+def check_nothing_to_find_is_greyed(driver, counts, chosen, query, report):
+    """Once counted, a value whose count is 0 is disabled, as choosing it would find nothing, unless it is the
+    value chosen; every other value can be chosen."""
+    expected = {facet: {value for value, count in values.items() if count == 0} - {chosen.get(facet)}
+                for facet, values in counts.items()}
+    shown = disabled_values(driver)
+    report.check(f"search: values that would find nothing are disabled, a chosen one never ({query})",
+                 shown == expected and any(expected.values()), {"disabled": shown, "expected": expected})
+
+
+def disabled_values(driver):
+    """The values the page's facet selects disable, by facet: {"county": {"Kerry", ...}, ...}."""
+    return {select.get_attribute("name"): {option.get_attribute("value") for option in Select(select).options[1:]
+                                           if not option.is_enabled()}
+            for select in driver.find_elements(By.CSS_SELECTOR, "#search-facets select")}
+
+
+def with_zeros(counts, everything):
+    """`counts` with 0 for each value in `everything` it leaves out."""
+    return {facet: {value: counts[facet].get(value, 0) for value in everything[facet]} for facet in counts}
+
+
 def shows_counts(driver, expected, everything):
     """True once the page shows these counts (within the wait), with 0 for the values in `everything` left out;
     else what differs, as {facet: {value: (shown, expected)}}."""
-    expected = {facet: {value: expected[facet].get(value, 0) for value in everything[facet]} for facet in expected}
+    expected = with_zeros(expected, everything)
     try:
         wait_for(driver, lambda: facet_counts(driver) == expected, seconds=10)
         return True

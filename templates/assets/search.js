@@ -424,7 +424,12 @@
       if (!counts || !kind) return;
       kind.facets.forEach(function (facet, index) {
         var options = element('search-facet-' + index).options;
-        facet.values.forEach(function (value, valueIndex) { options[valueIndex + 1].textContent = counted(value[0], counts[facet.name][valueIndex]); });
+        facet.values.forEach(function (value, valueIndex) {
+          var choice = options[valueIndex + 1], count = counts[facet.name][valueIndex];
+          choice.textContent = counted(value[0], count);
+          // Choosing it would find nothing: shown, greyed and passed over, unless it is the choice already made.
+          choice.disabled = count === 0 && !choice.selected;
+        });
       });
       markOnce(COUNTS_SHOWN);
     }
