@@ -52,7 +52,7 @@ struct BuildRun {
         lock = try OutputLock(outputPath: options.outputPath, waiting: waiting)
         try OwnedFolders.checkReplaceable(output: options.outputPath)
         files = SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes)
-        buildDate = options.now ?? CalendarDate.today()
+        buildDate = options.now ?? CalendarDate.day(in: Self.timeZone(of: files))
         let statePath = BuildState.file(root: options.root, outputPath: options.outputPath)
         self.statePath = statePath
         WrittenRecord.removeLeftovers(besides: statePath)
@@ -83,7 +83,7 @@ struct BuildRun {
     ) throws(BuildFailure) {
         // With as many inputs as before, a file added in place of another shows as changed, and is not a listing file of the site.
         let changed = inputs.changedPaths(since: last.state.inputs)
-        let buildDate = options.now ?? CalendarDate.today()
+        let buildDate = options.now ?? CalendarDate.day(in: last.site.config.timeZone)
         guard buildDate == last.catalogue.buildDate, inputs.count == last.state.inputs.count else { return nil }
         let listings = changed.sorted().compactMap { last.site.listing(inFile: $0) }
         guard listings.count == changed.count else { return nil }
@@ -115,6 +115,12 @@ struct BuildRun {
             listings: summary.listings, pages: summary.pages, files: summary.files, written: written, bytes: summary.bytes,
             imagesProcessed: imagesProcessed, warnings: summary.warnings,
             seconds: stages.secondsSinceStart, stages: stages)
+    }
+
+    /// Where the site is, read before the site is: the build date decides whether anything changed. UTC when
+    /// the configuration cannot be read, which loading it then reports.
+    private static func timeZone(of files: SiteFiles) -> TimeZone {
+        (try? LoadedSite.config(files))?.timeZone ?? .gmt
     }
 
     /// The build's version, the running executable's own stamp, and the options that shape output.

@@ -24,7 +24,7 @@ public enum Noticeboard {
     public static func check(_ options: BuildOptions) throws(BuildFailure) -> [Diagnostic] {
         let site = try LoadedSite(files: SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes), baseURL: options.baseURL)
         var stages = StageTimes()
-        let catalogue = try enrichAndIndex(site, buildDate: options.now ?? CalendarDate.today(), stages: &stages).catalogue
+        let catalogue = try enrichAndIndex(site, buildDate: options.now ?? CalendarDate.day(in: site.config.timeZone), stages: &stages).catalogue
         SiteRenderer(catalogue: catalogue, templates: site.templates, staticFiles: staticFiles(site)).render { _ in }
         return site.warnings
     }

@@ -11,7 +11,7 @@ extension Noticeboard {
     public static func searchIndexTime(_ options: BuildOptions) throws(BuildFailure) -> (seconds: Double, files: Int, bytes: Int) {
         let site = try LoadedSite(files: SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes), baseURL: options.baseURL)
         var stages = StageTimes()
-        let catalogue = try enrichAndIndex(site, buildDate: options.now ?? CalendarDate.today(), stages: &stages).catalogue
+        let catalogue = try enrichAndIndex(site, buildDate: options.now ?? CalendarDate.day(in: site.config.timeZone), stages: &stages).catalogue
         let renderer = SiteRenderer(catalogue: catalogue, templates: site.templates, staticFiles: [])
         let start = DispatchTime.now()
         let files = renderer.searchIndex(keepingCorpus: false).files

@@ -1,3 +1,4 @@
+import Foundation
 import LocatedYAML
 import SiteModel
 
@@ -11,7 +12,7 @@ public func decodeSiteConfig(_ root: YAMLNode?, file: String) -> (SiteConfig?, [
         return (nil, problems.list)
     }
     settings.reportUnknownKeys(
-        known: ["title", "description", "base_url", "language", "currency", "page_size", "allow_raw_html", "kinds", "images", "markdown", "sync_builds", "nav", "map", "contact"],
+        known: ["title", "description", "base_url", "language", "currency", "page_size", "allow_raw_html", "kinds", "images", "markdown", "sync_builds", "nav", "map", "contact", "time_zone"],
         what: "the site configuration", problems: &problems)
 
     let title = settings.requiredString("title", problems: &problems)
@@ -29,6 +30,7 @@ public func decodeSiteConfig(_ root: YAMLNode?, file: String) -> (SiteConfig?, [
     {
         problems.error(node, "'currency' must be a three-letter ISO 4217 code such as EUR, not '\(currency)'")
     }
+    let timeZone = decodeTimeZone(settings, problems: &problems)
     let pageSize = settings.int("page_size", in: 1...1000, problems: &problems) ?? 24
     let allowRawHTML = settings.bool("allow_raw_html", problems: &problems) ?? false
     let syncBuilds = settings.int("sync_builds", in: 1...1000, problems: &problems) ?? SiteConfig.defaultSyncBuilds
@@ -63,7 +65,8 @@ public func decodeSiteConfig(_ root: YAMLNode?, file: String) -> (SiteConfig?, [
     let config = SiteConfig(
         title: title, description: settings.string("description", problems: &problems) ?? "", baseURL: baseURL,
         language: language, currency: currency, pageSize: pageSize, allowRawHTML: allowRawHTML, kinds: kinds, images: images,
-        markdown: markdown, syncBuilds: syncBuilds, nav: nav, map: map, contact: contact)
+        markdown: markdown, syncBuilds: syncBuilds, nav: nav, map: map, contact: contact,
+        timeZone: timeZone)
     return (config, problems.list)
 }
 
@@ -81,6 +84,25 @@ private func decodeNavigation(_ settings: MappingReader, kinds: [String], proble
         }
     }
     return nav
+}
+
+/// `time_zone: Europe/Dublin`: an IANA time zone name; UTC when the site leaves it out.
+private func decodeTimeZone(_ settings: MappingReader, problems: inout Problems) -> TimeZone {
+    guard let name = settings.string("time_zone", problems: &problems), let node = settings.value("time_zone") else { return .gmt }
+    guard isZoneName(name), let zone = TimeZone(identifier: name) else {
+        problems.error(node, "'time_zone' must be an IANA time zone name such as Europe/Dublin or America/New_York, not '\(name)'")
+        return .gmt
+    }
+    return zone
+}
+
+/// `Area/Place` names only: letters, digits, `_`, `-` and `+` between slashes, so no name reaches a file
+/// outside the time zone database.
+private func isZoneName(_ text: String) -> Bool {
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+    return parts.allSatisfy { part in
+        !part.isEmpty && part.first != "-" && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_-+".contains($0)) }
+    }
 }
 
 private func isLanguageTag(_ text: String) -> Bool {

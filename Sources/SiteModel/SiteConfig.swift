@@ -1,3 +1,5 @@
+import Foundation
+
 /// `content/site.yaml`, validated.
 public struct SiteConfig: Sendable {
     public var title: String
@@ -29,6 +31,8 @@ public struct SiteConfig: Sendable {
     public var map: MapSettings?
     /// The contact-request form some kinds' listing pages show (`contact`); nil when the site has none.
     public var contact: ContactSettings?
+    /// Where the site is (`time_zone`, UTC unless set): a build's date, without `--now`, is today there.
+    public var timeZone: TimeZone
 
     public static let defaultSyncBuilds = 30
 
@@ -36,7 +40,7 @@ public struct SiteConfig: Sendable {
         title: String, description: String, baseURL: String, language: String, currency: String, pageSize: Int,
         allowRawHTML: Bool, kinds: [String], images: ImageSettings = .standard, markdown: MarkdownLimits = .standard,
         syncBuilds: Int = SiteConfig.defaultSyncBuilds, nav: [String]? = nil, map: MapSettings? = nil,
-        contact: ContactSettings? = nil
+        contact: ContactSettings? = nil, timeZone: TimeZone = .gmt
     ) {
         self.title = title
         self.description = description
@@ -53,6 +57,7 @@ public struct SiteConfig: Sendable {
         self.nav = nav
         self.map = map
         self.contact = contact
+        self.timeZone = timeZone
     }
 
     private static func path(of baseURL: String) -> String {

@@ -226,11 +226,10 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
 
     public func adding(days: Int) -> CalendarDate { CalendarDate(dayNumber: dayNumber + days) }
 
-    /// Today in UTC.
-    public static func today() -> CalendarDate {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return CalendarDate(dayNumber: Int(now.tv_sec) / 86_400)
+    /// The day it is in `zone` at `instant`: today, by default, where the site is (`SiteConfig.timeZone`).
+    public static func day(in zone: TimeZone, at instant: Date = Date()) -> CalendarDate {
+        let seconds = Int(instant.timeIntervalSince1970.rounded(.down)) + zone.secondsFromGMT(for: instant)
+        return CalendarDate(dayNumber: seconds >= 0 ? seconds / 86_400 : (seconds + 1) / 86_400 - 1)
     }
 
     static func daysIn(month: Int, year: Int) -> Int {

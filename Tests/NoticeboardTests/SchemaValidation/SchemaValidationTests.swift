@@ -1,3 +1,4 @@
+import Foundation
 import LocatedYAML
 import SchemaValidation
 import SiteModel
@@ -223,6 +224,24 @@ import Testing
             "site.yaml:5:1: error: unknown setting 'color' in the site configuration",
             "site.yaml:6:14: error: 'sync_builds' must be a whole number from 1 to 1000, not '0'",
         ])
+    }
+
+    /// `time_zone` is an IANA name; anything else, a path above all, is refused where it is written.
+    @Test func theTimeZoneIsAnIANAName() throws {
+        func decoded(_ zone: String) throws -> (SiteConfig?, [String]) {
+            let text = "title: T\nbase_url: https://example.org/\nkinds: [cleaners]\ntime_zone: \(zone)\n"
+            let (config, problems) = decodeSiteConfig(try parseYAML(Array(text.utf8), file: "site.yaml"), file: "site.yaml")
+            return (config, problems.map(\.description))
+        }
+        #expect(try decoded("Europe/Dublin").0?.timeZone.identifier == "Europe/Dublin")
+        for bad in ["Dublin", "../../etc/passwd", "Europe//Dublin", "/usr/share/zoneinfo/UTC"] {
+            let (config, problems) = try decoded("'\(bad)'")
+            #expect(config == nil)
+            #expect(problems == ["site.yaml:4:12: error: 'time_zone' must be an IANA time zone name such as Europe/Dublin or America/New_York, not '\(bad)'"])
+        }
+        let text = "title: T\nbase_url: https://example.org/\nkinds: [cleaners]\n"
+        let (config, _) = decodeSiteConfig(try parseYAML(Array(text.utf8), file: "site.yaml"), file: "site.yaml")
+        #expect(config?.timeZone.secondsFromGMT() == 0)
     }
 
     @Test func subPathOfTheBaseURLIsKept() throws {

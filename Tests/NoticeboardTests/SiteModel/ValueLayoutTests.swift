@@ -1,3 +1,4 @@
+import Foundation
 import OrderedCollections
 import SiteModel
 import Testing
@@ -21,6 +22,19 @@ import Testing
         let leap = try #require(CalendarDate(parsing: "2024-02-29"))
         #expect(leap.adding(days: 1) == CalendarDate(year: 2024, month: 3, day: 1) && leap < leap.adding(days: 1))
         #expect(CalendarDate(year: 2023, month: 2, day: 29) == nil && CalendarDate(year: 0, month: 1, day: 1) == nil)
+    }
+
+    /// The day at an instant depends on the zone: one instant is the 5th in Los Angeles and London, the 6th in
+    /// Auckland; days before 1970 count back.
+    @Test func theDayAtAnInstantIsTheZones() throws {
+        let instant = Date(timeIntervalSince1970: 1_764_977_400)  // 2025-12-05T23:30:00Z
+        func day(_ zone: String, _ at: Date = instant) throws -> String {
+            CalendarDate.day(in: try #require(TimeZone(identifier: zone)), at: at).description
+        }
+        #expect(try day("UTC") == "2025-12-05" && day("Europe/London") == "2025-12-05")
+        #expect(try day("Pacific/Auckland") == "2025-12-06" && day("America/Los_Angeles") == "2025-12-05")
+        #expect(try day("America/Los_Angeles", instant.addingTimeInterval(9 * 3600)) == "2025-12-06")
+        #expect(try day("UTC", Date(timeIntervalSince1970: -1)) == "1969-12-31" && day("UTC", Date(timeIntervalSince1970: 0)) == "1970-01-01")
     }
 
     /// A boxed object reads, compares and hashes as one in place did.
