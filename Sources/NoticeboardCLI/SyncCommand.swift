@@ -29,7 +29,8 @@ struct SyncCommand: AsyncParsableCommand {
             let length = response.value(forHTTPHeaderField: "Content-Length").flatMap(Int.init)
             return length ?? (compressed ? gzipSize(body) : body.count)
         }
-        let sync = Sync(fetcher: fetcher, mirror: MirrorFolder(folder: URL(fileURLWithPath: folder)))
+        var sync = Sync(fetcher: fetcher, mirror: MirrorFolder(folder: URL(fileURLWithPath: folder)))
+        sync.waiting = { [folder] in FileHandle.standardError.write(Data("Another sync is writing \(folder); waiting for it to finish.\n".utf8)) }
         do {
             let report = try await sync.run()
             let fetched = report.fetched

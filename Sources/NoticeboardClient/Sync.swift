@@ -9,6 +9,8 @@ public struct Sync: Sendable {
     public let mirror: MirrorFolder
     /// Files fetched at once.
     public var parallelFetches = 8
+    /// Called when another sync into the same folder is under way: this one waits for it to finish.
+    public var waiting: @Sendable () -> Void = {}
 
     public enum Failure: Error, CustomStringConvertible {
         case unsupportedVersion(Int)
@@ -40,6 +42,8 @@ public struct Sync: Sendable {
     }
 
     public func run() async throws -> Report {
+        let hold = try await MirrorLock.take(mirror.folder, waiting: waiting)
+        defer { withExtendedLifetime(hold) {} }
         try mirror.claim()
         let head = try JSONDecoder().decode(SyncFormat.Head.self, from: try await fetcher.fetch(SyncFormat.headPath))
         guard head.apiVersion == SyncFormat.apiVersion else { throw Failure.unsupportedVersion(head.apiVersion) }
