@@ -185,7 +185,13 @@ func decodeSortKeys(_ settings: MappingReader, key: String, sortable: [String], 
         let name = descending ? String(text.dropFirst()) : text
         guard sortable.contains(name) else {
             if failed.contains(name) { continue }
-            problems.error(node, "cannot sort by '\(name)'; sortable fields are \(quotedList(sortable))")
+            let hint = suggestion(for: name, among: sortable)
+            problems.error(node, "cannot sort by '\(name)'" + (hint.isEmpty ? "; sortable fields are \(quotedList(sortable))" : hint))
+            continue
+        }
+        // A later key only settles ties of the ones before it, and the search index keeps one order a field.
+        guard !keys.contains(where: { $0.field == name }) else {
+            problems.error(node, "'\(key)' names '\(name)' twice; name each field once, as '\(name)' (ascending) or '-\(name)' (descending)")
             continue
         }
         keys.append(SortKey(field: name, descending: descending))

@@ -17,8 +17,12 @@ public func decodeSiteConfig(_ root: YAMLNode?, file: String) -> (SiteConfig?, [
 
     let title = settings.requiredString("title", problems: &problems)
     let baseURL = settings.requiredString("base_url", problems: &problems)
-    if let baseURL, let node = settings.value("base_url"), !isValidURL(baseURL) {
-        problems.error(node, "'base_url' must be an absolute http or https URL such as https://example.org/, not '\(baseURL)'")
+    if let baseURL, let node = settings.value("base_url") {
+        if !isValidURL(baseURL) {
+            problems.error(node, "'base_url' must be an absolute http or https URL such as https://example.org/, not '\(baseURL)'")
+        } else if let flaw = baseURLFlaw(baseURL) {
+            problems.error(node, "'base_url' \(flaw): every link, feed and sitemap entry starts with it; write one such as https://example.org/catalogue/, not '\(baseURL)'")
+        }
     }
     let language = settings.string("language", problems: &problems) ?? "en"
     if let node = settings.value("language"), !isLanguageTag(language) {
@@ -84,6 +88,21 @@ private func decodeNavigation(_ settings: MappingReader, kinds: [String], proble
         }
     }
     return nav
+}
+
+/// What keeps an absolute URL from starting every link: pages append paths to it, so a query or fragment
+/// would swallow them, `//` after the host would make links lead to another host, and a name and password
+/// would be published in every feed.
+private func baseURLFlaw(_ url: String) -> String? {
+    if url.contains("?") || url.contains("#") { return "has a query or fragment" }
+    guard let schemeEnd = url.range(of: "://") else { return nil }  // isValidURL found a host, so it has one
+    let afterScheme = url[schemeEnd.upperBound...]
+    let host = afterScheme.prefix { $0 != "/" }
+    if host.contains("@") { return "holds a user name or password" }
+    var folders = afterScheme.dropFirst(host.count).split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+    if folders.last == "" { folders = folders.dropLast() }
+    if folders.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) { return "has an empty, '.' or '..' folder in its path" }
+    return nil
 }
 
 /// `time_zone: Europe/Dublin`: an IANA time zone name; UTC when the site leaves it out.

@@ -244,6 +244,32 @@ import Testing
         #expect(config?.timeZone.secondsFromGMT() == 0)
     }
 
+    /// Pages append paths to the base URL, so it may hold nothing they would land inside or that would send
+    /// them to another host, and no name and password to publish in every feed.
+    @Test func aBaseURLThatWouldBreakLinksIsRefused() throws {
+        func problems(_ baseURL: String) throws -> [String] {
+            let text = "title: T\nbase_url: \(baseURL)\nkinds: [cleaners]\n"
+            return decodeSiteConfig(try parseYAML(Array(text.utf8), file: "site.yaml"), file: "site.yaml").1.map(\.description)
+        }
+        let flaws = [
+            "https://example.org//": "has an empty, '.' or '..' folder in its path",
+            "https://example.org/a//b/": "has an empty, '.' or '..' folder in its path",
+            "https://example.org/a/../b/": "has an empty, '.' or '..' folder in its path",
+            "https://example.org/./": "has an empty, '.' or '..' folder in its path",
+            "https://example.org/sub/?x=1": "has a query or fragment",
+            "https://example.org/sub/#top": "has a query or fragment",
+            "https://user:pw@example.org/": "holds a user name or password",
+        ]
+        for (url, flaw) in flaws {
+            #expect(try problems(url) == [
+                "site.yaml:2:11: error: 'base_url' \(flaw): every link, feed and sitemap entry starts with it; write one such as https://example.org/catalogue/, not '\(url)'",
+            ])
+        }
+        for url in ["https://example.org", "https://example.org/", "https://example.org/catalogue", "http://localhost:8080/a/b/"] {
+            #expect(try problems(url).isEmpty, "\(url)")
+        }
+    }
+
     @Test func subPathOfTheBaseURLIsKept() throws {
         let text = "title: T\nbase_url: https://example.org/catalogue\nkinds: [cleaners]\n"
         let (config, _) = decodeSiteConfig(try parseYAML(Array(text.utf8), file: "site.yaml"), file: "site.yaml")
