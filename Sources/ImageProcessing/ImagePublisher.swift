@@ -81,8 +81,10 @@ public struct ImagePublisher: Sendable {
         }
         let key = SHA256.hex(Array((settingsKey + "\n" + SHA256.hex(bytes)).utf8))
         if let cached = cache.load(key) {
+            // The entry is the bytes', whatever they are called now: a name may have changed since.
+            let source = cached.source, named = ImageFormat(fileName: path)
+            guard source.format == named else { return .failure(.wrongExtension(holds: source.format, namedAs: named)) }
             // The size limit may have been lowered since the entry was stored.
-            let source = cached.source
             if source.format != .svg, source.width * source.height > settings.maxPixels {
                 return .failure(.tooLarge(width: source.width, height: source.height, limitMegapixels: settings.maxMegapixels))
             }

@@ -204,6 +204,14 @@ import Testing
         let use = MediaUse(path: "things/lamp.jpg", field: "photo", location: Self.listing)
         let again = publisher.publish([use, use])
         #expect(again.processed == 0 && again.images == first.images && again.cacheKeys == first.cacheKeys)
+        // The same bytes under a name that lies about them are refused as they were before the cache held them.
+        for (name, message) in [("lamp.png", "name says PNG"), ("lamp.svg", "name says SVG"), ("lamp.jpeg.txt", "name has another extension")] {
+            FileManager.default.createFile(atPath: site + "/content/media/things/" + name, contents: Data(fixture("lamp.jpg")))
+            let renamed = publisher.publish([MediaUse(path: "things/" + name, field: "photo", location: Self.listing)])
+            #expect(renamed.images.isEmpty && renamed.problems.map(\.description) == [
+                "content/things/x.yaml:3:8: error: 'photo' names content/media/things/\(name), which holds JPEG data but its \(message); rename it to end in .jpg",
+            ])
+        }
         // Other settings are another entry; so are other bytes.
         let smaller = ImagePublisher(files: SiteFiles(root: site), settings: ImageSettings(widths: [200], quality: 80, maxMegapixels: 100)).publish([use])
         #expect(smaller.processed == 1 && smaller.cacheKeys.isDisjoint(with: first.cacheKeys))
