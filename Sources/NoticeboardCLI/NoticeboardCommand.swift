@@ -86,6 +86,12 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "After each build, print how long each of its stages took.")
     var timings = false
 
+    /// A number past 65535 would be taken modulo 65536 by the socket, while the address printed and the
+    /// `Host` check kept it.
+    func validate() throws {
+        guard (1...65535).contains(port) else { throw ValidationError("--port must be from 1 to 65535, not \(port)") }
+    }
+
     func run() async throws {
         let server = PreviewServer(
             root: site.root, host: host, port: port, now: site.now?.date, maxFileBytes: site.maxFileBytes, timings: timings)

@@ -16,7 +16,9 @@ enum LiveReload {
               overlay.style.cssText = "position:fixed;inset:0;margin:0;padding:1.5rem;background:#fff8f8;color:#8a1010;font:14px/1.5 monospace;white-space:pre-wrap;overflow:auto;z-index:2147483647";
               document.body.appendChild(overlay);
             }
-            overlay.textContent = "The last rebuild failed; this page is the last good build.\\n\\n" + event.data;
+            var served = document.body.hasAttribute("data-no-build") ? "No build has succeeded yet."
+              : "The last rebuild failed; this page is the last good build.";
+            overlay.textContent = served + "\\n\\n" + event.data;
           });
         })();</script>
         """

@@ -82,7 +82,7 @@ public struct PreviewServer: Sendable {
 
     /// Tells what each build did, or why it failed.
     private static func reportBuilds(
-        log: @escaping @Sendable (String) -> Void, timings: Bool
+        log: @escaping @Sendable (String) -> Void, timings: Bool, site: ServedSite
     ) -> @Sendable (Result<BuildReport, BuildFailure>) -> Void {
         { result in
             switch result {
@@ -93,7 +93,9 @@ public struct PreviewServer: Sendable {
                     for stage in report.stages.stages { log(stage.line) }
                 }
             case .failure(let failure):
-                log(failure.description + "\nThe last good build is still being served.")
+                log(failure.description + "\n" + (site.hasBuild
+                    ? "The last good build is still being served."
+                    : "No build has succeeded yet: open pages show these errors, and reload once a build succeeds."))
             }
         }
     }
@@ -114,13 +116,13 @@ public struct PreviewServer: Sendable {
         let watcher = SiteWatcher(options: options, events: events, site: live) {
             log("Another build is writing \(output)/; waiting for it to finish.")
         }
-        let report = Self.reportBuilds(log: log, timings: timings)
+        let site = ServedSite(outputPath: outputPath, basePath: basePath)
+        let report = Self.reportBuilds(log: log, timings: timings, site: site)
         Self.stopOnSignals(site: live, log: log)
         let firstInputs = await watcher.firstBuild(onRebuild: report)
 
         let router = Router()
         router.add(middleware: RequestGuard(host: host, port: port))
-        let site = ServedSite(outputPath: outputPath, basePath: basePath)
         router.get(RouterPath(LiveReload.eventsPath)) { _, _ -> Response in
             let stream = await events.subscribe()
             let body = ResponseBody { writer in

@@ -9,7 +9,11 @@ struct ServedSite: Sendable {
     /// `/catalogue/`, or `/`.
     let basePath: String
 
+    /// Whether a build has succeeded into the folder (in this run of `serve` or an earlier one).
+    var hasBuild: Bool { FileManager.default.fileExists(atPath: outputPath) }
+
     func response(for path: String) -> Response {
+        guard hasBuild else { return noBuildYet() }
         if path == "/" && basePath != "/" { return redirect(to: basePath) }
         guard path.hasPrefix(basePath) || path + "/" == basePath else { return notFound() }
         if path + "/" == basePath { return redirect(to: basePath) }
@@ -26,6 +30,18 @@ struct ServedSite: Sendable {
         }
         guard let data = FileManager.default.contents(atPath: file) else { return notFound() }
         return serve([UInt8](data), path: file, status: .ok)
+    }
+
+    /// Every address's answer until a build succeeds: a page that shows the build's errors over itself (the
+    /// live-reload script gets them as it connects) and reloads once one does.
+    private func noBuildYet() -> Response {
+        let page = """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"><title>No build yet</title></head>
+            <body data-no-build><p>No build of this site has succeeded yet. This page reloads once one does.</p></body></html>
+
+            """
+        return serve(Array(page.utf8), path: "no-build-yet.html", status: .serviceUnavailable)
     }
 
     private func notFound() -> Response {

@@ -206,6 +206,33 @@ import Testing
         #expect(try Self.eventually(120) { TestSupport.read(restartLog).contains(": edits are built in place.") }, "\(TestSupport.read(restartLog))")
     }
 
+    /// Before any build has succeeded every address answers with a page that shows the errors and reloads
+    /// once a build does, and the log says nothing is served yet, rather than "the last good build".
+    @Test func aSiteWhoseFirstBuildFailsShowsItsErrorsUntilOneSucceeds() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let aoife = site + "/content/cleaners/aoife-byrne.yaml"
+        let good = TestSupport.read(aoife)
+        TestSupport.write(good.replacingOccurrences(of: "hourly_rate: 19.50", with: "hourly_rate: lots"), to: aoife)
+        let port = Self.freePort()
+        let (server, log) = try Self.startServe(["--port", String(port), "--now", "2026-11-23"], in: site)
+        defer { server.terminate(); server.waitUntilExit() }
+        let base = "http://127.0.0.1:\(port)"
+        #expect(try Self.eventually(60) { TestSupport.read(log).contains("Serving \(base)/catalogue/") }, "\(TestSupport.read(log))")
+        #expect(TestSupport.read(log).contains("No build has succeeded yet: open pages show these errors, and reload once a build succeeds."))
+        #expect(!TestSupport.read(log).contains("last good build"))
+        for path in ["/", "/catalogue/", "/catalogue/cleaners/aoife-byrne/"] {
+            let page = try Self.fetch(base + path)
+            #expect(page.status == 503 && page.body.contains("No build of this site has succeeded yet") && page.body.contains("/__noticeboard/events"))
+        }
+        let (events, eventsLog) = try Self.listenForEvents(base, in: site)
+        defer { events.terminate() }
+        #expect(try Self.eventually(10) { TestSupport.read(eventsLog).contains("event: failure\ndata: content/cleaners/aoife-byrne.yaml:") })
+        TestSupport.write(good, to: aoife)
+        #expect(try Self.eventually(60) { TestSupport.read(eventsLog).contains("event: reload") }, "\(TestSupport.read(log))")
+        #expect(try Self.fetch("\(base)/catalogue/cleaners/aoife-byrne/").body.contains("<h1>Aoife Byrne</h1>"))
+    }
+
     @Test func aTakenPortIsAClearError() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
@@ -215,5 +242,14 @@ import Testing
         let result = try TestSupport.runCLI(["serve", "--port", String(port)], in: site)
         #expect(result.status == 1)
         #expect(result.stderr.contains("error: port \(port) on 127.0.0.1 is already in use; choose another with --port"))
+    }
+
+    /// A port the socket cannot take is refused before anything is built or served.
+    @Test(arguments: ["0", "65536", "99999"]) func aPortOutOfRangeIsRefused(port: String) throws {
+        let site = TestSupport.makeSite(fixture: "corpus-base")
+        defer { TestSupport.removeTree(site) }
+        let result = try TestSupport.runCLI(["serve", "--port", port], in: site)
+        #expect(result.status != 0 && result.stderr.contains("--port must be from 1 to 65535, not \(port)"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: site + "/public"))
     }
 }
