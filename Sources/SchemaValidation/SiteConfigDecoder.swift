@@ -51,8 +51,8 @@ public func decodeSiteConfig(_ root: YAMLNode?, file: String) -> (SiteConfig?, [
                 problems.error(node, tooLong)
             } else if kinds.contains(name) {
                 problems.error(node, "kind '\(name)' is listed twice")
-            } else if ["api", "assets", "media", "page", "pages", "search", "index", "schema", "sync"].contains(name) {
-                problems.error(node, "kind name '\(name)' is reserved for the site's own output folders")
+            } else if SiteConfig.reservedKindNames.contains(name) {
+                problems.error(node, "kind name '\(name)' is reserved for the site's own output files and folders")
             } else {
                 kinds.append(name)
             }

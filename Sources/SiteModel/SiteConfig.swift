@@ -36,6 +36,13 @@ public struct SiteConfig: Sendable {
 
     public static let defaultSyncBuilds = 30
 
+    /// Names a kind may not take: the site's own folders and files where a kind's go (`<kind>/`,
+    /// `api/<kind>.json`, `api/<kind>/`, `api/schema/<kind>.json`, `feeds/<kind>.json`). A kind called
+    /// `manifest` once wrote its schema over the manifest's.
+    public static let reservedKindNames: Set<String> = [
+        "api", "assets", "media", "feeds", "page", "pages", "search", "index", "schema", "sync", "manifest", "facet", "geojson", "jsonfeed",
+    ]
+
     public init(
         title: String, description: String, baseURL: String, language: String, currency: String, pageSize: Int,
         allowRawHTML: Bool, kinds: [String], images: ImageSettings = .standard, markdown: MarkdownLimits = .standard,

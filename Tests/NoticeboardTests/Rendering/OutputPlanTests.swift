@@ -42,6 +42,31 @@ import Testing
         return collected.files
     }
 
+    /// Every name the site's own files and folders take where a kind's go (`<kind>/`, `api/<kind>.json`,
+    /// `api/<kind>/`, `api/schema/<kind>.json`, `feeds/`) is a name no kind may take: a kind called `manifest`
+    /// wrote its schema over the manifest's, and the build failed without saying where.
+    @Test func everyNameTheSiteTakesWhereAKindsFilesGoIsReserved() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let paths = try TestSupport.buildTree(site).keys
+        let kinds = Set(try TestSupport.json(TestSupport.tree(site + "/public"), "api/index.json")["kinds"].map { kinds in
+            (kinds as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        } ?? [])
+        // Free pages are checked against the kinds as they load.
+        let pages = Set(try FileManager.default.contentsOfDirectory(atPath: site + "/content/pages").map { String($0.dropLast(".md".count)) })
+        func name(_ entry: Substring) -> String { String(entry.prefix { $0 != "." }) }
+        var taken: Set<String> = []
+        for path in paths {
+            let parts = path.split(separator: "/")
+            if parts.count > 1 { taken.insert(String(parts[0])) }
+            if parts.count > 1, parts[0] == "api" { taken.insert(name(parts[1])) }
+            if parts.count == 3, parts[0] == "api", parts[1] == "schema" { taken.insert(name(parts[2])) }
+        }
+        #expect(kinds.count >= 5 && taken.isSuperset(of: ["manifest", "facet", "jsonfeed", "feeds"]))
+        let unreserved = taken.subtracting(kinds).subtracting(pages).subtracting(SiteConfig.reservedKindNames)
+        #expect(unreserved.isEmpty, "\(unreserved.sorted())")
+    }
+
     @Test func everyFileWrittenIsDeclaredAndEveryDeclarationWritten() throws {
         let root = TestSupport.makeSite()
         defer { TestSupport.removeTree(root) }

@@ -219,8 +219,8 @@ import Testing
         #expect(problems.map(\.description) == [
             "site.yaml:2:11: error: 'base_url' must be an absolute http or https URL such as https://example.org/, not 'example.org'",
             "site.yaml:3:12: error: 'page_size' must be a whole number from 1 to 1000, not '0'",
-            "site.yaml:4:19: error: kind name 'media' is reserved for the site's own output folders",
-            "site.yaml:4:26: error: kind name 'sync' is reserved for the site's own output folders",
+            "site.yaml:4:19: error: kind name 'media' is reserved for the site's own output files and folders",
+            "site.yaml:4:26: error: kind name 'sync' is reserved for the site's own output files and folders",
             "site.yaml:5:1: error: unknown setting 'color' in the site configuration",
             "site.yaml:6:14: error: 'sync_builds' must be a whole number from 1 to 1000, not '0'",
         ])
