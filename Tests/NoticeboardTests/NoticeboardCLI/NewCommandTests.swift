@@ -21,6 +21,13 @@ import Testing
         // It offers the contact path: a notice's page has the request form, naming the notice by its slug.
         let notice = String(decoding: files["notices/bicycle-for-sale/index.html"] ?? Data(), as: UTF8.self)
         #expect(notice.contains(#"<form class="contact-form" method="post""#) && notice.contains(#"name="slug" value="bicycle-for-sale""#))
+        // Put under git, it takes in the sources, and nothing a build made.
+        let site = folder + "/starter"
+        _ = try TestSupport.run("git", ["init", "-q", site])
+        _ = try TestSupport.run("git", ["-C", site, "add", "-A"])
+        let tracked = try TestSupport.run("git", ["-C", site, "ls-files"]).stdout.split(separator: "\n")
+        #expect(tracked.contains(".gitignore") && tracked.contains("content/site.yaml"))
+        #expect(tracked.allSatisfy { $0.hasPrefix("content/") || $0.hasPrefix("templates/") || $0 == ".gitignore" }, "\(tracked)")
         let again = try TestSupport.runCLI(["new", "starter"], in: folder)
         #expect(again.status == 1 && again.stderr.contains("starter is not empty"))
     }
