@@ -107,7 +107,7 @@ struct Serve: AsyncParsableCommand {
 }
 
 struct Check: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Check every listing, schema and template without writing anything.")
+    static let configuration = CommandConfiguration(abstract: "Check every listing, schema and template without writing the site (checked images go in the image cache).")
 
     @OptionGroup var site: SiteOptions
 

@@ -58,7 +58,7 @@ private struct CardSlots {
             return nil
         }
         guard accepts(declared?.type, computed) else {
-            let type = declared.map { "a \($0.type.name) field" } ?? "a derived field that is not a number"
+            let type = declared.map { typeField($0.type.name) } ?? "a derived field that is not a number"
             problems.error(node, "card '\(slot)' must name \(what); '\(name)' is \(type)")
             return nil
         }

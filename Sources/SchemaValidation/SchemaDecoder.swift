@@ -94,7 +94,7 @@ private struct KindSchemaReader {
             }
             return nil
         }
-        if !accepts(field.type) { problems.error(node, "'\(key)' must name \(what); '\(name)' is a \(field.type.name) field") }
+        if !accepts(field.type) { problems.error(node, "'\(key)' must name \(what); '\(name)' is \(typeField(field.type.name))") }
         if field.isPrivate { problems.error(node, "'\(key)' cannot name the private field '\(name)'") }
         return name
     }
@@ -118,7 +118,7 @@ private struct KindSchemaReader {
             if field.isPrivate { problems.error(node, "facet '\(name)' is private; facets are published") }
             if let tooLong = Slug.tooLong("the facet's name", slug: name) { problems.error(node, tooLong) }
             if !isFacetable(field.type) {
-                problems.error(node, "facet '\(name)' must be a string, enum, bool or reference field, or a list of them; it is a \(field.type.name) field")
+                problems.error(node, "facet '\(name)' must be a string, enum, bool or reference field, or a list of them; it is \(typeField(field.type.name))")
             }
             facets.append(name)
         }
@@ -207,6 +207,11 @@ private func isFacetable(_ type: FieldType) -> Bool {
     }
 }
 
+/// "an int field", "a string field": a type's name with its article, for messages.
+func typeField(_ typeName: String) -> String {
+    ("aeiou".contains(typeName.first ?? "x") ? "an " : "a ") + typeName + " field"
+}
+
 /// Names the pipeline adds to every listing; a field may not take them.
 private let reservedFieldNames: Set<String> = ["slug", "url", "path", "kind", "updated"]
 
@@ -256,7 +261,7 @@ private func decodeField(name: String, _ node: YAMLNode, knownKinds: [String], p
     guard let type = decodeFieldType(typeName, typeNode, of: name, node, settings, knownKinds: knownKinds, problems: &problems) else { return nil }
     for (key, allowed) in [("values", "enum"), ("of", "list"), ("fields", "object"), ("to", "reference"), ("scale", "decimal")]
     where settings.value(key) != nil && typeName != allowed {
-        problems.error(settings.value(key)!, "'\(key)' applies only to \(allowed) fields, and '\(name)' is a \(typeName) field")
+        problems.error(settings.value(key)!, "'\(key)' applies only to \(allowed) fields, and '\(name)' is \(typeField(typeName))")
     }
     var field = decodeFieldSettings(name: name, type: type, typeName: typeName, settings, problems: &problems)
     if let defaultNode = settings.value("default") { decodeDefault(defaultNode, of: &field, problems: &problems) }
@@ -332,7 +337,7 @@ private func decodeFieldSettings(name: String, type: FieldType, typeName: String
     default: isNumber = false
     }
     for key in ["minimum", "maximum", "format"] where settings.value(key) != nil && !isNumber {
-        problems.error(settings.value(key)!, "'\(key)' applies only to int and decimal fields, and '\(name)' is a \(typeName) field")
+        problems.error(settings.value(key)!, "'\(key)' applies only to int and decimal fields, and '\(name)' is \(typeField(typeName))")
     }
     if let formatName = settings.string("format", problems: &problems), let formatNode = settings.value("format") {
         if let format = DisplayFormat(rawValue: formatName) {
@@ -344,7 +349,7 @@ private func decodeFieldSettings(name: String, type: FieldType, typeName: String
     if let names = settings.stringList("placeholders", problems: &problems), let node = settings.value("placeholders") {
         switch type {
         case .string, .markdown: field.placeholders = names.map(\.0)
-        default: problems.error(node, "'placeholders' applies only to string and markdown fields, and '\(name)' is a \(typeName) field")
+        default: problems.error(node, "'placeholders' applies only to string and markdown fields, and '\(name)' is \(typeField(typeName))")
         }
     }
     return field

@@ -81,7 +81,7 @@ private struct SchemaOrgReader {
             itemFields = nil
         case let field?:
             itemFields = field.type.objectFields
-            if itemFields == nil { problems.error(fromNode, "'from' must name an object field or a list of objects; '\(from)' is a \(field.type.name) field") }
+            if itemFields == nil { problems.error(fromNode, "'from' must name an object field or a list of objects; '\(from)' is \(typeField(field.type.name))") }
         case nil:
             problems.error(fromNode, "'from' names '\(shortened(from))', which is not a field \(scope)\(suggestion(for: from, among: fields.map(\.name)))")
             itemFields = nil

@@ -143,7 +143,8 @@ struct ValueChecker {
         case .bool:
             guard style == .plain, let flag = parseBool(text) else {
                 let yamlOne = ["yes", "no", "on", "off", "y", "n"].contains(text.lowercased())
-                return fail(yamlOne ? " (write true or false)" : "")
+                let quoted = style != .plain && parseBool(text) != nil
+                return fail(yamlOne ? " (write true or false)" : quoted ? " (true and false are written without quotes)" : "")
             }
             return .bool(flag)
         case .date:

@@ -155,6 +155,8 @@ import Testing
     @Test func quotedNumbersAreText() throws {
         let (_, problems) = try validate("name: Ana\nrate: '18.50'\n")
         #expect(problems == ["content/cleaners/ana.yaml:2:7: error: 'rate' must be a decimal number such as 18.50, not '18.50' (numbers are written without quotes)"])
+        let (_, quotedFlag) = try validate("name: Ana\nrate: 1\neco: \"true\"\n")
+        #expect(quotedFlag == ["content/cleaners/ana.yaml:3:6: error: 'eco' must be true or false, not 'true' (true and false are written without quotes)"])
     }
 
     @Test(arguments: [
