@@ -20,6 +20,9 @@ error_log $work/logs/error.log;
 events {}
 http {
     include /etc/nginx/mime.types;
+    # Types the site writes that Debian's table leaves out (it would send them as text/plain, and gzip_types
+    # would not match them); a second types block adds to the first.
+    types { application/geo+json geojson; text/csv csv; }
     # Each request's status, body bytes sent (compressed when gzipped), request line, and bytes sent with the
     # headers (what a browser's resource timing counts; bench/run.py reads it for Pagefind's requests from a web
     # worker, which the page's own timing cannot see).
