@@ -34,7 +34,10 @@ extension SiteRenderer {
                     "required": strings(["$schema", "date", "entry", "position", "listing"]),
                         "properties": .object([
                         "$schema": string, "date": date, "entry": entry,
-                        "position": .object(["type": .list([.string("integer"), .string("null")]), "minimum": .int(1)]),
+                        "position": .object([
+                            "type": .list([.string("integer"), .string("null")]), "minimum": .int(1),
+                            "description": .string("The entry's place among its listing's entries, counting from 1 (its anchor on the listing's page is #entry-<position - 1>); null when the pick is a listing"),
+                        ]),
                         "listing": requiredObject(schema.hasPages ? ["slug": string, "title": string, "url": uri] : ["slug": string, "title": string]),
                     ]),
                     "$defs": commonDefinitions,
