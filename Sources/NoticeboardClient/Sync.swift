@@ -41,12 +41,36 @@ public struct Sync: Sendable {
         self.mirror = mirror
     }
 
+    /// How many times a sync starts again when the site is rebuilt while it fetches.
+    static let restartsForNewBuilds = 3
+
     public func run() async throws -> Report {
         let hold = try await MirrorLock.take(mirror.folder, waiting: waiting)
         defer { withExtendedLifetime(hold) {} }
         try mirror.claim()
+        var head = try await fetchHead(), restarts = 0
+        while true {
+            do {
+                return try await bringUpToDate(with: head)
+            } catch let failure as Fetcher.Failure where restarts < Self.restartsForNewBuilds {
+                // A file that is not what the head said, or is gone: when a new build replaced the head, start
+                // again from it; what the incoming snapshot holds with the right digests is kept.
+                let newer = try await fetchHead()
+                guard newer.root != head.root else { throw failure }
+                head = newer
+                restarts += 1
+            }
+        }
+    }
+
+    private func fetchHead() async throws -> SyncFormat.Head {
         let head = try JSONDecoder().decode(SyncFormat.Head.self, from: try await fetcher.fetch(SyncFormat.headPath))
         guard head.apiVersion == SyncFormat.apiVersion else { throw Failure.unsupportedVersion(head.apiVersion) }
+        return head
+    }
+
+    /// Makes the mirror the head's tree.
+    private func bringUpToDate(with head: SyncFormat.Head) async throws -> Report {
         let last = mirror.record()
         if let last, last.root == head.root {
             return Report(build: head.build, wasUpToDate: true, usedChangeLists: false, fetched: fetcher.totals)
