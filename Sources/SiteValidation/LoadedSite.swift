@@ -91,7 +91,7 @@ public struct LoadedSite: Sendable {
             let file = "content/schemas/\(kind).yaml"
             do throws(Diagnostic) {
                 guard files.exists(file) else {
-                    throw .error(at: SourceLocation(file: Self.configFile), "kind '\(kind)' has no schema; expected \(file)")
+                    throw .error(at: kindsSettingLocation(files, naming: kind), "kind '\(kind)' has no schema; expected \(file)")
                 }
                 let (schema, problems) = decodeKindSchema(try parseYAML(try files.read(file), file: file), kind: kind, file: file, knownKinds: config.kinds)
                 diagnostics += problems
@@ -140,12 +140,18 @@ public struct LoadedSite: Sendable {
     }
 
     /// Where site.yaml sets `kinds:` (its value), for messages; the file's start if it cannot be found.
-    private static func kindsSettingLocation(_ files: SiteFiles) -> SourceLocation {
+    /// Where site.yaml's `kinds:` is, or the kind it names as `kind` in it.
+    private static func kindsSettingLocation(_ files: SiteFiles, naming kind: String? = nil) -> SourceLocation {
         let root = try? parseYAML(try files.read(configFile), file: configFile)
         guard case .mapping(let pairs)? = root?.content, let kinds = pairs.first(where: { $0.name == "kinds" })?.value else {
             return SourceLocation(file: configFile)
         }
-        return SourceLocation(file: configFile, line: kinds.line, column: kinds.column)
+        let named = kind.flatMap { kind -> YAMLNode? in
+            guard case .sequence(let items) = kinds.content else { return nil }
+            return items.first { $0.scalar == kind }
+        }
+        let node = named ?? kinds
+        return SourceLocation(file: configFile, line: node.line, column: node.column)
     }
 
     /// The contact form is shown on listing pages: a kind with `pages: false` has none to show it on.
@@ -254,16 +260,27 @@ public struct LoadedSite: Sendable {
     ) -> ([FreePage], [Diagnostic]) {
         var pages: [FreePage] = []
         var problems: [Diagnostic] = []
+        var pageAt: [String: String] = [:]  // the file each page's slug came from
+        func taker(of slug: String) -> String? {
+            if kinds.contains(slug) { return "the kind '\(slug)'" }
+            if Outputs.siteFolders.contains(slug) { return "the site's own files" }
+            return pageAt[slug]
+        }
         for file in pageFiles {
             let slug = Slug.from(fileName: String(file.split(separator: "/").last ?? ""))
             if let tooLong = Slug.tooLong("the file name", slug: slug) {
                 problems.append(.error(at: SourceLocation(file: file), tooLong))
                 continue
             }
-            if slug.isEmpty || kinds.contains(slug) || Outputs.siteFolders.contains(slug) || pages.contains(where: { $0.slug == slug }) {
-                problems.append(.error(at: SourceLocation(file: file), "the page would be published at /\(slug)/, which is taken; rename the file"))
+            if slug.isEmpty {
+                problems.append(.error(at: SourceLocation(file: file), "the page's file name has no letter or digit to publish it under; rename the file"))
                 continue
             }
+            if let taker = taker(of: slug) {
+                problems.append(.error(at: SourceLocation(file: file), "the page would be published at /\(slug)/, which is taken by \(taker); rename the file"))
+                continue
+            }
+            pageAt[slug] = file
             do throws(Diagnostic) {
                 let (page, found) = decodePage(try files.read(file), file: file, slug: slug, markdown: markdown, sitePath: sitePath)
                 problems += found
