@@ -183,6 +183,20 @@ enum SearchSummary {
         var endsInSpace = false
         var skippingLinkTarget = false
         var previous: Unicode.Scalar = " "
+        // A `-` or `+` after a line's indentation is a list item's marker when a space or tab follows it.
+        var atLineStart = true
+        var possibleMarker: Unicode.Scalar?
+        func append(_ scalar: Unicode.Scalar) {
+            if isSpace(scalar) {
+                if count == 0 || endsInSpace { return }
+                text.append(UInt8(ascii: " "))
+                endsInSpace = true
+            } else {
+                text.append(contentsOf: UTF8.encode(scalar)!)
+                endsInSpace = false
+            }
+            count += 1
+        }
         for scalar in markdown.unicodeScalars {
             if skippingLinkTarget {
                 if scalar == ")" { skippingLinkTarget = false }
@@ -193,18 +207,23 @@ enum SearchSummary {
                 continue
             }
             previous = scalar
-            if isMark(scalar) { continue }
-            if isSpace(scalar) {
-                if count == 0 || endsInSpace { continue }
-                text.append(UInt8(ascii: " "))
-                endsInSpace = true
-            } else {
-                text.append(contentsOf: UTF8.encode(scalar)!)
-                endsInSpace = false
+            if let marker = possibleMarker {
+                possibleMarker = nil
+                if scalar != " " && scalar != "\t" { append(marker) }
+                if count > length { break }
             }
-            count += 1
+            let indenting = scalar == " " || scalar == "\t"
+            if atLineStart && (scalar == "-" || scalar == "+") {
+                possibleMarker = scalar
+                atLineStart = false
+                continue
+            }
+            atLineStart = scalar == "\n" || (atLineStart && indenting)
+            if isMark(scalar) { continue }
+            append(scalar)
             if count > length { break }
         }
+        if let marker = possibleMarker, count <= length { append(marker) }
         if endsInSpace { text.removeLast() }
         let summary = String(decoding: text, as: UTF8.self)
         guard count > length else { return summary }

@@ -1,6 +1,11 @@
-/// `SearchSummary.of` as it was first written, appending to a String's scalar view: the reference the
-/// byte-wise version is compared with.
+/// `SearchSummary.of` as it was first written, appending to a String's scalar view, with list items' markers
+/// taken out of the lines first: the reference the byte-wise version is compared with.
 func referenceSearchSummary(_ markdown: String, length: Int) -> String {
+    // Lines split at every line feed scalar ("\r\n" is one Character, which a split of the String keeps whole).
+    var lines = markdown.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map(withoutListMarker)
+    var joined = lines.removeFirst()
+    for line in lines { joined.append("\n"); joined.append(contentsOf: line) }
+    let markdown = String(joined)
     var text = String.UnicodeScalarView()
     var count = 0
     var skippingLinkTarget = false
@@ -31,4 +36,16 @@ func referenceSearchSummary(_ markdown: String, length: Int) -> String {
     let cut = String(String(text).prefix(length))
     let atWord = cut.lastIndex(of: " ").map { cut[..<$0] } ?? cut[...]
     return atWord + "…"
+}
+
+/// A line with the `-` or `+` that marks a list item (after its indentation, before a space or tab) taken out.
+private func withoutListMarker(_ line: Substring.UnicodeScalarView) -> String.UnicodeScalarView {
+    let scalars = Array(line)
+    let indent = scalars.prefix { $0 == " " || $0 == "\t" }.count
+    guard indent + 1 < scalars.count, scalars[indent] == "-" || scalars[indent] == "+", scalars[indent + 1] == " " || scalars[indent + 1] == "\t" else {
+        return String.UnicodeScalarView(scalars)
+    }
+    var kept = String.UnicodeScalarView(scalars[..<indent])
+    kept.append(contentsOf: scalars[(indent + 1)...])
+    return kept
 }

@@ -8,12 +8,15 @@ import Testing
         #expect(SearchSummary.of("**Bold** [a link](https://x.ie) and `code`", length: 160) == "Bold a link and code")
         #expect(SearchSummary.of("  one\n\ntwo\u{00A0}\u{00A0}three ", length: 160) == "one two three")
         #expect(SearchSummary.of("one two three four", length: 10) == "one two…")
+        // List items' markers go; a dash inside a line, or before a number, stays.
+        #expect(SearchSummary.of("Ten years.\n\n- Past papers\n  + Exam technique\n-5 degrees, well-known", length: 160)
+            == "Ten years. Past papers Exam technique -5 degrees, well-known")
     }
 
     /// Generated texts from the pieces that matter: marks, link syntax, whitespace of every width, combining
     /// marks and clusters of several scalars where the cut falls.
     @Test func generatedTextMatchesTheReference() {
-        let pieces = ["[", "](", ")", "(", "]", "*", "_", "#", "`", ">", "|", " ", "\n", "\t", "\r", "\u{00A0}", "\u{2003}", "\u{85}",
+        let pieces = ["[", "](", ")", "(", "]", "*", "_", "#", "`", ">", "|", " ", "\n", "\t", "\r", "\u{00A0}", "\u{2003}", "\u{85}", "-", "+", "\n- ", "\n  + ",
                       "word", "Łódź", "e\u{301}", "\u{301}", "日本語", "\u{1F600}", "🇮🇪", "a", "ab cd"]
         var random = SplitMix64(seed: 5)
         var mismatches: [String] = []
