@@ -10,6 +10,16 @@ func isValidURL(_ text: String) -> Bool {
     return true
 }
 
+/// A valid URL as published: in ASCII, as JSON Schema's `uri` and older URL parsers take it. A name in
+/// another script (`https://café.example/menü`) becomes its IDNA host and percent-encoded path
+/// (`https://xn--caf-dma.example/men%C3%BC`), which browsers show as written.
+func publishedURL(_ text: String) -> String {
+    guard !text.utf8.allSatisfy({ $0 < 0x80 }), let ascii = URLComponents(string: text)?.string, ascii.utf8.allSatisfy({ $0 < 0x80 }) else {
+        return text
+    }
+    return ascii
+}
+
 /// `local@domain.tld`: one `@`, a dot-atom local part, and a domain of letter/digit/hyphen labels.
 /// Checked as bytes: every listing with an email field passes here.
 func isValidEmail(_ text: String) -> Bool {

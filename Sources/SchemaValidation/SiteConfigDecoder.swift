@@ -67,7 +67,7 @@ public func decodeSiteConfig(_ root: YAMLNode?, file: String) -> (SiteConfig?, [
 
     guard !problems.hasErrors, let title, let baseURL else { return (nil, problems.list) }
     let config = SiteConfig(
-        title: title, description: settings.string("description", problems: &problems) ?? "", baseURL: baseURL,
+        title: title, description: settings.string("description", problems: &problems) ?? "", baseURL: publishedURL(baseURL),
         language: language, currency: currency, pageSize: pageSize, allowRawHTML: allowRawHTML, kinds: kinds, images: images,
         markdown: markdown, syncBuilds: syncBuilds, nav: nav, map: map, contact: contact,
         timeZone: timeZone)

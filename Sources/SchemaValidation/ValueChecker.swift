@@ -151,7 +151,7 @@ struct ValueChecker {
             guard let date = CalendarDate(parsing: text[...]) else { return fail() }
             return .date(date)
         case .url:
-            return isValidURL(text) ? .string(text) : fail()
+            return isValidURL(text) ? .string(publishedURL(text)) : fail()
         case .email:
             return isValidEmail(text) ? .string(text) : fail()
         case .phone:

@@ -152,6 +152,18 @@ import Testing
         ])
     }
 
+    /// JSON Schema's `uri` and older URL parsers take ASCII only: an address written in another script is
+    /// published as its IDNA host and percent-encoded path, which browsers show as written.
+    @Test func urlsArePublishedInASCII() throws {
+        let (listing, problems) = try validate("name: Ana\nrate: 1\nwebsite: https://café.example/menü?q=ü#top\n")
+        #expect(problems.isEmpty)
+        #expect(listing?.fields["website"] == .string("https://xn--caf-dma.example/men%C3%BC?q=%C3%BC#top"))
+        let (plain, _) = try validate("name: Ana\nrate: 1\nwebsite: https://example.org/a%20b?x=1\n")
+        #expect(plain?.fields["website"] == .string("https://example.org/a%20b?x=1"))
+        let text = "title: T\nbase_url: https://bücher.example/katalog/\nkinds: [cleaners]\n"
+        #expect(decodeSiteConfig(try parseYAML(Array(text.utf8), file: "site.yaml"), file: "site.yaml").0?.baseURL == "https://xn--bcher-kva.example/katalog/")
+    }
+
     @Test func quotedNumbersAreText() throws {
         let (_, problems) = try validate("name: Ana\nrate: '18.50'\n")
         #expect(problems == ["content/cleaners/ana.yaml:2:7: error: 'rate' must be a decimal number such as 18.50, not '18.50' (numbers are written without quotes)"])
