@@ -13,7 +13,7 @@ public enum Noticeboard {
     public static let version = "0.1.0"
 
     /// The folders whose files a build reads.
-    public static let inputFolders = ["content", "templates"]
+    public static let inputFolders = ["content", "templates", "static"]
 
     /// The path part of the site's base URL (`/catalogue/`), from a checked configuration.
     public static func basePath(_ options: BuildOptions) throws(BuildFailure) -> String {

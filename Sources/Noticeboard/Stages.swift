@@ -203,11 +203,14 @@ extension Noticeboard {
             summary: summary, writtenFiles: finished.writtenFiles, record: record)
     }
 
-    /// Theme assets, and the published images of the media files that public fields name: variants from the
-    /// image cache, checked SVGs as they are (nothing else from `content/media/`).
+    /// Theme assets, the site's `static/` files, and the published images of the media files that public
+    /// fields name: variants from the image cache, checked SVGs as they are (nothing else from `content/media/`).
     static func staticFiles(_ site: LoadedSite) -> [OutputFile] {
         var files = site.files.files(under: "templates/assets").map { file in
             OutputFile(path: String(file.dropFirst("templates/".count)), contents: .copy(from: site.files.absolute(file)))
+        }
+        files += site.staticFiles.map { file in
+            OutputFile(path: String(file.dropFirst("static/".count)), contents: .copy(from: site.files.absolute(file)))
         }
         // Two source files with the same bytes and name (kayak.jpg, kayak.jpeg) share their variants.
         var variants: [String: ImageVariant] = [:]

@@ -53,7 +53,8 @@ public enum Outputs {
             [.documents { [pass.csvDownload(collection)] }]
         },
         .site("JSON Schemas", ["api/schema/<name>.json"], shows: .noListing) { pass in [.documents { pass.renderer.jsonSchemas() }] },
-        .site("theme assets and images", ["assets/<file>", "media/<file>"], shows: .noListing) { pass in
+        // `static/` as it is, at the top: `CNAME`, `.well-known/…` (LoadedSite keeps it off every other path here).
+        .site("theme assets, images and the site's static files", ["assets/<file>", "media/<file>", Outputs.staticFile], shows: .noListing) { pass in
             [.documents { pass.renderer.staticFiles }]
         },
 
@@ -108,6 +109,31 @@ public enum Outputs {
         .fromPages("sitemap and robots.txt", ["sitemap.xml", "sitemap-<n>.xml", "robots.txt"]) { renderer, pages in renderer.sitemapAndRobots(pages) },
         .fromDigests("API root, sync documents and manifest", [SiteRenderer.apiRootPath, SyncDocuments.headPath, SyncDocuments.treePath, "api/sync/tree/<bucket>.json", "api/sync/changes/<build>.json", Manifest.path]),
     ]
+
+    /// A file of the site's `static/` folder, at its path there.
+    public static let staticFile = "<static file>"
+
+    /// Whether the site's own files take `path` (relative to the output), as a file of `static/` might: a path
+    /// in one of the site's folders, or one of the files it writes at the top (`robots.txt`, `sitemap-2.xml`).
+    /// A kind's and a page's folders are the site's to check.
+    public static func siteTakes(_ path: String) -> Bool {
+        if path.contains("/") { return siteFolders.contains(String(path.prefix { $0 != "/" })) }
+        return all.flatMap(\.paths).contains { pattern in topLevelFile(pattern).map { fits(path, $0) } ?? false }
+    }
+
+    /// The file a declared path names at the top (`robots.txt`, `sitemap-<n>.xml`, the home page's
+    /// `index.html`); nil for a path in a folder.
+    private static func topLevelFile(_ pattern: String) -> String? {
+        if pattern.isEmpty { return "index.html" }
+        return pattern.contains("/") || pattern.hasPrefix("<") ? nil : pattern
+    }
+
+    /// Whether `name` fits `pattern`, whose one `<…>` stands for any text.
+    private static func fits(_ name: String, _ pattern: String) -> Bool {
+        guard let open = pattern.firstIndex(of: "<"), let close = pattern[open...].firstIndex(of: ">") else { return name == pattern }
+        let head = pattern[..<open], tail = pattern[pattern.index(after: close)...]
+        return name.count > head.count + tail.count && name.hasPrefix(head) && name.hasSuffix(tail)
+    }
 
     /// The names a free page (`<page>/`) may not take: the first folder of every declared path, and the name
     /// of a page written as `<name>.html` (hosts serve `/404` from `404.html`).

@@ -140,8 +140,10 @@ public struct SiteFiles: Sendable {
         }
     }
 
-    public func contents(of folder: String) -> FolderContents {
-        let (files, problems) = walk(folder)
+    /// `includingHidden`: names starting with a dot are walked too (`static/.well-known/`), where they are
+    /// published; elsewhere they are editors' and systems' files.
+    public func contents(of folder: String, includingHidden: Bool = false) -> FolderContents {
+        let (files, problems) = walk(folder, includingHidden: includingHidden)
         return FolderContents(files: files, problems: problems)
     }
 
@@ -152,7 +154,7 @@ public struct SiteFiles: Sendable {
         walk(folder).problems
     }
 
-    private func walk(_ folder: String) -> (files: [String], problems: [Diagnostic]) {
+    private func walk(_ folder: String, includingHidden: Bool = false) -> (files: [String], problems: [Diagnostic]) {
         guard let area = area(of: folder), let start = Self.realPath(absolute(folder)), Self.isInside(start, area.real) else {
             // Absent is fine (loading says what is missing); out of reach is an error, not an empty folder.
             if Self.realPath(absolute(folder)) == nil, errno == EACCES { return ([], [Self.unreadable(folder, EACCES, folder: true)]) }
@@ -171,7 +173,7 @@ public struct SiteFiles: Sendable {
                 return
             }
             defer { closedir(listing) }
-            let names = sequence(state: listing) { readdir($0).map(Self.name) }.filter { !$0.hasPrefix(".") }
+            let names = sequence(state: listing) { readdir($0).map(Self.name) }.filter { includingHidden ? $0 != "." && $0 != ".." : !$0.hasPrefix(".") }
             for (name, type) in zip(names, Self.entryTypes(names, in: dirfd(listing))) {
                 let path = relative + "/" + name
                 switch type {

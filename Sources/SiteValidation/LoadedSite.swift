@@ -24,6 +24,9 @@ public struct LoadedSite: Sendable {
     public let templates: TemplateSet
     /// The images that public fields name, published (variants made or taken from the cache).
     public let images: ImagePublisher.Outcome
+    /// The files of `static/`, hidden ones too, which are published as they are at the same paths
+    /// (`static/CNAME` at `CNAME`).
+    public let staticFiles: [String]
     public private(set) var warnings: [Diagnostic]
 
     static let configFile = "content/site.yaml"
@@ -36,9 +39,10 @@ public struct LoadedSite: Sendable {
             if diagnostics.hasErrors { throw BuildFailure(diagnostics) }
         }
 
-        // A symbolic link out of content/ or templates/ could publish any file on the machine: stop first.
+        // A symbolic link out of content/, templates/ or static/ could publish any file on the machine: stop first.
         let content = files.contents(of: "content")
-        diagnostics += content.problems + files.entryProblems(under: "templates")
+        let statics = files.contents(of: "static", includingHidden: true)
+        diagnostics += content.problems + files.entryProblems(under: "templates") + statics.problems
         try stopIfErrors()
 
         // Site configuration: nothing else can be read without its list of kinds.
@@ -56,6 +60,7 @@ public struct LoadedSite: Sendable {
         let (pages, pageProblems) = Self.loadPages(
             files, content.files(under: "content/pages", extensions: ["md", "markdown"]), kinds: config.kinds, markdown: config.markdown, sitePath: config.basePath)
         diagnostics += pageProblems
+        diagnostics += Self.staticFilesTaken(statics.files, kinds: config.kinds, pages: pages)
         // Each kind's slugs, then every listing's references to them, on every core: 430,000 listings at 10× L.
         let slugs = Dictionary(uniqueKeysWithValues: Array(listings).parallelMap { kind, listings in (kind, Set(listings.map(\.slug))) })
             .merging(failed) { $0.union($1) }
@@ -79,6 +84,7 @@ public struct LoadedSite: Sendable {
         self.slugs = slugs
         self.validators = validators
         self.pages = pages
+        self.staticFiles = statics.files
         self.templates = templates!
         self.images = images
         self.warnings = diagnostics.sorted()
@@ -152,6 +158,25 @@ public struct LoadedSite: Sendable {
         }
         let node = named ?? kinds
         return SourceLocation(file: configFile, line: node.line, column: node.column)
+    }
+
+    /// A file of `static/` where the site's own go: a kind's or a page's folder, one of the site's folders
+    /// (`api/`, `assets/`), or a file it writes at the top (`index.html`, `robots.txt`).
+    private static func staticFilesTaken(_ files: [String], kinds: [String], pages: [FreePage]) -> [Diagnostic] {
+        files.compactMap { file in
+            let path = String(file.dropFirst("static/".count)), first = String(path.prefix { $0 != "/" })
+            let taker: String
+            if path.contains("/") && kinds.contains(first) {
+                taker = "the kind '\(first)' is published at /\(first)/"
+            } else if path.contains("/"), let page = pages.first(where: { $0.slug == first }) {
+                taker = "the page \(page.file) is published at /\(first)/"
+            } else if Outputs.siteTakes(path) {
+                taker = "the site writes /\(path.contains("/") ? first + "/" : path)"
+            } else {
+                return nil
+            }
+            return .error(at: SourceLocation(file: file), "\(file) would be published at /\(path), but \(taker); move or rename it")
+        }
     }
 
     /// The contact form is shown on listing pages: a kind with `pages: false` has none to show it on.

@@ -135,7 +135,7 @@ import Testing
         #expect(Self.manifestHolds(final))
         // Beside them only the staging folder, holding the site before (for the next build to bring up to date).
         let names = try FileManager.default.contentsOfDirectory(atPath: site).sorted()
-        #expect(names.filter { $0 != ".public.staging" } == [".noticeboard-cache", "content", "public", "templates"])
+        #expect(names.filter { $0 != ".public.staging" } == [".noticeboard-cache", "content", "public", "static", "templates"])
         if names.contains(".public.staging") {
             let staged = TestSupport.tree(site + "/.public.staging")
             #expect(trees.map(Self.pages).contains(Self.pages(staged)) && Self.manifestHolds(staged), "the staging folder holds a complete site")

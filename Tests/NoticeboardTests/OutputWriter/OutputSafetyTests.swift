@@ -42,7 +42,7 @@ import Testing
             #expect(build.terminationStatus == 0)
         }
         #expect(TestSupport.tree(site + "/public") == expected)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: site).sorted() == [".noticeboard-cache", "content", "public", "templates"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site).sorted() == [".noticeboard-cache", "content", "public", "static", "templates"])
     }
 
     @Test func aStagingFolderLeftByAKilledBuildIsCleared() throws {

@@ -56,7 +56,8 @@ import Testing
         let pages = Set(try FileManager.default.contentsOfDirectory(atPath: site + "/content/pages").map { String($0.dropLast(".md".count)) })
         func name(_ entry: Substring) -> String { String(entry.prefix { $0 != "." }) }
         var taken: Set<String> = []
-        for path in paths {
+        let published = Set(TestSupport.tree(site + "/static").keys)
+        for path in paths where !published.contains(path) {
             let parts = path.split(separator: "/")
             if parts.count > 1 { taken.insert(String(parts[0])) }
             if parts.count > 1, parts[0] == "api" { taken.insert(name(parts[1])) }
@@ -77,12 +78,17 @@ import Testing
         // A second build, a day later, so that there is a change list to sync from.
         _ = try Noticeboard.build(BuildOptions(root: root, now: CalendarDate(year: 2026, month: 11, day: 24)!))
         let written = TestSupport.tree(root + "/public").keys.sorted()
-        let undeclared = written.filter { path in !Outputs.all.contains { $0.paths.contains { Self.matches($0, path) } } }
+        // The files of static/ are written where they are there, and are the only ones Outputs.staticFile stands for.
+        let published = Set(TestSupport.tree(root + "/static").keys)
+        #expect(!published.isEmpty && published.isSubset(of: written))
+        let undeclared = written.filter { path in
+            !published.contains(path) && !Outputs.all.contains { $0.paths.contains { $0 != Outputs.staticFile && Self.matches($0, path) } }
+        }
         #expect(undeclared.isEmpty, "written but not declared: \(undeclared.prefix(5))")
         // The example site has every kind of output, so each declared path has files; but the sitemap is split
         // only past 50,000 pages (SitemapTests).
         for declaration in Outputs.all {
-            for pattern in declaration.paths where pattern != "sitemap-<n>.xml" {
+            for pattern in declaration.paths where pattern != "sitemap-<n>.xml" && pattern != Outputs.staticFile {
                 #expect(written.contains { Self.matches(pattern, $0) }, "\(declaration.name): nothing written at \(pattern)")
             }
         }

@@ -56,7 +56,7 @@ enum TestSupport {
         try? FileManager.default.removeItem(atPath: path)
     }
 
-    /// A site in a temporary folder: the example site's templates, and `content/` from the named fixture
+    /// A site in a temporary folder: the example site's templates (and `static/`, without a fixture), and `content/` from the named fixture
     /// (or from the repository's example site when `fixture` is nil, with its photos' variants already in the
     /// image cache, as a second build finds them: the image tests start from fixtures, cold).
     static func makeSite(fixture: String? = nil) -> String {
@@ -74,6 +74,7 @@ enum TestSupport {
             try! copyThemeTemplates(to: site + "/templates")
         } else {
             try! FileManager.default.copyItem(atPath: repository + "/templates", toPath: site + "/templates")
+            try! FileManager.default.copyItem(atPath: repository + "/static", toPath: site + "/static")
         }
         return site
     }

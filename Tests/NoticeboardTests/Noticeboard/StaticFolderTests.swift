@@ -1,0 +1,68 @@
+import Foundation
+import Noticeboard
+import SiteModel
+import Testing
+
+/// `static/` is published as it is at the top of the output, as Hugo's and Zola's are: what a host reads
+/// there (`CNAME`, `.nojekyll`, `.well-known/`) included, and never over what the site writes itself.
+@Suite struct StaticFolderTests {
+    static let now = CalendarDate(year: 2026, month: 11, day: 23)!
+
+    @Test func staticFilesArePublishedAsTheyAreHiddenOnesToo() throws {
+        let site = TestSupport.makeSite(fixture: "corpus-base")
+        defer { TestSupport.removeTree(site) }
+        TestSupport.write("listings.example.org\n", to: site + "/static/CNAME")
+        TestSupport.write("", to: site + "/static/.nojekyll")
+        TestSupport.write("Contact: mailto:security@example.org\n", to: site + "/static/.well-known/security.txt")
+        TestSupport.write("<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n", to: site + "/static/brand/logo.svg")
+        let first = try Noticeboard.build(BuildOptions(root: site, now: Self.now))
+        let files = TestSupport.tree(site + "/public")
+        for path in ["CNAME", ".nojekyll", ".well-known/security.txt", "brand/logo.svg"] {
+            #expect(files[path] == FileManager.default.contents(atPath: site + "/static/" + path), "\(path)")
+        }
+        // Listed with the site's files, so that a later build may replace them, and not in the sitemap.
+        #expect(TestSupport.read(site + "/public/api/manifest.json").contains(#""path":"CNAME""#))
+        #expect(!TestSupport.read(site + "/public/sitemap.xml").contains("CNAME"))
+        // Nothing changed, nothing written; a changed file is written again, and one taken away goes.
+        #expect(try Noticeboard.build(BuildOptions(root: site, now: Self.now)).written == 0)
+        TestSupport.write("catalogue.example.org\n", to: site + "/static/CNAME")
+        try FileManager.default.removeItem(atPath: site + "/static/brand/logo.svg")
+        let edited = try Noticeboard.build(BuildOptions(root: site, now: Self.now))
+        #expect(edited.written < first.written && TestSupport.read(site + "/public/CNAME") == "catalogue.example.org\n")
+        #expect(!FileManager.default.fileExists(atPath: site + "/public/brand/logo.svg"))
+    }
+
+    /// A file where the site's own go is refused where it is, and nothing is written.
+    @Test func aStaticFileWhereTheSitesOwnGoIsRefused() throws {
+        let site = TestSupport.makeSite(fixture: "corpus-base")
+        defer { TestSupport.removeTree(site) }
+        _ = try Noticeboard.build(BuildOptions(root: site, now: Self.now))
+        let good = TestSupport.tree(site + "/public")
+        for path in ["index.html", "robots.txt", "sitemap-2.xml", "api/extra.json", "assets/theme.css", "things/extra.txt", "fine.txt"] {
+            TestSupport.write("x\n", to: site + "/static/" + path)
+        }
+        let result = try TestSupport.runCLI(["build", "--now", "2026-11-23"], in: site)
+        #expect(result.status == 1)
+        #expect(result.stderr.split(separator: "\n").map(String.init) == [
+            "static/api/extra.json:1:1: error: static/api/extra.json would be published at /api/extra.json, but the site writes /api/; move or rename it",
+            "static/assets/theme.css:1:1: error: static/assets/theme.css would be published at /assets/theme.css, but the site writes /assets/; move or rename it",
+            "static/index.html:1:1: error: static/index.html would be published at /index.html, but the site writes /index.html; move or rename it",
+            "static/robots.txt:1:1: error: static/robots.txt would be published at /robots.txt, but the site writes /robots.txt; move or rename it",
+            "static/sitemap-2.xml:1:1: error: static/sitemap-2.xml would be published at /sitemap-2.xml, but the site writes /sitemap-2.xml; move or rename it",
+            "static/things/extra.txt:1:1: error: static/things/extra.txt would be published at /things/extra.txt, but the kind 'things' is published at /things/; move or rename it",
+            "6 errors; nothing was written.",
+        ])
+        #expect(TestSupport.tree(site + "/public") == good)
+    }
+
+    /// A link out of `static/` would publish any file on the machine.
+    @Test func aLinkOutOfTheStaticFolderIsRefused() throws {
+        let site = TestSupport.makeSite(fixture: "corpus-base")
+        defer { TestSupport.removeTree(site) }
+        try FileManager.default.createDirectory(atPath: site + "/static", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: site + "/static/passwd", withDestinationPath: "/etc/passwd")
+        let result = try TestSupport.runCLI(["build", "--now", "2026-11-23"], in: site)
+        #expect(result.status == 1 && result.stderr.hasPrefix("static/passwd"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: site + "/public/passwd"))
+    }
+}
