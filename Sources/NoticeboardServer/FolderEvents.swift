@@ -11,6 +11,10 @@ final class FolderEvents: @unchecked Sendable {
     private var folders: [Int32: String] = [:]
     /// Where an event queue that overflowed, or a watch that could not be added, leaves the caller unsure.
     private var missedSome = false
+    /// The root's own watch, for the watched folders it does not hold yet (`static/` made while serving), and
+    /// their names: its other entries (the output, the build's cache) are not inputs.
+    private var rootWatch: Int32 = -1
+    private var rootFolders: Set<String> = []
 
     static let mask = UInt32(IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
 
@@ -38,6 +42,9 @@ final class FolderEvents: @unchecked Sendable {
     /// Watches each folder below the given ones (relative to the root), and the ones themselves
     /// (watching one twice is harmless).
     func watch(below folders: [String]) {
+        rootFolders = Set(folders)
+        if rootWatch < 0 { rootWatch = inotify_add_watch(descriptor, root, UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM | IN_ONLYDIR)) }
+        if rootWatch < 0 { missedSome = true }
         for folder in folders { watchTree(folder) }
     }
 
@@ -79,6 +86,13 @@ final class FolderEvents: @unchecked Sendable {
             let nameBytes = UnsafeRawBufferPointer(rebasing: events[(offset + headerSize)..<(offset + headerSize + Int(event.len))])
             offset += headerSize + Int(event.len)
             if event.mask & UInt32(IN_Q_OVERFLOW) != 0 { missedSome = true }
+            let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+            if event.wd == rootWatch {
+                guard rootFolders.contains(name) else { continue }
+                entries.insert(name)
+                if event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 { watchTree(name) }
+                continue
+            }
             guard let folder = folders[event.wd] else { continue }
             if event.mask & UInt32(IN_IGNORED | IN_MOVE_SELF) != 0 {
                 // The folder went (its parent's event names it); a watch left on a folder moved elsewhere would
@@ -86,7 +100,6 @@ final class FolderEvents: @unchecked Sendable {
                 inotify_rm_watch(descriptor, event.wd)
                 folders[event.wd] = nil
             }
-            let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
             let entry = name.isEmpty ? folder : folder + "/" + name
             entries.insert(entry)
             if event.mask & UInt32(IN_ISDIR) != 0, event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 { watchTree(entry) }

@@ -19,7 +19,8 @@ struct ServedSite: Sendable {
         if path + "/" == basePath { return redirect(to: basePath) }
         let relative = String(path.dropFirst(basePath.count)).removingPercentEncoding ?? ""
         let segments = relative.split(separator: "/", omittingEmptySubsequences: true)
-        if segments.contains(where: { $0 == ".." || $0 == "." || $0.hasPrefix(".") }) { return notFound() }
+        // Hidden names are served (static/'s `.well-known/`), but for the build's own markers.
+        if segments.contains(where: { $0 == ".." || $0 == "." || $0.hasPrefix(".noticeboard") }) { return notFound() }
         var file = outputPath + "/" + segments.joined(separator: "/")
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else { return notFound() }

@@ -35,7 +35,7 @@ public enum OwnedFolders {
                 throw refusal(output, "\(what) would hold the site itself; choose a folder such as \(root == "." ? "" : root + "/")public")
             }
             if let input = inputs.first(where: { isInside(place, $0) }) {
-                throw refusal(output, "\(what) would be inside the site's sources (\(input)); choose a folder outside content/ and templates/")
+                throw refusal(output, "\(what) would be inside the site's sources (\(input)); choose a folder outside content/, templates/ and static/")
             }
         }
     }

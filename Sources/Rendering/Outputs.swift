@@ -113,12 +113,10 @@ public enum Outputs {
     /// A file of the site's `static/` folder, at its path there.
     public static let staticFile = "<static file>"
 
-    /// Whether the site's own files take `path` (relative to the output), as a file of `static/` might: a path
-    /// in one of the site's folders, or one of the files it writes at the top (`robots.txt`, `sitemap-2.xml`).
-    /// A kind's and a page's folders are the site's to check.
-    public static func siteTakes(_ path: String) -> Bool {
-        if path.contains("/") { return siteFolders.contains(String(path.prefix { $0 != "/" })) }
-        return all.flatMap(\.paths).contains { pattern in topLevelFile(pattern).map { fits(path, $0) } ?? false }
+    /// Whether the site writes a file of this name at the top of the output (`robots.txt`, `sitemap-2.xml`,
+    /// the home page's `index.html`), where a file of `static/` might go.
+    public static func writesAtTop(_ name: String) -> Bool {
+        all.flatMap(\.paths).contains { pattern in topLevelFile(pattern).map { fits(name, $0) } ?? false }
     }
 
     /// The file a declared path names at the top (`robots.txt`, `sitemap-<n>.xml`, the home page's

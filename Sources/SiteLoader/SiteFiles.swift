@@ -52,11 +52,7 @@ public struct SiteFiles: Sendable {
         guard fstat(descriptor, &info) == 0 else { throw Self.cannotRead(location, errno) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw Self.notAFile(relative) }
         let size = Int(info.st_size)
-        guard size <= maxFileBytes else {
-            throw .error(
-                at: location,
-                "the file is \(size) bytes, over the limit of \(maxFileBytes) bytes for one input file; split it up, or raise the limit with --max-file-bytes")
-        }
+        guard size <= maxFileBytes else { throw tooLarge(location, size: size) }
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             count = 0
@@ -73,6 +69,18 @@ public struct SiteFiles: Sendable {
         }
         guard failure == 0 else { throw Self.cannotRead(location, failure) }
         return bytes
+    }
+
+    /// The error for a file over `maxFileBytes`, when the file at `relative` is; for a file the build copies
+    /// rather than reads (`static/`), as it would be read whole all the same.
+    public func sizeProblem(_ relative: String) -> Diagnostic? {
+        var info = stat()
+        guard stat(absolute(relative), &info) == 0, Int(info.st_size) > maxFileBytes else { return nil }
+        return tooLarge(SourceLocation(file: relative), size: Int(info.st_size))
+    }
+
+    private func tooLarge(_ location: SourceLocation, size: Int) -> Diagnostic {
+        .error(at: location, "the file is \(size) bytes, over the limit of \(maxFileBytes) bytes for one input file; split it up, or raise the limit with --max-file-bytes")
     }
 
     /// Files below a folder, relative to the site root, sorted; hidden names are skipped.
@@ -141,7 +149,8 @@ public struct SiteFiles: Sendable {
     }
 
     /// `includingHidden`: names starting with a dot are walked too (`static/.well-known/`), where they are
-    /// published; elsewhere they are editors' and systems' files.
+    /// published, but for a version-control folder and macOS's folder settings; elsewhere they are editors'
+    /// and systems' files.
     public func contents(of folder: String, includingHidden: Bool = false) -> FolderContents {
         let (files, problems) = walk(folder, includingHidden: includingHidden)
         return FolderContents(files: files, problems: problems)
@@ -173,7 +182,7 @@ public struct SiteFiles: Sendable {
                 return
             }
             defer { closedir(listing) }
-            let names = sequence(state: listing) { readdir($0).map(Self.name) }.filter { includingHidden ? $0 != "." && $0 != ".." : !$0.hasPrefix(".") }
+            let names = sequence(state: listing) { readdir($0).map(Self.name) }.filter { includingHidden ? !Self.neverPublished.contains($0) : !$0.hasPrefix(".") }
             for (name, type) in zip(names, Self.entryTypes(names, in: dirfd(listing))) {
                 let path = relative + "/" + name
                 switch type {
@@ -193,6 +202,9 @@ public struct SiteFiles: Sendable {
         visit(folder, real: start)
         return (files.sorted(), problems)
     }
+
+    /// Hidden names left out even where hidden files are published: a repository's history would be.
+    private static let neverPublished: Set<String> = [".", "..", ".git", ".hg", ".svn", ".DS_Store"]
 
     /// What a folder entry is, by its own `lstat` (a link is not followed here), and whether a file can be read.
     private enum EntryType: Sendable {

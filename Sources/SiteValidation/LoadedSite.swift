@@ -60,7 +60,7 @@ public struct LoadedSite: Sendable {
         let (pages, pageProblems) = Self.loadPages(
             files, content.files(under: "content/pages", extensions: ["md", "markdown"]), kinds: config.kinds, markdown: config.markdown, sitePath: config.basePath)
         diagnostics += pageProblems
-        diagnostics += Self.staticFilesTaken(statics.files, kinds: config.kinds, pages: pages)
+        diagnostics += Self.staticFilesTaken(statics.files, kinds: config.kinds, pages: pages) + statics.files.compactMap(files.sizeProblem)
         // Each kind's slugs, then every listing's references to them, on every core: 430,000 listings at 10× L.
         let slugs = Dictionary(uniqueKeysWithValues: Array(listings).parallelMap { kind, listings in (kind, Set(listings.map(\.slug))) })
             .merging(failed) { $0.union($1) }
@@ -161,22 +161,25 @@ public struct LoadedSite: Sendable {
     }
 
     /// A file of `static/` where the site's own go: a kind's or a page's folder, one of the site's folders
-    /// (`api/`, `assets/`), or a file it writes at the top (`index.html`, `robots.txt`).
+    /// (`api/`, `assets/`) or a file it writes at the top (`index.html`, `robots.txt`), or under a name the
+    /// build keeps for its own markers.
     private static func staticFilesTaken(_ files: [String], kinds: [String], pages: [FreePage]) -> [Diagnostic] {
         files.compactMap { file in
-            let path = String(file.dropFirst("static/".count)), first = String(path.prefix { $0 != "/" })
-            let taker: String
-            if path.contains("/") && kinds.contains(first) {
-                taker = "the kind '\(first)' is published at /\(first)/"
-            } else if path.contains("/"), let page = pages.first(where: { $0.slug == first }) {
-                taker = "the page \(page.file) is published at /\(first)/"
-            } else if Outputs.siteTakes(path) {
-                taker = "the site writes /\(path.contains("/") ? first + "/" : path)"
-            } else {
-                return nil
-            }
+            let path = String(file.dropFirst("static/".count))
+            guard let taker = staticTaker(of: path, kinds: kinds, pages: pages) else { return nil }
             return .error(at: SourceLocation(file: file), "\(file) would be published at /\(path), but \(taker); move or rename it")
         }
+    }
+
+    /// What takes a path below the output that a file of `static/` would, and where; nil when nothing does.
+    private static func staticTaker(of path: String, kinds: [String], pages: [FreePage]) -> String? {
+        let first = String(path.prefix { $0 != "/" })
+        if kinds.contains(first) { return "the kind '\(first)' is published at /\(first)/" }
+        if let page = pages.first(where: { $0.slug == first }) { return "the page \(page.file) is published at /\(first)/" }
+        if Outputs.siteFolders.contains(first) { return "the site writes /\(first)/" }
+        if !path.contains("/") && Outputs.writesAtTop(path) { return "the site writes /\(path)" }
+        if path.split(separator: "/").contains(where: { $0.hasPrefix(".noticeboard") }) { return "names starting .noticeboard are the build's own" }
+        return nil
     }
 
     /// The contact form is shown on listing pages: a kind with `pages: false` has none to show it on.

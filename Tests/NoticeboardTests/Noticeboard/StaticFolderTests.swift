@@ -15,11 +15,15 @@ import Testing
         TestSupport.write("", to: site + "/static/.nojekyll")
         TestSupport.write("Contact: mailto:security@example.org\n", to: site + "/static/.well-known/security.txt")
         TestSupport.write("<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n", to: site + "/static/brand/logo.svg")
+        // A repository's history and macOS's folder settings are never published.
+        TestSupport.write("[core]\n", to: site + "/static/.git/config")
+        TestSupport.write("", to: site + "/static/brand/.DS_Store")
         let first = try Noticeboard.build(BuildOptions(root: site, now: Self.now))
         let files = TestSupport.tree(site + "/public")
         for path in ["CNAME", ".nojekyll", ".well-known/security.txt", "brand/logo.svg"] {
             #expect(files[path] == FileManager.default.contents(atPath: site + "/static/" + path), "\(path)")
         }
+        #expect(files[".git/config"] == nil && files["brand/.DS_Store"] == nil)
         // Listed with the site's files, so that a later build may replace them, and not in the sitemap.
         #expect(TestSupport.read(site + "/public/api/manifest.json").contains(#""path":"CNAME""#))
         #expect(!TestSupport.read(site + "/public/sitemap.xml").contains("CNAME"))
@@ -38,7 +42,8 @@ import Testing
         defer { TestSupport.removeTree(site) }
         _ = try Noticeboard.build(BuildOptions(root: site, now: Self.now))
         let good = TestSupport.tree(site + "/public")
-        for path in ["index.html", "robots.txt", "sitemap-2.xml", "api/extra.json", "assets/theme.css", "things/extra.txt", "fine.txt"] {
+        for path in ["index.html", "robots.txt", "sitemap-2.xml", "api/extra.json", "assets/theme.css", "things/extra.txt", "search", "owners",
+                     "x/.noticeboard-staging", "fine.txt", "things.txt"] {
             TestSupport.write("x\n", to: site + "/static/" + path)
         }
         let result = try TestSupport.runCLI(["build", "--now", "2026-11-23"], in: site)
@@ -47,12 +52,25 @@ import Testing
             "static/api/extra.json:1:1: error: static/api/extra.json would be published at /api/extra.json, but the site writes /api/; move or rename it",
             "static/assets/theme.css:1:1: error: static/assets/theme.css would be published at /assets/theme.css, but the site writes /assets/; move or rename it",
             "static/index.html:1:1: error: static/index.html would be published at /index.html, but the site writes /index.html; move or rename it",
+            "static/owners:1:1: error: static/owners would be published at /owners, but the kind 'owners' is published at /owners/; move or rename it",
             "static/robots.txt:1:1: error: static/robots.txt would be published at /robots.txt, but the site writes /robots.txt; move or rename it",
+            "static/search:1:1: error: static/search would be published at /search, but the site writes /search/; move or rename it",
             "static/sitemap-2.xml:1:1: error: static/sitemap-2.xml would be published at /sitemap-2.xml, but the site writes /sitemap-2.xml; move or rename it",
             "static/things/extra.txt:1:1: error: static/things/extra.txt would be published at /things/extra.txt, but the kind 'things' is published at /things/; move or rename it",
-            "6 errors; nothing was written.",
+            "static/x/.noticeboard-staging:1:1: error: static/x/.noticeboard-staging would be published at /x/.noticeboard-staging, but names starting .noticeboard are the build's own; move or rename it",
+            "9 errors; nothing was written.",
         ])
         #expect(TestSupport.tree(site + "/public") == good)
+    }
+
+    /// A file is copied whole, so it is held to the limit every input file is.
+    @Test func aStaticFileOverTheInputLimitIsRefused() throws {
+        let site = TestSupport.makeSite(fixture: "corpus-base")
+        defer { TestSupport.removeTree(site) }
+        TestSupport.write(String(repeating: "x", count: 2_000), to: site + "/static/big.txt")
+        let result = try TestSupport.runCLI(["build", "--max-file-bytes", "1000"], in: site)
+        #expect(result.status == 1 && result.stderr.hasPrefix(
+            "static/big.txt:1:1: error: the file is 2000 bytes, over the limit of 1000 bytes for one input file"), "\(result.stderr)")
     }
 
     /// A link out of `static/` would publish any file on the machine.

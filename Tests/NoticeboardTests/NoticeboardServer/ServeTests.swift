@@ -88,6 +88,7 @@ import Testing
     @Test func servesPagesRebuildsOnChangeAndSendsReload() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
+        TestSupport.write("Contact: mailto:security@example.org\n", to: site + "/static/.well-known/security.txt")
         let (base, server, log) = try Self.serve(site)
         defer { server.terminate(); server.waitUntilExit() }
 
@@ -102,6 +103,8 @@ import Testing
         let missing = try Self.fetch("\(base)/catalogue/no-such-page/")
         #expect(missing.status == 404 && missing.body.contains("<h1>Page not found</h1>"))
         #expect(try Self.fetch("\(base)/catalogue/../content/site.yaml").status == 404)
+        // static/'s hidden files are served, as a host serves them.
+        #expect(try Self.fetch("\(base)/catalogue/.well-known/security.txt").body == "Contact: mailto:security@example.org\n")
 
         // Listen for events, edit a listing, and see the reload event and the new page.
         let (events, eventsLog) = try Self.listenForEvents(base, in: site)
@@ -231,6 +234,22 @@ import Testing
         TestSupport.write(good, to: aoife)
         #expect(try Self.eventually(60) { TestSupport.read(eventsLog).contains("event: reload") }, "\(TestSupport.read(log))")
         #expect(try Self.fetch("\(base)/catalogue/cleaners/aoife-byrne/").body.contains("<h1>Aoife Byrne</h1>"))
+    }
+
+    /// A site started without `static/` gets one while served (as `noticeboard new` makes them): it is seen,
+    /// built and served without a restart.
+    @Test func aStaticFolderMadeWhileServingIsBuilt() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        try FileManager.default.removeItem(atPath: site + "/static")
+        let (base, server, log) = try Self.serve(site)
+        defer { server.terminate(); server.waitUntilExit() }
+        #expect(try Self.fetch("\(base)/catalogue/CNAME").status == 404)
+        TestSupport.write("catalogue.example.org\n", to: site + "/static/CNAME")
+        #expect(try Self.eventually(20) { try Self.fetch("\(base)/catalogue/CNAME").body == "catalogue.example.org\n" }, "\(TestSupport.read(log))")
+        // And a file added inside it afterwards.
+        TestSupport.write("Contact: mailto:security@example.org\n", to: site + "/static/.well-known/security.txt")
+        #expect(try Self.eventually(20) { try Self.fetch("\(base)/catalogue/.well-known/security.txt").status == 200 }, "\(TestSupport.read(log))")
     }
 
     @Test func aTakenPortIsAClearError() throws {
