@@ -151,32 +151,6 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: incoming))
     }
 
-    /// A second sync into a mirror while the first is under way waits for it, then finds the mirror up to
-    /// date: the two once made their snapshots in one `incoming/`, and the second to finish put a part of the
-    /// mirror in place of the whole, which every later sync took as up to date.
-    @Test func aSecondSyncIntoTheSameMirrorWaitsForTheFirst() throws {
-        let served = try Served()
-        let mirror = TestSupport.temporaryFolder()
-        defer { TestSupport.removeTree(mirror) }
-        let first = Process()
-        first.executableURL = URL(fileURLWithPath: TestSupport.executable)
-        first.arguments = ["sync", served.address, mirror]
-        first.standardOutput = FileHandle.nullDevice
-        try first.run()
-        let started = TestSupport.eventually(within: 20) { TestSupport.tree(mirror + "/incoming").count >= 20 }
-        let second = try served.sync(into: mirror)
-        // Without the wait, the first could be left stuck on a snapshot the second had moved.
-        let finished = TestSupport.eventually(within: 60) { !first.isRunning }
-        if !finished { kill(first.processIdentifier, SIGKILL) }
-        first.waitUntilExit()
-        #expect(started, "the first sync wrote nothing before the second began")
-        #expect(finished, "the first sync did not finish")
-        #expect(first.terminationStatus == 0 && second.status == 0, "\(second.stderr)")
-        #expect(second.stderr.contains("Another sync is writing \(mirror); waiting for it to finish."), "\(second.stderr)")
-        #expect(second.stdout.hasPrefix("fetched 1 files"), "\(second.stdout)")
-        #expect(Self.mirrored(mirror) == (try served.defaultSet()))
-    }
-
     /// A folder whose `current` links outside it, as a sync's own link never does: with a server to sync
     /// from, the sync still refuses it, and what the link points to is left alone (a sync once removed it as
     /// the snapshot it replaced).

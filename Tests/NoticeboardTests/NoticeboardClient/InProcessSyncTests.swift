@@ -1,0 +1,117 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Noticeboard
+import NoticeboardClient
+import SiteModel
+import Synchronization
+import Testing
+
+/// Syncs against builds served from folders in this process, where the test decides what each request gets
+/// and when: a site rebuilt while a sync fetches, and two syncs into one mirror at once.
+@Suite(.serialized) struct InProcessSyncTests {
+    /// Serves two builds of a site from their folders, as a host would while a build replaces one with the
+    /// other: the first build's files for the first `switchAfter` requests, the second's after.
+    final class ServedBuilds: URLProtocol {
+        struct Plan: Sendable {
+            var before = "", after = "", switchAfter = Int.max, served = 0
+        }
+        static let plan = Mutex(Plan())
+
+        static func serve(_ before: String, thenAfter switchAfter: Int = .max, _ after: String? = nil) {
+            plan.withLock { $0 = Plan(before: before, after: after ?? before, switchAfter: switchAfter) }
+        }
+
+        override class func canInit(with request: URLRequest) -> Bool { true }
+        override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
+        override func startLoading() {
+            let folder = Self.plan.withLock { plan in
+                plan.served += 1
+                return plan.served <= plan.switchAfter ? plan.before : plan.after
+            }
+            let path = String((request.url?.path ?? "").dropFirst("/catalogue/".count))
+            let data = FileManager.default.contents(atPath: folder + "/" + path)
+            let response = HTTPURLResponse(url: request.url!, statusCode: data == nil ? 404 : 200, httpVersion: "HTTP/1.1", headerFields: [:])!
+            client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+            client?.urlProtocol(self, didLoad: data ?? Data())
+            client?.urlProtocolDidFinishLoading(self)
+        }
+
+        override func stopLoading() {}
+    }
+
+    static let now = CalendarDate(year: 2026, month: 11, day: 23)!
+
+    static func fetcher() -> Fetcher {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [ServedBuilds.self]
+        return Fetcher(baseURL: URL(string: "https://example.org/catalogue/")!, session: URLSession(configuration: configuration))
+    }
+
+    /// The mirror's files, less its own record, against the build's `api/` at `output`.
+    static func expectMirror(_ mirror: MirrorFolder, is output: String) {
+        let mirrored = TestSupport.tree(mirror.current.resolvingSymlinksInPath().path).filter { $0.key != ".noticeboard-mirror.json" }
+        #expect(mirrored.count > 500 && mirrored.allSatisfy { $0.value == FileManager.default.contents(atPath: output + "/api/" + $0.key) })
+    }
+
+    static func eventually(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<200 where !condition() { try? await Task.sleep(nanoseconds: 50_000_000) }
+        return condition()
+    }
+
+    @Test func aSyncDuringABuildStartsAgainFromTheNewHead() async throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        _ = try Noticeboard.build(BuildOptions(root: site, output: site + "/first", now: Self.now))
+        let aoife = site + "/content/cleaners/aoife-byrne.yaml"
+        TestSupport.write(TestSupport.read(aoife).replacingOccurrences(of: "hourly_rate: 19.50", with: "hourly_rate: 20.00"), to: aoife)
+        _ = try Noticeboard.build(BuildOptions(root: site, output: site + "/second", now: Self.now))
+        // The head, the tree and its 16 buckets come from the first build; every file after, from the second.
+        ServedBuilds.serve(site + "/first", thenAfter: 18, site + "/second")
+
+        let mirror = MirrorFolder(folder: URL(fileURLWithPath: site + "/mirror"))
+        var sync = Sync(fetcher: Self.fetcher(), mirror: mirror)
+        // One fetch at a time: a failure then cancels no request in flight, which FoundationNetworking on Linux
+        // cannot take from a URLProtocol that answers at once (it stops the process).
+        sync.parallelFetches = 1
+        let report = try await sync.run()
+
+        let head = try JSONDecoder().decode(SyncFormat.Head.self, from: Data(contentsOf: URL(fileURLWithPath: site + "/second/api/sync/head.json")))
+        #expect(report.build == head.build && mirror.record()?.root == head.root)
+        Self.expectMirror(mirror, is: site + "/second")
+        // Files fetched once for the first head and kept for the second: about one fetch a file, not two.
+        let files = mirror.record()?.files.count ?? 0
+        #expect(report.fetched.files < files + 60, "\(report.fetched.files) fetched for \(files) files")
+    }
+
+    /// While another sync holds the mirror (here, the test holds its lock), a sync waits, says so, and writes
+    /// nothing; then it runs. Two syncs once made their snapshots in one `incoming/`, and the second to finish
+    /// put a part of the mirror in place of the whole, which every later sync took as up to date.
+    @Test func aSyncWaitsWhileAnotherHoldsTheMirror() async throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        _ = try Noticeboard.build(BuildOptions(root: site, output: site + "/built", now: Self.now))
+        ServedBuilds.serve(site + "/built")
+        let folder = site + "/mirror"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let other = open(folder, O_RDONLY | O_DIRECTORY)
+        #expect(flock(other, LOCK_EX) == 0)
+
+        let waited = Mutex(false)
+        let mirror = MirrorFolder(folder: URL(fileURLWithPath: folder))
+        var sync = Sync(fetcher: Self.fetcher(), mirror: mirror)
+        sync.waiting = { waited.withLock { $0 = true } }
+        let run = Task { [sync] in try await sync.run() }
+        let didWait = await Self.eventually { waited.withLock { $0 } }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        let wroteWhileWaiting = try FileManager.default.contentsOfDirectory(atPath: folder)
+        close(other)
+        let report = try await run.value
+
+        #expect(didWait && wroteWhileWaiting.isEmpty, "\(wroteWhileWaiting)")
+        #expect(!report.wasUpToDate)
+        Self.expectMirror(mirror, is: site + "/built")
+    }
+}
