@@ -76,7 +76,7 @@ extension SiteRenderer {
                     "url": listing.fields["url"] ?? .null,
                     "title": .string(contexts.title(of: listing, schema: schema)),
                     "content_html": .string(content(listing, in: collection)),
-                    "date_published": .string(timestamp(date)),
+                    "date_published": .string(timestamp(date, in: site.timeZone)),
                 ]
                 if let tags = tags[listing.slug], !tags.isEmpty { item["tags"] = .list(tags.map(Value.string)) }
                 // JSON Feed's `image` is one URL; the extension lists every image with its variants, as the API does.
@@ -107,7 +107,7 @@ extension SiteRenderer {
     private func atomFeed(_ collection: KindCollection, _ entries: [(CalendarDate, Listing)]) -> OutputFile {
         let schema = collection.schema
         let path = "feeds/\(schema.name).atom"
-        let updated = entries.first.map { timestamp($0.0) } ?? timestamp(catalogue.buildDate)
+        let updated = entries.first.map { timestamp($0.0, in: site.timeZone) } ?? timestamp(catalogue.buildDate, in: site.timeZone)
         var xml = """
             <?xml version="1.0" encoding="utf-8"?>
             <feed xmlns="http://www.w3.org/2005/Atom" xml:lang="\(xmlEscaped(site.language))">
@@ -127,8 +127,8 @@ extension SiteRenderer {
                 <title>\(xmlEscaped(contexts.title(of: listing, schema: schema)))</title>
                 <id>\(xmlEscaped(url))</id>
                 <link rel="alternate" type="text/html" href="\(xmlEscaped(url))"/>
-                <published>\(timestamp(date))</published>
-                <updated>\(timestamp(date))</updated>
+                <published>\(timestamp(date, in: site.timeZone))</published>
+                <updated>\(timestamp(date, in: site.timeZone))</updated>
                 <content type="html">\(xmlEscaped(content(listing, in: collection)))</content>
                 </entry>
 

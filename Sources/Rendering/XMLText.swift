@@ -1,3 +1,6 @@
+import Foundation
+import SiteModel
+
 /// Escapes text for XML element content and attribute values; used for Atom and the sitemap.
 /// Escaping `<`, `>` and `&` (never CDATA) means no field content can close an element or a section.
 func xmlEscaped(_ text: String) -> String {
@@ -18,7 +21,13 @@ func xmlEscaped(_ text: String) -> String {
     return escaped
 }
 
-/// A calendar date as an RFC 3339 timestamp at midnight UTC, as Atom and JSON Feed want.
-func timestamp(_ date: CalendarDate) -> String { "\(date)T00:00:00Z" }
-
-import SiteModel
+/// A calendar date as an RFC 3339 timestamp at its midnight where the site is (`SiteConfig.timeZone`), as
+/// Atom and JSON Feed want: `2026-07-01T00:00:00+01:00`, or `…Z` in UTC. Midnight UTC would put a date of a
+/// site east of Greenwich in its readers' future.
+func timestamp(_ date: CalendarDate, in zone: TimeZone) -> String {
+    let utcMidnight = Date(timeIntervalSince1970: TimeInterval(date.dayNumber) * 86_400)
+    let offset = zone.secondsFromGMT(for: utcMidnight.addingTimeInterval(TimeInterval(-zone.secondsFromGMT(for: utcMidnight))))
+    guard offset != 0 else { return "\(date)T00:00:00Z" }
+    let minutes = abs(offset) / 60
+    return "\(date)T00:00:00" + (offset > 0 ? "+" : "-") + String(format: "%02d:%02d", minutes / 60, minutes % 60)
+}
