@@ -94,7 +94,16 @@ struct ValueChecker {
             if field.required && items.isEmpty { problems.error(node, "'\(name)' needs at least one item") }
             var values: [Value] = []
             values.reserveCapacity(items.count)
+            var facetValues: [String: Int] = [:]  // each value's item number, in a facet's list
             for (index, itemNode) in items.enumerated() {
+                // A value twice is a slip: the listing's page and JSON would show it twice, its facet once.
+                if facet, let text = itemNode.scalar {
+                    if let first = facetValues[text] {
+                        problems.error(itemNode, "'\(name)' lists \(summary(itemNode, hiding: hiding)) twice (items \(first) and \(index + 1)); name each value once")
+                        continue
+                    }
+                    facetValues[text] = index + 1
+                }
                 if let value = check(itemNode, as: item, path: path + [String(index + 1)], problems: &problems, found: &found, hiding: hiding, facet: facet) {
                     values.append(value)
                 }

@@ -151,7 +151,9 @@ import Testing
         case .list(let item):
             if case .image = item.type { return images }
             if case .enumeration(let values) = item.type { return Array(values.prefix(2)) }
-            return [value(for: item), value(for: item)]
+            // Two texts, not one twice: a facet's list names each value once.
+            let first = value(for: item)
+            return [first, (first as? String).map { $0 + " (2)" } ?? first]
         case .object(let fields): return Dictionary(uniqueKeysWithValues: fields.map { ($0.name, value(for: $0)) })
         case .reference: return "hostile"
         }

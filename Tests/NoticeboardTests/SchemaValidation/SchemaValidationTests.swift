@@ -164,6 +164,18 @@ import Testing
         #expect(decodeSiteConfig(try parseYAML(Array(text.utf8), file: "site.yaml"), file: "site.yaml").0?.baseURL == "https://xn--bcher-kva.example/katalog/")
     }
 
+    /// A facet's value named twice in a listing's list is reported at the second, with both item numbers.
+    @Test func aFacetValueListedTwiceIsAnError() throws {
+        let text = "name: Ana\nrate: 1\nlanguages: [English, Polish, English]\n"
+        #expect(try validate(text).1.isEmpty, "a list that is no facet may repeat itself")
+        let node = try parseYAML(Array((Self.schemaText + "\nfacets: [languages]\n").utf8), file: "content/schemas/cleaners.yaml")
+        let schema = try #require(decodeKindSchema(node, kind: "cleaners", file: "content/schemas/cleaners.yaml", knownKinds: ["cleaners", "owners"]).0)
+        let listing = try parseYAML(Array(text.utf8), file: "content/cleaners/ana.yaml")
+        let (validated, problems) = ListingValidator(schema: schema, mediaFiles: []).validate(listing, file: "content/cleaners/ana.yaml", slug: "ana")
+        #expect(validated == nil)
+        #expect(problems.map(\.description) == ["content/cleaners/ana.yaml:3:30: error: 'languages' lists 'English' twice (items 1 and 3); name each value once"])
+    }
+
     @Test func quotedNumbersAreText() throws {
         let (_, problems) = try validate("name: Ana\nrate: '18.50'\n")
         #expect(problems == ["content/cleaners/ana.yaml:2:7: error: 'rate' must be a decimal number such as 18.50, not '18.50' (numbers are written without quotes)"])
