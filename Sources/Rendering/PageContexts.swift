@@ -327,6 +327,11 @@ struct PageContexts: Sendable {
                 row["link"] = value
             case .reference:
                 row["reference"] = value
+            case .date:
+                // Written out as the page's own dates are ("20 November 2026"), with the date for `<time>`.
+                guard case .date(let date) = value else { fallthrough }
+                row["text"] = .string(dates.text(date))
+                row["datetime"] = .string(date.description)
             default:
                 row["text"] = .string(listing.display[field.name] ?? rowText(value))
             }

@@ -21,6 +21,8 @@ import Testing
         // It offers the contact path: a notice's page has the request form, naming the notice by its slug.
         let notice = String(decoding: files["notices/bicycle-for-sale/index.html"] ?? Data(), as: UTF8.self)
         #expect(notice.contains(#"<form class="contact-form" method="post""#) && notice.contains(#"name="slug" value="bicycle-for-sale""#))
+        // The generic template writes a date field out, as the page's language does, in a <time>.
+        #expect(notice.contains("<dt>Posted</dt>\n<dd>\n<time datetime=\"2026-11-20\">November 20, 2026</time>"))
         // Put under git, it takes in the sources, and nothing a build made.
         let site = folder + "/starter"
         _ = try TestSupport.run("git", ["init", "-q", site])
