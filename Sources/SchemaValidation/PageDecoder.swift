@@ -67,7 +67,22 @@ public func decodePage(
         return Diagnostic.warning(at: SourceLocation(file: file, line: line + 1, column: column),
                                   link.leavingMessage("the page", sitePath: sitePath, namingLine: false))
     }
-    return (FreePage(slug: slug, file: file, title: title, description: description, navigationOrder: nav, markdown: body), problems.list + leaving)
+    let heading = leadingTopHeading(lines[(closing + 1)...]).map { line, column in
+        Diagnostic.warning(
+            at: SourceLocation(file: file, line: line + 1, column: column),
+            "the page starts with a '#' heading, and a page shows its title as its heading already (two top headings confuse screen readers and search engines); start with '##', or leave it out")
+    }
+    let page = FreePage(slug: slug, file: file, title: title, description: description, navigationOrder: nav, markdown: body)
+    return (page, problems.list + leaving + (heading.map { [$0] } ?? []))
+}
+
+/// The 0-based line and 1-based column of a `# ` heading that is the body's first text, if it is one.
+private func leadingTopHeading(_ lines: ArraySlice<Substring>) -> (Int, Int)? {
+    guard let first = lines.firstIndex(where: { !$0.allSatisfy(\.isWhitespace) }) else { return nil }
+    let indent = lines[first].prefix { $0 == " " }.count
+    let rest = lines[first].dropFirst(indent)
+    guard indent <= 3, rest.hasPrefix("#"), rest.dropFirst().first.map({ $0 == " " || $0 == "\t" }) ?? true else { return nil }
+    return (first, indent + 1)
 }
 
 /// Where a link starts in its line, counting characters (Unicode scalars) as every location does. cmark-gfm
