@@ -179,6 +179,10 @@ public struct LoadedSite: Sendable {
         if Outputs.siteFolders.contains(first) { return "the site writes /\(first)/" }
         if !path.contains("/") && Outputs.writesAtTop(path) { return "the site writes /\(path)" }
         if path.split(separator: "/").contains(where: { $0.hasPrefix(".noticeboard") }) { return "names starting .noticeboard are the build's own" }
+        // The output's own checks read its manifest's names as they are written, without JSON's escapes.
+        if path.unicodeScalars.contains(where: { $0 == "\"" || $0 == "\\" || $0.value < 0x20 || $0.value == 0x7F }) {
+            return "a published name may not hold a quote, a backslash or a control character"
+        }
         return nil
     }
 

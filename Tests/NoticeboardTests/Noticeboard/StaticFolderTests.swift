@@ -42,7 +42,7 @@ import Testing
         defer { TestSupport.removeTree(site) }
         _ = try Noticeboard.build(BuildOptions(root: site, now: Self.now))
         let good = TestSupport.tree(site + "/public")
-        for path in ["index.html", "robots.txt", "sitemap-2.xml", "api/extra.json", "assets/theme.css", "things/extra.txt", "search", "owners",
+        for path in ["index.html", "robots.txt", "sitemap-2.xml", "api/extra.json", "assets/theme.css", "things/extra.txt", "search", "owners", "quo\"te.txt",
                      "x/.noticeboard-staging", "fine.txt", "things.txt"] {
             TestSupport.write("x\n", to: site + "/static/" + path)
         }
@@ -53,12 +53,13 @@ import Testing
             "static/assets/theme.css:1:1: error: static/assets/theme.css would be published at /assets/theme.css, but the site writes /assets/; move or rename it",
             "static/index.html:1:1: error: static/index.html would be published at /index.html, but the site writes /index.html; move or rename it",
             "static/owners:1:1: error: static/owners would be published at /owners, but the kind 'owners' is published at /owners/; move or rename it",
+            "static/quo\"te.txt:1:1: error: static/quo\"te.txt would be published at /quo\"te.txt, but a published name may not hold a quote, a backslash or a control character; move or rename it",
             "static/robots.txt:1:1: error: static/robots.txt would be published at /robots.txt, but the site writes /robots.txt; move or rename it",
             "static/search:1:1: error: static/search would be published at /search, but the site writes /search/; move or rename it",
             "static/sitemap-2.xml:1:1: error: static/sitemap-2.xml would be published at /sitemap-2.xml, but the site writes /sitemap-2.xml; move or rename it",
             "static/things/extra.txt:1:1: error: static/things/extra.txt would be published at /things/extra.txt, but the kind 'things' is published at /things/; move or rename it",
             "static/x/.noticeboard-staging:1:1: error: static/x/.noticeboard-staging would be published at /x/.noticeboard-staging, but names starting .noticeboard are the build's own; move or rename it",
-            "9 errors; nothing was written.",
+            "10 errors; nothing was written.",
         ])
         #expect(TestSupport.tree(site + "/public") == good)
     }
