@@ -10,14 +10,41 @@ func isValidURL(_ text: String) -> Bool {
     return true
 }
 
-/// A valid URL as published: in ASCII, as JSON Schema's `uri` and older URL parsers take it. A name in
-/// another script (`https://café.example/menü`) becomes its IDNA host and percent-encoded path
-/// (`https://xn--caf-dma.example/men%C3%BC`), which browsers show as written.
+/// A valid URL as published: in ASCII, as JSON Schema's `uri` and older URL parsers take it. A host in
+/// another script becomes its IDNA form (`café.example` → `xn--caf-dma.example`, through swift-foundation's
+/// URLComponents); after it, each scalar a URI may not hold (`ü`, `"`, `<`) is percent-encoded as UTF-8, and
+/// everything else, escapes already written (`%20`) included, is kept as it is.
 func publishedURL(_ text: String) -> String {
-    guard !text.utf8.allSatisfy({ $0 < 0x80 }), let ascii = URLComponents(string: text)?.string, ascii.utf8.allSatisfy({ $0 < 0x80 }) else {
-        return text
+    guard text.unicodeScalars.contains(where: isNotURIScalar), let schemeEnd = text.range(of: "://")?.upperBound else { return text }
+    let authorityEnd = text[schemeEnd...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? text.endIndex
+    let authority = text[schemeEnd..<authorityEnd]
+    let user = authority.lastIndex(of: "@").map { authority[...$0] } ?? ""
+    var host = String(authority.dropFirst(user.count))
+    if !host.utf8.allSatisfy({ $0 < 0x80 }) {
+        // The port, if any, is ASCII: URLComponents gives the host alone.
+        guard let components = URLComponents(string: "http://" + host + "/"), let ascii = components.encodedHost else { return text }
+        host = ascii + (components.port.map { ":\($0)" } ?? "")
     }
-    return ascii
+    return String(text[..<schemeEnd]) + percentEncoded(user) + host + percentEncoded(text[authorityEnd...])
+}
+
+/// `text` with each scalar a URI may not hold written as `%XX` of its UTF-8 bytes.
+private func percentEncoded(_ text: Substring) -> String {
+    var encoded = ""
+    for scalar in text.unicodeScalars {
+        if isNotURIScalar(scalar) {
+            for byte in String(scalar).utf8 { encoded += String(format: "%%%02X", byte) }
+        } else {
+            encoded.unicodeScalars.append(scalar)
+        }
+    }
+    return encoded
+}
+
+/// Whether a URI holds this scalar only percent-encoded: anything beyond ASCII, a space or a control
+/// character, and `"<>\^`{|}`.
+private func isNotURIScalar(_ scalar: Unicode.Scalar) -> Bool {
+    !scalar.isASCII || scalar.value <= 0x20 || scalar.value == 0x7F || #""<>\^`{|}"#.unicodeScalars.contains(scalar)
 }
 
 /// `local@domain.tld`: one `@`, a dot-atom local part, and a domain of letter/digit/hyphen labels.

@@ -160,6 +160,16 @@ import Testing
         #expect(listing?.fields["website"] == .string("https://xn--caf-dma.example/men%C3%BC?q=%C3%BC#top"))
         let (plain, _) = try validate("name: Ana\nrate: 1\nwebsite: https://example.org/a%20b?x=1\n")
         #expect(plain?.fields["website"] == .string("https://example.org/a%20b?x=1"))
+        // Escapes already written stay as they are beside the ones added; what a URI may not hold is escaped.
+        let cases = [
+            "https://example.org/café%20menu": "https://example.org/caf%C3%A9%20menu",
+            "https://ÉXAMPLE.org:8080/a%20b/ä": "https://xn--xample-9ua.org:8080/a%20b/%C3%A4",
+            "https://example.org/<x>/\"q\"": "https://example.org/%3Cx%3E/%22q%22",
+        ]
+        for (written, published) in cases {
+            let (listing, _) = try validate("name: Ana\nrate: 1\nwebsite: '\(written)'\n")
+            #expect(listing?.fields["website"] == .string(published), "\(written)")
+        }
         let text = "title: T\nbase_url: https://bücher.example/katalog/\nkinds: [cleaners]\n"
         #expect(decodeSiteConfig(try parseYAML(Array(text.utf8), file: "site.yaml"), file: "site.yaml").0?.baseURL == "https://xn--bcher-kva.example/katalog/")
     }
