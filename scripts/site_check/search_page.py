@@ -196,6 +196,15 @@ def check_unknown_value(driver, site, report):
                  Select(driver.find_element(By.NAME, "languages")).options[1:]}
     report.check("search: the unknown value stays enabled once counted, and the values it leaves nothing for do not",
                  "Nowhere" not in disabled["county"] and languages and disabled["languages"] == languages, disabled)
+    # Another county chosen from the keyboard (the one above), the unknown value finds nothing like any
+    # other, and is disabled.
+    driver.find_element(By.NAME, "county").send_keys(Keys.UP)
+    try:
+        wait_for(driver, lambda: "Nowhere" in disabled_values(driver)["county"], seconds=10)
+        left = True
+    except TimeoutException:
+        left = False
+    report.check("search: the unknown value, once another is chosen, is disabled as a value that finds nothing", left, disabled_values(driver))
 
 
 def check_show_more_focus(driver, site, report):

@@ -430,6 +430,8 @@
           // Choosing it would find nothing: shown, greyed and passed over, unless it is the choice already made.
           choice.disabled = count === 0 && !choice.selected;
         });
+        // A value no listing has, kept from the address (showKind): it finds nothing once it is not the choice.
+        for (var kept = facet.values.length + 1; kept < options.length; kept++) options[kept].disabled = !options[kept].selected;
       });
       markOnce(COUNTS_SHOWN);
     }
