@@ -21,13 +21,19 @@ func xmlEscaped(_ text: String) -> String {
     return escaped
 }
 
-/// A calendar date as an RFC 3339 timestamp at its midnight where the site is (`SiteConfig.timeZone`), as
-/// Atom and JSON Feed want: `2026-07-01T00:00:00+01:00`, or `…Z` in UTC. Midnight UTC would put a date of a
-/// site east of Greenwich in its readers' future.
+/// A calendar date as an RFC 3339 timestamp of its first moment where the site is (`SiteConfig.timeZone`),
+/// as Atom and JSON Feed want: `2026-07-01T00:00:00+01:00`, or `…Z` in UTC, and `01:00` on a day whose
+/// midnight a clock change skips. Midnight UTC would put a date of a site east of Greenwich in its readers'
+/// future.
 func timestamp(_ date: CalendarDate, in zone: TimeZone) -> String {
-    let utcMidnight = Date(timeIntervalSince1970: TimeInterval(date.dayNumber) * 86_400)
-    let offset = zone.secondsFromGMT(for: utcMidnight.addingTimeInterval(TimeInterval(-zone.secondsFromGMT(for: utcMidnight))))
-    guard offset != 0 else { return "\(date)T00:00:00Z" }
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = zone
+    let noon = DateComponents(year: date.year, month: date.month, day: date.day, hour: 12)
+    guard let start = calendar.date(from: noon).map(calendar.startOfDay) else { return "\(date)T00:00:00Z" }
+    let offset = zone.secondsFromGMT(for: start)
+    let clock = calendar.dateComponents([.hour, .minute], from: start)
+    let time = String(format: "%02d:%02d:00", clock.hour ?? 0, clock.minute ?? 0)
+    guard offset != 0 else { return "\(date)T\(time)Z" }
     let minutes = abs(offset) / 60
-    return "\(date)T00:00:00" + (offset > 0 ? "+" : "-") + String(format: "%02d:%02d", minutes / 60, minutes % 60)
+    return "\(date)T\(time)" + (offset > 0 ? "+" : "-") + String(format: "%02d:%02d", minutes / 60, minutes % 60)
 }

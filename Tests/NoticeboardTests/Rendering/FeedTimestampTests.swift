@@ -16,5 +16,7 @@ import Testing
         #expect(try stamp("2026-12-05", "Pacific/Auckland") == "2026-12-05T00:00:00+13:00")
         #expect(try stamp("2026-01-15", "America/New_York") == "2026-01-15T00:00:00-05:00")
         #expect(try stamp("2026-01-15", "Asia/Kolkata") == "2026-01-15T00:00:00+05:30")
+        // Havana's clocks skip from midnight to one on 8 March 2026: the day starts at one.
+        #expect(try stamp("2026-03-08", "America/Havana") == "2026-03-08T01:00:00-04:00")
     }
 }
