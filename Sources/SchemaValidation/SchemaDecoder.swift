@@ -207,9 +207,10 @@ private func isFacetable(_ type: FieldType) -> Bool {
     }
 }
 
-/// "an int field", "a string field", "a url field": a type's name with its article, for messages.
+/// "an int field", "a string field": a type's name with its article, for messages ("a url field": `url` is
+/// said "you-are-ell").
 func typeField(_ typeName: String) -> String {
-    ("aeiou".contains(typeName.first ?? "x") && !typeName.hasPrefix("u") ? "an " : "a ") + typeName + " field"
+    ("aeio".contains(typeName.first ?? "x") ? "an " : "a ") + typeName + " field"
 }
 
 /// Names the pipeline adds to every listing; a field may not take them.

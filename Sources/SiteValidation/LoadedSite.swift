@@ -145,8 +145,8 @@ public struct LoadedSite: Sendable {
         return problems
     }
 
-    /// Where site.yaml sets `kinds:` (its value), for messages; the file's start if it cannot be found.
-    /// Where site.yaml's `kinds:` is, or the kind it names as `kind` in it.
+    /// Where site.yaml sets `kinds:` (its value), or names `kind` in it, for messages; the file's start if it
+    /// cannot be found.
     private static func kindsSettingLocation(_ files: SiteFiles, naming kind: String? = nil) -> SourceLocation {
         let root = try? parseYAML(try files.read(configFile), file: configFile)
         guard case .mapping(let pairs)? = root?.content, let kinds = pairs.first(where: { $0.name == "kinds" })?.value else {
