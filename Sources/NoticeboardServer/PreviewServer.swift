@@ -88,7 +88,7 @@ public struct PreviewServer: Sendable {
             switch result {
             case .success(let report):
                 let time = report.seconds < 1 ? String(format: "%.0f ms", report.seconds * 1000) : String(format: "%.2f s", report.seconds)
-                log("Built \(report.pages) pages (\(report.written) files written) in \(time)")
+                log("Built \(report.pages) pages (\(report.written) file\(report.written == 1 ? "" : "s") written) in \(time)")
                 if timings {
                     for stage in report.stages.stages { log(stage.line) }
                 }

@@ -74,7 +74,7 @@ public enum OwnedFolders {
                 return "\(path) holds files that Noticeboard did not write (it has no \(manifestPath) from an earlier build)"
             }
             if let stray = names.sorted().first(where: { $0 != "api" && !manifest.contains($0) }) {
-                return "\(path) holds \(stray), which Noticeboard did not write (its \(manifestPath) does not list it)"
+                return "\(path) holds \(stray), which Noticeboard did not write (its \(manifestPath) does not list it; a file to publish at the site's top goes in static/)"
             }
             return nil
         }

@@ -73,6 +73,7 @@ import Testing
         let result = try TestSupport.runCLI(["build", "--output", "public"], in: site)
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("error: refusing to write the site to public/: public holds .git, which Noticeboard did not write"))
+        #expect(result.stderr.contains("a file to publish at the site's top goes in static/"))
         #expect(TestSupport.read(site + "/public/CNAME") == "example.org")
         #expect(TestSupport.read(site + "/public/.git/HEAD") == "mine")
     }
