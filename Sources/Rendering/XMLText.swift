@@ -30,10 +30,5 @@ func timestamp(_ date: CalendarDate, in zone: TimeZone) -> String {
     calendar.timeZone = zone
     let noon = DateComponents(year: date.year, month: date.month, day: date.day, hour: 12)
     guard let start = calendar.date(from: noon).map(calendar.startOfDay) else { return "\(date)T00:00:00Z" }
-    let offset = zone.secondsFromGMT(for: start)
-    let clock = calendar.dateComponents([.hour, .minute], from: start)
-    let time = String(format: "%02d:%02d:00", clock.hour ?? 0, clock.minute ?? 0)
-    guard offset != 0 else { return "\(date)T\(time)Z" }
-    let minutes = abs(offset) / 60
-    return "\(date)T\(time)" + (offset > 0 ? "+" : "-") + String(format: "%02d:%02d", minutes / 60, minutes % 60)
+    return ISO8601DateFormatter.string(from: start, timeZone: zone, formatOptions: .withInternetDateTime)
 }

@@ -15,7 +15,7 @@ func isValidURL(_ text: String) -> Bool {
 /// URLComponents); after it, each scalar a URI may not hold (`ü`, `"`, `<`) is percent-encoded as UTF-8, and
 /// everything else, escapes already written (`%20`) included, is kept as it is.
 func publishedURL(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: isNotURIScalar), let schemeEnd = text.range(of: "://")?.upperBound else { return text }
+    guard text.unicodeScalars.contains(where: { !uriScalars.contains($0) }), let schemeEnd = text.range(of: "://")?.upperBound else { return text }
     let authorityEnd = text[schemeEnd...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? text.endIndex
     let authority = text[schemeEnd..<authorityEnd]
     let user = authority.lastIndex(of: "@").map { authority[...$0] } ?? ""
@@ -30,22 +30,12 @@ func publishedURL(_ text: String) -> String {
 
 /// `text` with each scalar a URI may not hold written as `%XX` of its UTF-8 bytes.
 private func percentEncoded(_ text: Substring) -> String {
-    var encoded = ""
-    for scalar in text.unicodeScalars {
-        if isNotURIScalar(scalar) {
-            for byte in String(scalar).utf8 { encoded += String(format: "%%%02X", byte) }
-        } else {
-            encoded.unicodeScalars.append(scalar)
-        }
-    }
-    return encoded
+    text.addingPercentEncoding(withAllowedCharacters: uriScalars) ?? String(text)
 }
 
-/// Whether a URI holds this scalar only percent-encoded: anything beyond ASCII, a space or a control
-/// character, and `"<>\^`{|}`.
-private func isNotURIScalar(_ scalar: Unicode.Scalar) -> Bool {
-    !scalar.isASCII || scalar.value <= 0x20 || scalar.value == 0x7F || #""<>\^`{|}"#.unicodeScalars.contains(scalar)
-}
+/// What a URI holds as it is: printable ASCII but a space and `"<>\^`{|}` (`%` too, so escapes already
+/// written stay).
+private let uriScalars = CharacterSet(charactersIn: Unicode.Scalar(0x21)...Unicode.Scalar(0x7E)).subtracting(CharacterSet(charactersIn: #""<>\^`{|}"#))
 
 /// `local@domain.tld`: one `@`, a dot-atom local part, and a domain of letter/digit/hyphen labels.
 /// Checked as bytes: every listing with an email field passes here.
