@@ -2,12 +2,35 @@ import Foundation
 
 /// An absolute http(s) URL with a host and no spaces or control characters.
 func isValidURL(_ text: String) -> Bool {
+    urlFlaw(text) == nil
+}
+
+/// Why `text` is no absolute http(s) URL, as a hint for an error message that quotes no part of it (empty
+/// where the shape is wrong throughout); nil when it is one. Beyond what URLComponents takes: the host has
+/// no empty label (`example..org`), a port is one there can be, and each `%` starts an escape. Browsers
+/// mend the rest each their own way, so visitors would not all reach what was written.
+func urlFlaw(_ text: String) -> String? {
     guard !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }),
         let components = URLComponents(string: text),
         let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-        let host = components.host, !host.isEmpty, !host.hasPrefix("."), !host.hasSuffix(".")
-    else { return false }
-    return true
+        let host = components.host, !host.isEmpty
+    else { return "" }
+    if !host.hasPrefix("["), host.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
+        return " (its host has an empty part between dots)"
+    }
+    if let port = components.port, !(1...65535).contains(port) { return " (its port is not one from 1 to 65535)" }
+    if !hasWellFormedEscapes(text) { return " ('%' starts an escape of two hex digits, such as %20; write a '%' itself as %25)" }
+    return nil
+}
+
+/// Whether every `%` is followed by two hex digits.
+private func hasWellFormedEscapes(_ text: String) -> Bool {
+    let bytes = Array(text.utf8)
+    // `byte & ~0x20` is the upper case of a letter.
+    func isHex(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte & ~0x20) }
+    return bytes.indices.allSatisfy { index in
+        bytes[index] != UInt8(ascii: "%") || (index + 2 < bytes.count && isHex(bytes[index + 1]) && isHex(bytes[index + 2]))
+    }
 }
 
 /// A valid URL as published: in ASCII, as JSON Schema's `uri` and older URL parsers take it. A host in

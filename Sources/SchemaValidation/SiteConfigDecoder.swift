@@ -18,8 +18,8 @@ public func decodeSiteConfig(_ root: YAMLNode?, file: String) -> (SiteConfig?, [
     let title = settings.requiredString("title", problems: &problems)
     let baseURL = settings.requiredString("base_url", problems: &problems)
     if let baseURL, let node = settings.value("base_url") {
-        if !isValidURL(baseURL) {
-            problems.error(node, "'base_url' must be an absolute http or https URL such as https://example.org/, not '\(baseURL)'")
+        if let flaw = urlFlaw(baseURL) {
+            problems.error(node, "'base_url' must be an absolute http or https URL such as https://example.org/, not '\(baseURL)'\(flaw)")
         } else if let flaw = baseURLFlaw(baseURL) {
             problems.error(node, "'base_url' \(flaw): every link, feed and sitemap entry starts with it; write one such as https://example.org/catalogue/, not '\(baseURL)'")
         }
@@ -95,13 +95,15 @@ private func decodeNavigation(_ settings: MappingReader, kinds: [String], proble
 /// would be published in every feed.
 private func baseURLFlaw(_ url: String) -> String? {
     if url.contains("?") || url.contains("#") { return "has a query or fragment" }
-    guard let schemeEnd = url.range(of: "://") else { return nil }  // isValidURL found a host, so it has one
+    guard let schemeEnd = url.range(of: "://") else { return nil }  // urlFlaw found a host, so it has one
     let afterScheme = url[schemeEnd.upperBound...]
     let host = afterScheme.prefix { $0 != "/" }
     if host.contains("@") { return "holds a user name or password" }
     var folders = afterScheme.dropFirst(host.count).split(separator: "/", omittingEmptySubsequences: false).dropFirst()
     if folders.last == "" { folders = folders.dropLast() }
-    if folders.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) { return "has an empty, '.' or '..' folder in its path" }
+    // `%2e%2e` is `..` to browsers and hosts as well.
+    let names = folders.map { $0.removingPercentEncoding ?? String($0) }
+    if names.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) { return "has an empty, '.' or '..' folder in its path" }
     return nil
 }
 

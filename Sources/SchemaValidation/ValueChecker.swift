@@ -160,7 +160,8 @@ struct ValueChecker {
             guard let date = CalendarDate(parsing: text[...]) else { return fail() }
             return .date(date)
         case .url:
-            return isValidURL(text) ? .string(publishedURL(text)) : fail()
+            if let flaw = urlFlaw(text) { return fail(flaw) }
+            return .string(publishedURL(text))
         case .email:
             return isValidEmail(text) ? .string(text) : fail()
         case .phone:

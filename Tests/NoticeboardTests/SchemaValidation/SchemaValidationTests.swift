@@ -292,6 +292,7 @@ import Testing
             "https://example.org/a//b/": "has an empty, '.' or '..' folder in its path",
             "https://example.org/a/../b/": "has an empty, '.' or '..' folder in its path",
             "https://example.org/./": "has an empty, '.' or '..' folder in its path",
+            "https://example.org/a/%2e%2E/": "has an empty, '.' or '..' folder in its path",
             "https://example.org/sub/?x=1": "has a query or fragment",
             "https://example.org/sub/#top": "has a query or fragment",
             "https://user:pw@example.org/": "holds a user name or password",
@@ -304,6 +305,33 @@ import Testing
         for url in ["https://example.org", "https://example.org/", "https://example.org/catalogue", "http://localhost:8080/a/b/"] {
             #expect(try problems(url).isEmpty, "\(url)")
         }
+    }
+
+    /// What URLComponents takes but browsers would each mend their own way is refused, with why, and without
+    /// quoting the value again (it may be private).
+    @Test func aURLThatBrowsersWouldMendIsRefused() throws {
+        let flaws = [
+            "https://example..org/": "its host has an empty part between dots",
+            "https://.example.org/": "its host has an empty part between dots",
+            "https://example.org:99999/": "its port is not one from 1 to 65535",
+            "https://example.org:0/": "its port is not one from 1 to 65535",
+            "https://example.org/100%/": "'%' starts an escape of two hex digits, such as %20; write a '%' itself as %25",
+            "https://example.org/a%zz": "'%' starts an escape of two hex digits, such as %20; write a '%' itself as %25",
+            "https://example.org/a%2": "'%' starts an escape of two hex digits, such as %20; write a '%' itself as %25",
+        ]
+        for (url, flaw) in flaws {
+            #expect(try validate("name: Ana\nrate: 1\nwebsite: '\(url)'\n").1 == [
+                "content/cleaners/ana.yaml:3:10: error: 'website' must be an absolute http or https URL, not '\(url)' (\(flaw))",
+            ])
+        }
+        for url in ["https://example.org:8080/a%2Fb%c3%a9", "https://[::1]:443/", "http://localhost:1/"] {
+            #expect(try validate("name: Ana\nrate: 1\nwebsite: '\(url)'\n").1.isEmpty, "\(url)")
+        }
+        let text = "title: T\nbase_url: https://example.org:70000/\nkinds: [cleaners]\n"
+        #expect(decodeSiteConfig(try parseYAML(Array(text.utf8), file: "site.yaml"), file: "site.yaml").1.map(\.description) == [
+            "site.yaml:2:11: error: 'base_url' must be an absolute http or https URL such as https://example.org/, not "
+                + "'https://example.org:70000/' (its port is not one from 1 to 65535)",
+        ])
     }
 
     @Test func subPathOfTheBaseURLIsKept() throws {
