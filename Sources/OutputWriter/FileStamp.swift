@@ -12,6 +12,8 @@ public struct FileStamp: Equatable, Sendable {
         self.init(info)
     }
 
+    public var modificationTime: timespec { modified }
+
     init(_ info: stat) {
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)

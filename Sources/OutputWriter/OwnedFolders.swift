@@ -1,5 +1,6 @@
 import Foundation
 import SiteModel
+import Support
 
 /// The one rule for every folder a command replaces or removes: only what Noticeboard made. A build
 /// replaces its output folder whole and clears the staging folder beside it, so before either happens
@@ -51,6 +52,44 @@ public enum OwnedFolders {
             throw refusal(
                 output, "\(reason); a build replaces that folder beside its output, so move it away or choose another output folder")
         }
+    }
+
+    /// Before a build that writes, once the last build's record (saved at `recordTime`) is known to describe the
+    /// output: a file or folder someone added deeper in it since is not the site's, and is refused as one at
+    /// its top is. Otherwise the swap would take it into the staging folder, and it would show in every other
+    /// build. Adding an entry moves its folder's modification time, so only the folders changed since the
+    /// record are listed: the cost is a stat per folder of the output, on every core.
+    public static func checkNothingAdded(output: String, outputs: [String: BuildState.Output], recordTime: timespec) throws(BuildFailure) {
+        let folders = outputFolders(outputs.keys)
+        let strays = Array(folders).parallelRuns(of: 4096) { run in
+            run.flatMap { folder in
+                guard changedSince(recordTime, output + "/" + folder) else { return [String]() }
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: output + "/" + folder)) ?? []
+                return names.map { folder + "/" + $0 }.filter { outputs[$0] == nil && !folders.contains($0) }
+            }
+        }
+        guard let stray = strays.min() else { return }
+        throw refusal(output, "\(output)/\(stray) is not the site's (no build wrote it) and was put there since the last build; move it "
+            + "away (a file to publish goes in static/) and build again")
+    }
+
+    /// Every folder below the top that holds an output, as a path relative to the output.
+    private static func outputFolders(_ paths: some Sequence<String>) -> Set<String> {
+        var folders = Set<String>()
+        for path in paths {
+            var folder = Substring(path)
+            while let slash = folder.lastIndex(of: "/") {
+                folder = folder[..<slash]
+                guard folders.insert(String(folder)).inserted else { break }
+            }
+        }
+        return folders
+    }
+
+    private static func changedSince(_ time: timespec, _ path: String) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return false }
+        return (info.st_mtim.tv_sec, info.st_mtim.tv_nsec) > (time.tv_sec, time.tv_nsec)
     }
 
     /// For `noticeboard new`: it only writes into a folder that is absent or empty.

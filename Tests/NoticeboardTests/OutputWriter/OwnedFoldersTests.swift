@@ -78,6 +78,37 @@ import Testing
         #expect(TestSupport.read(site + "/public/.git/HEAD") == "mine")
     }
 
+    /// A file or folder someone puts deeper in an output is theirs too: the next build that would write
+    /// refuses, naming it, and changes nothing (before, the swap took it into the staging folder, so it was
+    /// in the output after every other build). One that writes nothing leaves it be.
+    @Test func aFileAddedDeeperInTheOutputIsRefusedAndKept() throws {
+        let site = Self.makeSite()
+        defer { TestSupport.removeTree(site) }
+        #expect(try TestSupport.runCLI(["build", "--quiet"], in: site).status == 0)
+        TestSupport.write("body {}", to: site + "/public/assets/custom.css")
+        #expect(try TestSupport.runCLI(["build", "--quiet"], in: site).status == 0, "nothing changed, so nothing was written")
+        TestSupport.write("name: Mary Byrne", to: site + "/content/owners/mary.yaml")
+        let before = Self.snapshot(site)
+        for _ in 1...2 {
+            let refused = try TestSupport.runCLI(["build"], in: site)
+            #expect(refused.status == 1)
+            #expect(refused.stderr == """
+                error: refusing to write the site to public/: public/assets/custom.css is not the site's (no build wrote it) and was \
+                put there since the last build; move it away (a file to publish goes in static/) and build again
+                1 error; nothing was written.
+
+                """)
+            #expect(Self.snapshot(site) == before)
+        }
+        try FileManager.default.removeItem(atPath: site + "/public/assets/custom.css")
+        TestSupport.write("mine", to: site + "/public/owners/mary/notes/todo.txt")
+        let folder = try TestSupport.runCLI(["build"], in: site)
+        #expect(folder.stderr.hasPrefix("error: refusing to write the site to public/: public/owners/mary/notes is not the site's"))
+        try FileManager.default.removeItem(atPath: site + "/public/owners/mary/notes")
+        #expect(try TestSupport.runCLI(["build", "--quiet"], in: site).status == 0)
+        #expect(TestSupport.read(site + "/public/owners/mary/index.html").contains("Mary Byrne"))
+    }
+
     /// A folder of someone else's named like the staging folder is not cleared either; a killed build's is.
     @Test func aStagingFolderNoticeboardDidNotMakeIsKept() throws {
         let site = Self.makeSite()
