@@ -11,7 +11,8 @@ under /catalogue/, and checks:
   every cleaner's and rental's page; one form sent in Chromium to a recorder on loopback (site_check/structured.py);
 - in headless Chromium, the home page, a cleaner's page, a facet value page and the search page: no console
   errors, no serious or critical axe-core violations, nothing wider than a 390 px phone; screenshots at
-  1280 px and 390 px in site-check/screenshots/; the search page's filters, and its use by keyboard alone;
+  1280 px and 390 px in site-check/screenshots/; the search page's filters, its use by keyboard alone, and a
+  dropped connection (a file that failed to load is asked for again);
 - what the home and search pages transfer with everything they load; the search page's first results under
   100 kB in at most 8 requests;
 - on a generated S catalogue (`noticeboard generate`, 4,000 listings) served with gzip: the requests and bytes
@@ -184,6 +185,7 @@ def check(public, screenshots, report):
         search_page.check_range_typing(driver, site, report)
         errors = browser.console_errors(driver)
         report.check("search, filtered and used by keyboard: no console errors", not errors, errors)
+        search_page.check_failed_downloads_are_retried(driver, site, report)
         map_and_daily.check_midnight(driver, site, public, report)
 
 

@@ -349,3 +349,53 @@ def check_range_typing(driver, site, report):
     report.check("search: another kind starts with an empty range",
                  "min=" not in driver.current_url and driver.find_element(By.ID, "search-min").get_attribute("value") == "",
                  driver.current_url)
+
+
+def status_text(driver):
+    return driver.find_element(By.ID, "search-status").text
+
+
+def settles(driver, condition, seconds=10):
+    """Whether `condition()` comes true within the wait (a page that never gets there fails its check)."""
+    try:
+        wait_for(driver, condition, seconds=seconds)
+        return True
+    except TimeoutException:
+        return False
+
+
+def check_failed_downloads_are_retried(driver, site, report):
+    """On a connection that drops, a file of the index that failed to load is asked for again by the next
+    change to the search, and results shown before the failure go. When the first file fails, the words asked
+    for stay in the box and the links to browse without search show. Each failure is made by blocking the
+    index's addresses in Chromium; the console's errors for them are drained at the end."""
+    blocked = lambda patterns: driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": patterns})
+    failed = lambda: "could not be loaded" in status_text(driver)
+    words = lambda: driver.find_element(By.ID, "search-words")
+    blocked(["*api/search/meta.json"])
+    load(driver, site + f"search/?q={WORD}")
+    stranded = settles(driver, failed)
+    browse = driver.find_element(By.ID, "search-browse").is_displayed()
+    report.check("search: when the index's first file fails, the words stay and the browse links show",
+                 stranded and words().get_attribute("value") == WORD and browse,
+                 f"status '{status_text(driver)}', words '{words().get_attribute('value')}', browse shown {browse}")
+    blocked([])
+    words().send_keys(Keys.END + "s" + Keys.BACKSPACE)
+    recovered = settles(driver, lambda: len(result_titles(driver)) > 0 and not failed())
+    report.check("search: a change to the search loads the first file again once it can",
+                 recovered and not driver.find_element(By.ID, "search-browse").is_displayed(), status_text(driver))
+    # A sort order's file loads when the order is first chosen; chosen again after failing, it is asked for again.
+    load(driver, site + f"search/?q={WORD}&kind=cleaners")
+    settles(driver, lambda: len(result_titles(driver)) > 0)
+    sort = driver.find_element(By.ID, "search-sort")
+    blocked(["*api/search/*"])
+    sort.send_keys(Keys.HOME + Keys.ARROW_DOWN)
+    dropped = settles(driver, failed) and not result_titles(driver)
+    blocked([])
+    sort.send_keys(Keys.HOME)
+    settles(driver, lambda: len(result_titles(driver)) > 0)
+    sort.send_keys(Keys.ARROW_DOWN)
+    retried = settles(driver, lambda: len(result_titles(driver)) > 0 and not failed())
+    report.check("search: a file that failed is asked for again by the next change, and results from before it go",
+                 dropped and retried, f"cleared on failure {dropped}; status after '{status_text(driver)}'")
+    driver.get_log("browser")  # drains the blocked requests' own errors

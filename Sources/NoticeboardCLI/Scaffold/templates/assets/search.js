@@ -100,17 +100,21 @@
     this.decoded = {};
   }
 
+  // Each file is asked for once; one that failed to load is asked for again when next needed, so a dropped
+  // connection does not end the search.
   Search.prototype.file = function (path) {
-    if (!this.files[path]) this.files[path] = this.load(path);
-    return this.files[path];
+    var files = this.files;
+    if (!files[path]) files[path] = this.load(path).catch(function (error) { delete files[path]; throw error; });
+    return files[path];
   };
 
   Search.prototype.meta = function () {
+    var self = this;
     if (!this.prepared) {
       this.prepared = this.file('meta.json').then(function (meta) {
         meta.kinds.forEach(function (kind, index) { kind.index = index; });
         return meta;
-      });
+      }, function (error) { self.prepared = null; throw error; });
     }
     return this.prepared;
   };
@@ -521,8 +525,13 @@
       console.warn('Noticeboard search: the facet counts could not be loaded (' + error.message + ')');
     }
 
+    // Results shown before are not this query's, so they go; the next search asks for the files again.
     function failed(error) {
-      status.textContent = 'The search index could not be loaded (' + error.message + ').';
+      found = [];
+      shown = 0;
+      results.textContent = '';
+      more.hidden = true;
+      status.textContent = 'The search index could not be loaded (' + error.message + '). Change the search to try again.';
     }
 
     function cardElement(card, terms) {
@@ -585,8 +594,29 @@
       return any;
     }
 
-    search.meta().then(function (loaded) {
+    // Until the index's first file has loaded, the words asked for stay in the box, the links to browse
+    // without search stay shown, and a change to the search asks for the file again.
+    words.value = new URLSearchParams(location.search).get('q') || '';
+    function retry(event) {
+      event.preventDefault();
+      form.removeEventListener('input', retry);
+      form.removeEventListener('submit', retry);
+      status.textContent = 'Loading the index…';
+      start();
+    }
+    function start() {
+      search.meta().then(ready, function (error) {
+        failed(error);
+        element('search-browse').hidden = false;
+        form.addEventListener('input', retry);
+        form.addEventListener('submit', retry);
+      });
+    }
+    start();
+
+    function ready(loaded) {
       meta = loaded;
+      element('search-browse').hidden = true;
       meta.kinds.forEach(function (kind) { kindSelect.appendChild(option(kind.name, kind.title)); });
       fromAddress();
       history.replaceState({}, '', location.href);
@@ -603,7 +633,7 @@
       more.addEventListener('click', function () { showMore(latest, query(), true).catch(failed); });
       window.addEventListener('popstate', function () { fromAddress(); typedIn = null; run(); });
       run();
-    }).catch(failed);
+    }
   }
 
   var engine = { fold: fold, words: words, queryTerms: queryTerms, Search: Search };
