@@ -132,8 +132,10 @@ public struct PreviewServer: Sendable {
             }
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
         }
-        router.get("/") { request, _ -> Response in site.response(for: request.uri.path) }
-        router.get("**") { request, _ -> Response in site.response(for: request.uri.path) }
+        for path: RouterPath in ["/", "**"] {
+            router.get(path) { request, _ -> Response in site.response(for: request.uri.path, query: request.uri.query ?? "") }
+            router.head(path) { request, _ -> Response in site.headResponse(for: request.uri.path, query: request.uri.query ?? "") }
+        }
         let app = Application(
             router: router, configuration: .init(address: .hostname(host, port: port), serverName: "noticeboard"),
             onServerRunning: { _ in log("Serving \(baseURL(basePath: basePath)) (Ctrl-C to stop)") })

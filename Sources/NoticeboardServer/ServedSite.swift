@@ -12,11 +12,14 @@ struct ServedSite: Sendable {
     /// Whether a build has succeeded into the folder (in this run of `serve` or an earlier one).
     var hasBuild: Bool { FileManager.default.fileExists(atPath: outputPath) }
 
-    func response(for path: String) -> Response {
+    /// The answer to a GET of `path`; `query` (without its `?`) is kept by the redirects that add a slash,
+    /// as static hosts keep it: `/search?q=drill` → `/search/?q=drill`.
+    func response(for path: String, query: String = "") -> Response {
         guard hasBuild else { return noBuildYet() }
-        if path == "/" && basePath != "/" { return redirect(to: basePath) }
+        let redirect = { (location: String) in Self.redirect(to: query.isEmpty ? location : location + "?" + query) }
+        if path == "/" && basePath != "/" { return redirect(basePath) }
         guard path.hasPrefix(basePath) || path + "/" == basePath else { return notFound() }
-        if path + "/" == basePath { return redirect(to: basePath) }
+        if path + "/" == basePath { return redirect(basePath) }
         let relative = String(path.dropFirst(basePath.count)).removingPercentEncoding ?? ""
         let segments = relative.split(separator: "/", omittingEmptySubsequences: true)
         // Hidden names are served (static/'s `.well-known/`), but for the build's own markers.
@@ -26,7 +29,7 @@ struct ServedSite: Sendable {
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else { return notFound() }
         if isDirectory.boolValue {
             // `/cleaners/ana` → `/cleaners/ana/`, as static hosts do, so relative links resolve.
-            guard path.hasSuffix("/") else { return redirect(to: path + "/") }
+            guard path.hasSuffix("/") else { return redirect(path + "/") }
             file += "/index.html"
         }
         guard let data = FileManager.default.contents(atPath: file) else { return notFound() }
@@ -52,7 +55,14 @@ struct ServedSite: Sendable {
         return serve([UInt8](data), path: "404.html", status: .notFound)
     }
 
-    private func redirect(to location: String) -> Response {
+    /// The answer to a HEAD: the GET's status and headers, its length among them, without the body.
+    func headResponse(for path: String, query: String = "") -> Response {
+        let response = response(for: path, query: query)
+        // As Hummingbird's FileMiddleware answers a HEAD: the initialiser keeps the Content-Length given.
+        return Response(status: response.status, headers: response.headers, body: ResponseBody())
+    }
+
+    private static func redirect(to location: String) -> Response {
         Response(status: .movedPermanently, headers: [.location: location])
     }
 

@@ -100,6 +100,12 @@ import Testing
         #expect(try Self.fetch("\(base)/catalogue/api/cleaners.json").contentType == "application/json")
         #expect(try Self.fetch("\(base)/catalogue/assets/style.css").contentType == "text/css; charset=utf-8")
         #expect(try Self.fetch("\(base)/catalogue/cleaners").status == 301)
+        // A redirect that adds the slash keeps the query, and a HEAD answers as the GET would, without the body.
+        let redirect = try TestSupport.run("curl", ["-s", "-o", "/dev/null", "-w", "%{redirect_url}", "\(base)/catalogue/search?q=oven&kind=cleaners"])
+        #expect(redirect.stdout == "\(base)/catalogue/search/?q=oven&kind=cleaners")
+        let head = try TestSupport.run("curl", ["-sI", "\(base)/catalogue/cleaners/aoife-byrne/"]).stdout.lowercased()
+        #expect(head.hasPrefix("http/1.1 200") && head.contains("content-length: \(page.body.utf8.count)\r\n"), "\(head)")
+        #expect(try TestSupport.run("curl", ["-sI", "\(base)/catalogue/no-such-page/"]).stdout.hasPrefix("HTTP/1.1 404"))
         let missing = try Self.fetch("\(base)/catalogue/no-such-page/")
         #expect(missing.status == 404 && missing.body.contains("<h1>Page not found</h1>"))
         #expect(try Self.fetch("\(base)/catalogue/../content/site.yaml").status == 404)
