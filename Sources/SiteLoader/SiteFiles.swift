@@ -182,7 +182,9 @@ public struct SiteFiles: Sendable {
                 return
             }
             defer { closedir(listing) }
-            let names = sequence(state: listing) { readdir($0).map(Self.name) }.filter { includingHidden ? !Self.neverPublished.contains($0) : !$0.hasPrefix(".") }
+            let names = sequence(state: listing) { readdir($0).map(Self.name) }.filter { name in
+                !Self.isEditorsFile(name) && (includingHidden ? !Self.neverPublished.contains(name) : !name.hasPrefix("."))
+            }
             for (name, type) in zip(names, Self.entryTypes(names, in: dirfd(listing))) {
                 let path = relative + "/" + name
                 switch type {
@@ -205,6 +207,14 @@ public struct SiteFiles: Sendable {
 
     /// Hidden names left out even where hidden files are published: a repository's history would be.
     private static let neverPublished: Set<String> = [".", "..", ".git", ".hg", ".svn", ".DS_Store"]
+
+    /// Editors' working files beside the ones they edit, never part of a site: Emacs's lock links (`.#CNAME`,
+    /// which point at nothing) and auto-saves (`#CNAME#`), Vim's swap files (`.CNAME.swp`, `.swo`…) and backups
+    /// (`CNAME~`).
+    static func isEditorsFile(_ name: String) -> Bool {
+        let swap = name.hasPrefix(".") && name.dropLast().hasSuffix(".sw") && name.last.map { ("a"..."p").contains($0) } == true
+        return swap || name.hasPrefix(".#") || name.hasSuffix("~") || (name.count > 2 && name.hasPrefix("#") && name.hasSuffix("#"))
+    }
 
     /// What a folder entry is, by its own `lstat` (a link is not followed here), and whether a file can be read.
     private enum EntryType: Sendable {

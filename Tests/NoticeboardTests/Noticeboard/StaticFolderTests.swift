@@ -18,12 +18,17 @@ import Testing
         // A repository's history and macOS's folder settings are never published.
         TestSupport.write("[core]\n", to: site + "/static/.git/config")
         TestSupport.write("", to: site + "/static/brand/.DS_Store")
+        // Nor are editors' working files: Vim's swap file and backup, Emacs's auto-save and lock link (which
+        // points at nothing, and failed the build).
+        for leftover in [".CNAME.swp", ".CNAME.swo", "brand/logo.svg~", "#CNAME#"] { TestSupport.write("x", to: site + "/static/" + leftover) }
+        symlink("me@host.4242:1733400000", site + "/static/.#CNAME")
         let first = try Noticeboard.build(BuildOptions(root: site, now: Self.now))
         let files = TestSupport.tree(site + "/public")
         for path in ["CNAME", ".nojekyll", ".well-known/security.txt", "brand/logo.svg"] {
             #expect(files[path] == FileManager.default.contents(atPath: site + "/static/" + path), "\(path)")
         }
         #expect(files[".git/config"] == nil && files["brand/.DS_Store"] == nil)
+        #expect(Set(files.keys).isDisjoint(with: [".CNAME.swp", ".CNAME.swo", "brand/logo.svg~", "#CNAME#", ".#CNAME"]))
         // Listed with the site's files, so that a later build may replace them, and not in the sitemap.
         #expect(TestSupport.read(site + "/public/api/manifest.json").contains(#""path":"CNAME""#))
         #expect(!TestSupport.read(site + "/public/sitemap.xml").contains("CNAME"))
