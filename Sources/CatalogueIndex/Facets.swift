@@ -1,3 +1,4 @@
+import OrderedCollections
 import SiteModel
 
 /// A field whose values each get a page listing the kind's listings with that value.
@@ -61,7 +62,9 @@ func facets(
         }
         let values = sorted.map { FacetValue(text: $0, slug: Slug.from(text: $0), listings: ListingSelection(base, at: members[$0]!)) }
         // An entry's fields sit inside its collection's file, where no top-level field places them.
-        problems += slugProblems(of: values, field: name, locator: schema.facetIsOverEntries(name) ? .fileOnly : locator)
+        let fieldLocator = schema.facetIsOverEntries(name) ? FieldLocator.fileOnly : locator
+        problems += slugProblems(of: values, field: name, locator: fieldLocator)
+        problems += sharedTitleProblems(field: name, in: base, locator: fieldLocator)
         return Facet(field: field, values: values)
     }
     return (facets, problems)
@@ -90,6 +93,35 @@ private func slugProblems(of values: [FacetValue], field: String, locator: Field
         }
     }
     return problems
+}
+
+/// A facet over a reference has the referred listings' titles for values: two listings referred to under one
+/// title would be one value, their referrers on one page. An error at each listing (by file path) that refers
+/// to a listing of a title an earlier one's reference gave another.
+private func sharedTitleProblems(field: String, in base: [Listing], locator: FieldLocator) -> [Diagnostic] {
+    var referred: [String: String] = [:]  // slug by title
+    var problems: [Diagnostic] = []
+    for listing in base.sorted(by: { $0.file < $1.file }) {
+        for reference in referenceObjects(listing.fields[field]) {
+            guard case .string(let slug)? = reference["slug"], let title = reference["title"]?.text else { continue }
+            if let other = referred[title], other != slug {
+                problems.append(.error(
+                    at: locator.location(of: field, in: listing),
+                    "'\(field)' refers to '\(slug)', titled '\(title)' as '\(other)' is; the '\(field)' facet's values are titles, so the two would be one value: give one of them another title"))
+            } else {
+                referred[title] = slug
+            }
+        }
+    }
+    return problems
+}
+
+private func referenceObjects(_ value: Value?) -> [OrderedDictionary<String, Value>] {
+    switch value {
+    case .object(let reference)?: return [reference]
+    case .list(let items)?: return items.flatMap { referenceObjects($0) }
+    default: return []
+    }
 }
 
 /// A facet field's value as the texts its facet pages are made from: a bool as Yes or No, a reference by its title.
