@@ -23,7 +23,7 @@ extension SiteRenderer {
             let pick = picks[index]
             let path = dailyPath(pick.date, in: collection)
             var context = PageContext([
-                "site": contexts.siteValue(currentKind: schema.name),
+                "site": contexts.siteValue(.inKind(schema.name)),
                 "page": contexts.page(
                     title: "\(schema.title) of the day, \(contexts.dates.text(pick.date))", outputPath: path,
                     description: "The pick of \(contexts.dates.text(pick.date)) from \(schema.title.lowercased())."),
@@ -44,7 +44,7 @@ extension SiteRenderer {
         let schema = collection.schema
         let path = collection.outputPath + "daily/"
         var context = PageContext([
-            "site": contexts.siteValue(currentKind: schema.name),
+            "site": contexts.siteValue(.inKind(schema.name)),
             "page": contexts.page(title: "\(schema.title) of the day: the archive", outputPath: path, description: "Past picks of the day from \(schema.title.lowercased())."),
         ])
         context.set("kind", contexts.kindValue(collection))

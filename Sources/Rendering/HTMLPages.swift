@@ -10,7 +10,7 @@ import Support
 extension SiteRenderer {
     func homePage() -> Page {
         let context = PageContext([
-            "site": contexts.siteValue(currentKind: nil),
+            "site": contexts.siteValue(.outside),
             "page": contexts.page(title: site.title, outputPath: "", description: site.description),
             "is_home": .bool(true),
             "kinds": .list(catalogue.kinds.filter(\.schema.hasPages).map { contexts.kindValue($0).value }),
@@ -53,7 +53,7 @@ extension SiteRenderer {
         let facetPath = facet.outputPath(kind: schema.name)
         let facetTitle = "\(schema.title) by \(facet.field.label.lowercased())"
         var context = PageContext([
-            "site": contexts.siteValue(currentKind: schema.name),
+            "site": contexts.siteValue(.inKind(schema.name)),
             "page": contexts.page(title: facetTitle, outputPath: facetPath, description: "\(schema.title) by \(facet.field.label.lowercased())."),
         ])
         context.set("kind", contexts.kindValue(collection))
@@ -102,7 +102,7 @@ extension SiteRenderer {
         let listLinks = links.value { contexts.paginationLinks(count: Pagination<Listing>.count(of: listings.count, size: site.pageSize), basePath: basePath) }
         return zip(paginations, contexts.paginationValues(paginations, links: listLinks)).map { pagination, paginationValue in
             var context = PageContext([
-                "site": contexts.siteValue(currentKind: schema.name),
+                "site": contexts.siteValue(.of(kind: schema.name, outputPath: Pagination<Listing>.path(of: pagination.number, basePath: basePath), kindPath: collection.outputPath)),
                 "page": contexts.page(title: title, description: description, pagination: pagination),
             ])
             context.set("kind", contexts.kindValue(collection))
@@ -149,7 +149,7 @@ extension SiteRenderer {
         let schema = collection.schema
         let title = contexts.title(of: listing, schema: schema)
         var context = PageContext([
-            "site": contexts.siteValue(currentKind: schema.name),
+            "site": contexts.siteValue(.inKind(schema.name)),
             "page": contexts.page(
                 title: title, outputPath: listing.outputPath,
                 description: contexts.summary(listing, schema: schema) ?? "\(schema.singular): \(title)"),
@@ -174,7 +174,7 @@ extension SiteRenderer {
 
     func freePage(_ freePage: FreePage) -> Page {
         let context = PageContext([
-            "site": contexts.siteValue(currentKind: nil, currentPage: freePage.slug),
+            "site": contexts.siteValue(.freePage(freePage.slug)),
             "page": contexts.page(title: freePage.title, outputPath: freePage.outputPath, description: freePage.description),
             "body_html": .html(freePage.html),
         ])
@@ -183,7 +183,7 @@ extension SiteRenderer {
 
     func searchPage() -> Page {
         let context = PageContext([
-            "site": contexts.siteValue(currentKind: nil),
+            "site": contexts.siteValue(.outside),
             "page": contexts.page(title: "Search", outputPath: "search/", description: "Search every listing on \(site.title)."),
             "index_url": .string(site.path(SiteRenderer.searchFolder)),
             // Without JavaScript, the page offers each kind's facet pages instead.
@@ -201,7 +201,7 @@ extension SiteRenderer {
     /// canonical link or `og:url` would name `404.html` as the page at every address it is served for.
     func notFoundPage() -> Page {
         let context = PageContext([
-            "site": contexts.siteValue(currentKind: nil),
+            "site": contexts.siteValue(.outside),
             "page": contexts.page(title: "Page not found", outputPath: "404.html", description: "There is no page at this address.", canonical: false),
         ])
         return Page(path: "404.html", template: "404", context: context, lastModified: nil, inSitemap: false)

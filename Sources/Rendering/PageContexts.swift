@@ -6,9 +6,9 @@ import Support
 /// Builds the values templates see. Every page gets `site` and `page`; the layout also gets `content`.
 struct PageContexts: Sendable {
     let catalogue: Catalogue
-    /// `site` and `kind` are the same on every page of a kind, so each is built once, not per page (the
-    /// kind with its digest, which render keys take in its place).
-    private var siteValues: [String?: Value] = [:]
+    /// `site` and `kind` are the same on every page of a kind (for each place in the navigation), so each is
+    /// built once, not per page (the kind with its digest, which render keys take in its place).
+    private var siteValues: [NavigationPlace: Value] = [:]
     private var kindValues: [String: SharedValue] = [:]
     /// By kind and slug, where in their kind's list the listings are that derived `list` fields gather (an
     /// owner's rentals), for their cards. Positions, so that the listings are not copied to index them.
@@ -34,8 +34,8 @@ struct PageContexts: Sendable {
             }
         }
         layouts = Dictionary(uniqueKeysWithValues: catalogue.kinds.map { ($0.schema.name, KindLayout($0.schema)) })
-        let kindNames: [String?] = [nil] + catalogue.kinds.map(\.schema.name)
-        siteValues = Dictionary(uniqueKeysWithValues: kindNames.map { ($0, makeSiteValue(currentKind: $0)) })
+        let places = [NavigationPlace.outside] + catalogue.kinds.flatMap { [.kind($0.schema.name), .inKind($0.schema.name), .map($0.schema.name)] }
+        siteValues = Dictionary(uniqueKeysWithValues: places.map { ($0, makeSiteValue($0)) })
         kindValues = Dictionary(uniqueKeysWithValues: catalogue.kinds.map { ($0.schema.name, SharedValue(makeKindValue($0))) })
     }
 
@@ -46,13 +46,12 @@ struct PageContexts: Sendable {
         layouts[schema.name] ?? KindLayout(schema)
     }
 
-    /// `currentKind` or `currentPage` marks the navigation entry of the page being rendered.
-    func siteValue(currentKind: String?, currentPage: String? = nil) -> Value {
-        if currentPage == nil, let value = siteValues[currentKind] { return value }
-        return makeSiteValue(currentKind: currentKind, currentPage: currentPage)
+    /// `site`, its navigation marking where the page being rendered is.
+    func siteValue(_ place: NavigationPlace) -> Value {
+        siteValues[place] ?? makeSiteValue(place)
     }
 
-    private func makeSiteValue(currentKind: String?, currentPage: String? = nil) -> Value {
+    private func makeSiteValue(_ place: NavigationPlace) -> Value {
         .object([
             "title": .string(site.title),
             "description": .string(site.description),
@@ -64,15 +63,15 @@ struct PageContexts: Sendable {
                 let entry: Value = .object([
                     "title": .string(collection.schema.title),
                     "path": .string(site.path(collection.outputPath)),
-                    "current": .bool(collection.schema.name == currentKind),
+                    "current": place.mark(kind: collection.schema.name),
                 ])
                 guard let mapPath = mapPath(collection) else { return [entry] }
-                return [entry, .object(["title": .string("Map"), "path": .string(mapPath), "current": .bool(false)])]
+                return [entry, .object(["title": .string("Map"), "path": .string(mapPath), "current": place.mark(mapOf: collection.schema.name)])]
             } + catalogue.pages.filter { $0.navigationOrder != nil }.map { page in
                 .object([
                     "title": .string(page.title),
                     "path": .string(site.path(page.outputPath)),
-                    "current": .bool(page.slug == currentPage),
+                    "current": place.mark(freePage: page.slug),
                 ])
             }),
         ])

@@ -26,6 +26,23 @@ import Testing
         #expect((pages["rentals/condition/index.html"] ?? "").contains("<li><a href=\"/catalogue/rentals/condition/\" aria-current=\"page\">Condition</a></li></ol></nav>"))
     }
 
+    /// The navigation marks the entry that links the page itself as the page, and a kind's entry from the
+    /// kind's other pages as where they are (`aria-current="true"`), for screen readers to say which is which.
+    @Test func theNavigationMarksThePageOrTheKindItIsIn() throws {
+        let pages = try build()
+        // The navigation's links, once each (the phone menu repeats them), before the breadcrumbs.
+        let marked = { (path: String) in
+            let header = (pages[path] ?? "").components(separatedBy: "<main").first ?? ""
+            return Set(header.components(separatedBy: "<li><a ").filter { $0.contains("aria-current") }.compactMap { $0.components(separatedBy: "</a>").first })
+        }
+        let cleaners = "href=\"/catalogue/cleaners/\" aria-current=", rentals = "href=\"/catalogue/rentals/\" aria-current="
+        #expect(marked("cleaners/index.html") == [cleaners + "\"page\">Cleaners"])
+        #expect(marked("cleaners/aoife-byrne/index.html") == [cleaners + "\"true\">Cleaners"])
+        #expect(marked("cleaners/county/cork/index.html") == [cleaners + "\"true\">Cleaners"])
+        #expect(marked("rentals/map/index.html") == [rentals + "\"true\">Rentals", "href=\"/catalogue/rentals/map/\" aria-current=\"page\">Map"])
+        #expect(marked("index.html").isEmpty)
+    }
+
     /// The generic listing template, for kinds without their own, shows a facet's values as links.
     @Test func theGenericListingTemplateLinksFacetValues() throws {
         let kayak = try build(removing: ["rentals/listing.mustache"])["rentals/kayak/index.html"] ?? ""
