@@ -17,7 +17,10 @@ extension SiteRenderer {
         context.set("kind", contexts.kindValue(collection))
         context["geojson"] = .string(site.path("api/\(schema.name).geojson"))
         context["tiles"] = site.map.map { .object(["url": .string($0.tiles), "attribution": .string($0.attribution)]) } ?? .null
-        context.set("places", placeCards(collection.listings.indices.compactMap { place(at: $0, in: collection, geo: geo) }, schema: schema, digests: cardDigests))
+        let places = collection.listings.indices.compactMap { place(at: $0, in: collection, geo: geo) }
+        // Those without both coordinates are not on the map: the page says how many, so none goes missing unseen.
+        context["unplaced"] = .int(Int64(collection.listings.count - places.count))
+        context.set("places", placeCards(places, schema: schema, digests: cardDigests))
         return page(at: path, template: templates.name("map", forKind: schema.name), context: context, lastModified: collection.newestDate)
     }
 

@@ -55,7 +55,7 @@ public struct TemplateContextShape: Sendable {
         case .map:
             let place = card(schema).adding(["slug": .value, "lat": .value, "lon": .value, "summary": .value])
             return page([
-                "kind": kind, "geojson": .value, "tiles": .object(["url": .value, "attribution": .value]), "places": .list(place),
+                "kind": kind, "geojson": .value, "tiles": .object(["url": .value, "attribution": .value]), "places": .list(place), "unplaced": .value,
             ])
         case .dailyDay:
             return page(["kind": kind, "daily": daily(schema), "earlier": .value, "later": .value])

@@ -23,6 +23,10 @@ import Testing
             #expect(page.contains("<a href=\"/catalogue/rentals/\(slug)/\">"), "\(slug) is not linked")
         }
         #expect(page.components(separatedBy: "<li data-slug=").count - 1 == features.count)
+        // The rentals without coordinates are not on it, and it says how many.
+        let rentals = try #require(try TestSupport.json(files, "api/rentals.json")["items"] as? [[String: Any]])
+        #expect(rentals.count > features.count)
+        #expect(page.contains("<p>Not on this map, with no place given: \(rentals.count - features.count) of the <a href=\"/catalogue/rentals/\">rentals</a>.</p>"))
         #expect(page.contains("data-tiles=\"https://tile.openstreetmap.org/{z}/{x}/{y}.png\""))
         #expect(page.contains("<script src=\"/catalogue/assets/leaflet/leaflet.min.js\" defer></script>"))
         // Linked from the kind's list page and the navigation; kinds without coordinates have none.
