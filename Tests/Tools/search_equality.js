@@ -15,8 +15,10 @@ const [folder, listingsFile, queryCount, seedText] = process.argv.slice(2);
 const documents = JSON.parse(fs.readFileSync(listingsFile, 'utf8')).documents;
 const search = new engine.Search((file) => Promise.resolve(JSON.parse(fs.readFileSync(path.join(folder, file), 'utf8'))));
 
-// Each listing's words, once.
-const wordsOf = documents.map((doc) => engine.words(doc.title + ' ' + doc.text));
+// Each listing's words, once: its title's and text's, and its kind's title and singular.
+const kinds = JSON.parse(fs.readFileSync(path.join(folder, 'meta.json'), 'utf8')).kinds;
+const kindWords = Object.fromEntries(kinds.map((kind) => [kind.name, engine.words(kind.title + ' ' + kind.singular)]));
+const wordsOf = documents.map((doc) => engine.words(doc.title + ' ' + doc.text).concat(kindWords[doc.kind]));
 const CJK = /[\u1100-\u11FF\u2E80-\u2FDF\u3040-\u318F\u31A0-\u31FF\u3400-\u4DBF\u4E00-\u9FFF\uA960-\uA97F\uAC00-\uD7FF\uF900-\uFAFF\uFF66-\uFF9F\u{20000}-\u{3134F}]/u;
 
 // The rules as README states them, applied to each listing in turn; `skipped`: a facet whose choice is left out.
@@ -74,7 +76,7 @@ function random() {
 }
 const pick = (list) => list[Math.floor(random() * list.length)];
 
-// A word as a visitor might type it: whole, its start, in capitals, or a CJK piece.
+// A word as a visitor might type it: whole, its start, in capitals, a CJK piece, or a kind's name or its start.
 const withCJK = documents.filter((doc, number) => wordsOf[number].some((word) => CJK.test(word[0])));
 
 function typedWord() {
@@ -93,6 +95,10 @@ function typedWord() {
   if (choice < 0.35) return characters.slice(0, 1 + Math.floor(random() * characters.length)).join('');
   if (choice < 0.5) return word.toUpperCase();
   if (choice < 0.55) return pick(['zqxj', 'ü', 'ß', 'Ø', 'ǅ', 'ﬁre', 'Ａｂ', '東', 'ß' + word]);
+  if (choice < 0.65) {
+    const kindWord = Array.from(pick(Object.values(kindWords).flat()));
+    return kindWord.slice(0, 2 + Math.floor(random() * (kindWord.length - 1))).join('');
+  }
   return word;
 }
 

@@ -183,6 +183,22 @@
     });
   };
 
+  // Whether a folded word matches a query term as the index matches it: whole, from its start, or within it.
+  function matchesTerm(word, term) {
+    return term.how === 'prefix' ? word.startsWith(term.text) : term.how === 'word' ? word === term.text : word.indexOf(term.text) >= 0;
+  }
+
+  // A kind's title and singular are words of each of its documents, outside their titles, so that 'cleaner'
+  // finds every cleaner and 'cleaner cork' those in Cork. `marks` as `marks` gives them, marked in place.
+  function withKindNames(meta, term, marks) {
+    meta.kinds.forEach(function (kind) {
+      if (!kind.words) kind.words = words(kind.title + ' ' + kind.singular);
+      if (!kind.words.some(function (word) { return matchesTerm(word, term); })) return;
+      for (var document = kind.first; document < kind.first + kind.count; document++) marks[document] |= 1;
+    });
+    return marks;
+  }
+
   function kindNamed(meta, name) {
     return meta.kinds.filter(function (kind) { return kind.name === name; })[0] || null;
   }
@@ -221,7 +237,8 @@
   Search.prototype.tests = function (meta, kind, query) {
     var self = this;
     var marks = queryTerms(query.words || '').map(function (term) {
-      return term.how === 'substring' ? self.substringMarks(meta, term) : self.marks(meta, term);
+      var found = term.how === 'substring' ? self.substringMarks(meta, term) : self.marks(meta, term);
+      return found.then(function (marks) { return withKindNames(meta, term, marks); });
     });
     var filters = kind ? self.filters(kind, query) : [];
     return Promise.all([Promise.all(marks), Promise.all(filters)]).then(function (parts) {
@@ -548,7 +565,9 @@
       link.href = form.getAttribute('data-base') + card.path;
       marked = markInto(link, card.title, terms) || marked;
       item.appendChild(link);
-      item.appendChild(span('card-kind', ' ' + card.kind.singular));
+      var kindLabel = span('card-kind', ' ');
+      marked = markInto(kindLabel, card.kind.singular, terms) || marked;
+      item.appendChild(kindLabel);
       var figures = card.figures.concat(card.facets ? [card.facets] : []);
       if (figures.length) item.appendChild(paragraph('result-figures', figures.join(' · ')));
       var summary = paragraph('result-summary', '');
@@ -578,9 +597,7 @@
       while ((match = pattern.exec(text)) !== null) {
         var folded = engine.words(match[0]);
         var hit = terms.some(function (term) {
-          return folded.some(function (word) {
-            return term.how === 'prefix' ? word.startsWith(term.text) : term.how === 'word' ? word === term.text : word.indexOf(term.text) >= 0;
-          });
+          return folded.some(function (word) { return engine.matchesTerm(word, term); });
         });
         if (!hit) continue;
         parent.appendChild(document.createTextNode(text.slice(at, match.index)));
@@ -636,7 +653,7 @@
     }
   }
 
-  var engine = { fold: fold, words: words, queryTerms: queryTerms, Search: Search };
+  var engine = { fold: fold, words: words, queryTerms: queryTerms, matchesTerm: matchesTerm, Search: Search };
   if (typeof module === 'object' && module.exports) { module.exports = engine; return; }
   if (typeof document === 'undefined') return;
   window.NoticeboardSearch = engine;
