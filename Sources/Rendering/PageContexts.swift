@@ -91,10 +91,11 @@ struct PageContexts: Sendable {
 
     /// A page's title, description, path and URL; a page that is not `canonical` (the 404 page, served at
     /// every missing address) has no URL.
+    /// An empty description is null, so that templates leave its `<meta>` out rather than write an empty one.
     func page(title: String, outputPath: String, description: String, canonical: Bool = true) -> Value {
         .object([
             "title": .string(title),
-            "description": .string(description),
+            "description": description.isEmpty ? .null : .string(description),
             "path": .string(site.path(outputPath)),
             "url": canonical ? .string(site.url(outputPath)) : .null,
         ])
