@@ -165,7 +165,9 @@ struct New: ParsableCommand {
         for item in try manager.contentsOfDirectory(atPath: scaffold.path) {
             try manager.copyItem(atPath: scaffold.path + "/" + item, toPath: folder + "/" + item)
         }
-        print("Made a new site in \(folder)/. Next:\n  cd \(folder)\n  noticeboard serve     # preview at http://127.0.0.1:4000/\n  noticeboard build     # write the site to public/")
+        // In the current folder, there is nowhere to go first.
+        let goThere = folder == "." || folder == "./" ? "" : "  cd \(folder)\n"
+        print("Made a new site in \(folder)/. Next:\n\(goThere)  noticeboard serve     # preview at http://127.0.0.1:4000/\n  noticeboard build     # write the site to public/")
     }
 }
 

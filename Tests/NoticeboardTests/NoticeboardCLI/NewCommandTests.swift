@@ -3,11 +3,20 @@ import Testing
 
 /// `noticeboard new`: the starter site builds, and its templates are the example site's.
 @Suite struct NewCommandTests {
+    /// Made in the folder it runs in, the next steps need no `cd`.
+    @Test func newInTheCurrentFolderNamesNoFolderToGoTo() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let made = try TestSupport.runCLI(["new", "."], in: folder)
+        #expect(made.status == 0 && made.stdout.contains("Next:\n  noticeboard serve"), "\(made.stdout)\(made.stderr)")
+    }
+
     @Test func newMakesASiteThatBuildsAndRefusesToOverwrite() throws {
         let folder = TestSupport.temporaryFolder()
         defer { TestSupport.removeTree(folder) }
         let made = try TestSupport.runCLI(["new", "starter"], in: folder)
         #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdout.contains("Next:\n  cd starter\n  noticeboard serve"))
         let built = try TestSupport.runCLI(["build", "--now", "2026-11-23"], in: folder + "/starter")
         #expect(built.status == 0, "\(built.stderr)")
         let files = TestSupport.tree(folder + "/starter/public")
