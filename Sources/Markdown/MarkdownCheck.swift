@@ -8,15 +8,18 @@ public struct MarkdownCheck: Sendable {
     public let limits: MarkdownLimits
     /// The site's path below its host (`/catalogue/`), which root-relative links must stay within.
     public let sitePath: String
+    /// The site's `allow_raw_html`: then the tags the tag filter still escapes are found.
+    public let allowRawHTML: Bool
 
     /// cmark-gfm 0.29.0.gfm.6 matches emphasis and link delimiters in time that grows faster than their
     /// square within one paragraph: 160,000 of them in 1.8 MB of prose took 34 s. No real paragraph comes
     /// near this many; a paragraph of 5,000 takes under 10 ms.
     public static let maxParagraphMarks = 5000
 
-    public init(limits: MarkdownLimits, sitePath: String = "/") {
+    public init(limits: MarkdownLimits, sitePath: String = "/", allowRawHTML: Bool = false) {
         self.limits = limits
         self.sitePath = sitePath
+        self.allowRawHTML = allowRawHTML
     }
 
     /// What the check of one text found.
@@ -26,6 +29,8 @@ public struct MarkdownCheck: Sendable {
         /// Its root-relative links and images outside the site's path (`/about/` on a site at `/catalogue/`),
         /// which lead off the site; none when a limit is broken.
         public var linksLeavingSite: [RootRelativeLink] = []
+        /// With raw HTML allowed, the tags in its raw HTML that the tag filter escapes; none when a limit is broken.
+        public var filteredTags: [FilteredTag] = []
     }
 
     /// The first limit `markdown` breaks, or nil.
@@ -50,7 +55,9 @@ public struct MarkdownCheck: Sendable {
                 if let overrun = overrun(shape, size: size) { return Findings(overrun: overrun) }
                 var seen: Set<String> = []
                 // Each URL once: a link repeated through a text is one thing to mend.
-                return Findings(overrun: nil, linksLeavingSite: shape.rootRelativeLinks.filter { leavesSite($0.url) && seen.insert($0.url).inserted })
+                return Findings(
+                    overrun: nil, linksLeavingSite: shape.rootRelativeLinks.filter { leavesSite($0.url) && seen.insert($0.url).inserted },
+                    filteredTags: allowRawHTML ? shape.filteredTags : [])
             }
         } catch {
             return Findings(overrun: .memory(
@@ -133,6 +140,8 @@ struct DocumentShape {
     private(set) var htmlBytes = 0
     /// Links and images whose URL starts with one `/` (not `//`, which names a host).
     private(set) var rootRelativeLinks: [RootRelativeLink] = []
+    /// The tags of its raw HTML that the tag filter escapes.
+    private(set) var filteredTags: [FilteredTag] = []
 
     init(_ document: OpaquePointer) {
         guard let iterator = cmark_iter_new(document) else { fatalError("cmark-gfm could not allocate an iterator") }
@@ -154,6 +163,9 @@ struct DocumentShape {
             }
             if type == tableCell { tableCells += 1 }
             if type == CMARK_NODE_LINK || type == CMARK_NODE_IMAGE, let link = Self.rootRelativeLink(node) { rootRelativeLinks.append(link) }
+            if type == CMARK_NODE_HTML_BLOCK || type == CMARK_NODE_HTML_INLINE, let literal = cmark_node_get_literal(node) {
+                filteredTags += FilteredTag.found(in: String(cString: literal), line: max(0, Int(cmark_node_get_start_line(node)) - 1))
+            }
             htmlBytes += (type == tableCell ? Self.cellTagBytes : Self.tagBytes(type)) + escapedBytes(cmark_node_get_literal(node), htmlEscapes)
                 + escapedBytes(cmark_node_get_fence_info(node), htmlEscapes)
                 + escapedBytes(cmark_node_get_url(node), hrefEscapes) + escapedBytes(cmark_node_get_title(node), htmlEscapes)

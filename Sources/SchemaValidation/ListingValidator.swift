@@ -10,10 +10,10 @@ public struct ListingValidator: Sendable {
     /// The site's limits on what a Markdown field may render to, and the path its links must stay within.
     public let markdown: MarkdownCheck
 
-    public init(schema: KindSchema, mediaFiles: Set<String>, markdown: MarkdownLimits = .standard, sitePath: String = "/") {
+    public init(schema: KindSchema, mediaFiles: Set<String>, markdown: MarkdownLimits = .standard, sitePath: String = "/", allowRawHTML: Bool = false) {
         self.schema = schema
         self.mediaFiles = mediaFiles
-        self.markdown = MarkdownCheck(limits: markdown, sitePath: sitePath)
+        self.markdown = MarkdownCheck(limits: markdown, sitePath: sitePath, allowRawHTML: allowRawHTML)
     }
 
     /// The listing's public fields, or nil when it has errors; the diagnostics either way. `slug` is the file

@@ -13,7 +13,7 @@ import SiteModel
 ///
 /// `sitePath`: the site's path below its host (`/catalogue/`), which the page's root-relative links must stay within.
 public func decodePage(
-    _ bytes: [UInt8], file: String, slug: String, markdown: MarkdownLimits = .standard, sitePath: String = "/"
+    _ bytes: [UInt8], file: String, slug: String, markdown: MarkdownLimits = .standard, sitePath: String = "/", allowRawHTML: Bool = false
 ) -> (FreePage?, [Diagnostic]) {
     var problems = Problems(file: file)
     if let (offset, byte) = TextPosition.firstInvalidUTF8(in: bytes) {
@@ -56,7 +56,7 @@ public func decodePage(
         let line = closing + 2 + widest.line
         return (nil, [.error(at: SourceLocation(file: file, line: line, column: 1), tableTooWideMessage("the page", cells: widest.cells))])
     }
-    let check = MarkdownCheck(limits: markdown, sitePath: sitePath)
+    let check = MarkdownCheck(limits: markdown, sitePath: sitePath, allowRawHTML: allowRawHTML)
     let found = check.check(body)
     if let overrun = found.overrun {
         return (nil, [.error(at: SourceLocation(file: file, line: closing + 2 + (overrun.line ?? 0), column: 1), overrun.message("the page"))])
@@ -67,13 +67,16 @@ public func decodePage(
         return Diagnostic.warning(at: SourceLocation(file: file, line: line + 1, column: column),
                                   link.leavingMessage("the page", sitePath: sitePath, namingLine: false))
     }
+    let filtered = found.filteredTags.map { tag in
+        Diagnostic.warning(at: SourceLocation(file: file, line: closing + 2 + tag.line, column: 1), tag.message("the page", namingLine: false))
+    }
     let heading = leadingTopHeading(lines[(closing + 1)...]).map { line, column in
         Diagnostic.warning(
             at: SourceLocation(file: file, line: line + 1, column: column),
             "the page starts with a '#' heading, and a page shows its title as its heading already (two top headings confuse screen readers and search engines); start with '##', or leave it out")
     }
     let page = FreePage(slug: slug, file: file, title: title, description: description, navigationOrder: nav, markdown: body)
-    return (page, problems.list + leaving + (heading.map { [$0] } ?? []))
+    return (page, problems.list + leaving + filtered + (heading.map { [$0] } ?? []))
 }
 
 /// The 0-based line and 1-based column of a `# ` heading that is the body's first text, if it is one.

@@ -207,6 +207,7 @@ struct ValueChecker {
             for link in found.linksLeavingSite where !scalar.hiding {
                 problems.warning(node, link.leavingMessage("'\(name)'", sitePath: markdown.sitePath, namingLine: true))
             }
+            for tag in found.filteredTags where !scalar.hiding { problems.warning(node, tag.message("'\(name)'", namingLine: true)) }
         }
         if let allowed = field.placeholders {
             for placeholder in placeholderNames(in: text) where !allowed.contains(String(placeholder)) {

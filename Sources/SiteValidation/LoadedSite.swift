@@ -55,10 +55,12 @@ public struct LoadedSite: Sendable {
 
         // Listings, parsed and checked across all cores.
         let mediaFiles = Set(content.files(under: "content/media").map { String($0.dropFirst("content/media/".count)) })
-        let validators = Dictionary(uniqueKeysWithValues: schemas.map { ($0.name, ListingValidator(schema: $0, mediaFiles: mediaFiles, markdown: config.markdown, sitePath: config.basePath)) })
+        let validators = Dictionary(uniqueKeysWithValues: schemas.map { ($0.name, ListingValidator(
+            schema: $0, mediaFiles: mediaFiles, markdown: config.markdown, sitePath: config.basePath, allowRawHTML: config.allowRawHTML)) })
         let (listings, failed) = Self.loadListings(files, content, schemas: schemas, validators: validators, diagnostics: &diagnostics)
         let (pages, pageProblems) = Self.loadPages(
-            files, content.files(under: "content/pages", extensions: ["md", "markdown"]), kinds: config.kinds, markdown: config.markdown, sitePath: config.basePath)
+            files, content.files(under: "content/pages", extensions: ["md", "markdown"]), kinds: config.kinds, markdown: config.markdown, sitePath: config.basePath,
+            allowRawHTML: config.allowRawHTML)
         diagnostics += pageProblems
         diagnostics += Self.staticFilesTaken(statics.files, kinds: config.kinds, pages: pages) + statics.files.compactMap(files.sizeProblem)
         // Each kind's slugs, then every listing's references to them, on every core: 430,000 listings at 10× L.
@@ -288,7 +290,7 @@ public struct LoadedSite: Sendable {
     }
 
     private static func loadPages(
-        _ files: SiteFiles, _ pageFiles: [String], kinds: [String], markdown: MarkdownLimits, sitePath: String
+        _ files: SiteFiles, _ pageFiles: [String], kinds: [String], markdown: MarkdownLimits, sitePath: String, allowRawHTML: Bool
     ) -> ([FreePage], [Diagnostic]) {
         var pages: [FreePage] = []
         var problems: [Diagnostic] = []
@@ -314,7 +316,7 @@ public struct LoadedSite: Sendable {
             }
             pageAt[slug] = file
             do throws(Diagnostic) {
-                let (page, found) = decodePage(try files.read(file), file: file, slug: slug, markdown: markdown, sitePath: sitePath)
+                let (page, found) = decodePage(try files.read(file), file: file, slug: slug, markdown: markdown, sitePath: sitePath, allowRawHTML: allowRawHTML)
                 problems += found
                 if let page { pages.append(page) }
             } catch {

@@ -135,6 +135,20 @@ import Testing
         ])
     }
 
+    /// With raw HTML allowed, a tag the tag filter still escapes is warned about at its public field, naming
+    /// its line of the text; never in a private field, which is not published.
+    @Test func tagsTheTagFilterEscapesAreWarnedAboutInPublicFields() throws {
+        let text = "name: Ana\nrate: 1\nbio: |\n  Hi <b>there</b>.\n  <iframe src=\"https://video.example/\"></iframe>\nnotes: \"<script>x</script>\"\n"
+        for allowed in [true, false] {
+            let validator = ListingValidator(schema: try schema(), mediaFiles: [], allowRawHTML: allowed)
+            let (_, problems) = validator.validate(try parseYAML(Array(text.utf8), file: "content/cleaners/ana.yaml"), file: "content/cleaners/ana.yaml", slug: "ana")
+            #expect(problems.map(\.description) == (allowed ? [
+                "content/cleaners/ana.yaml:3:6: warning: 'bio' has <iframe> (line 2 of its text), which GitHub Flavored Markdown's tag filter "
+                    + "writes out as text even with allow_raw_html, so visitors would see its markup; put what it embeds in a template instead",
+            ] : []))
+        }
+    }
+
     @Test func missingRequiredFieldPointsAtTheMapping() throws {
         let (_, problems) = try validate("county: Cork\n")
         #expect(problems == [
