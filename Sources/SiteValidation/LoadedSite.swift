@@ -78,6 +78,7 @@ public struct LoadedSite: Sendable {
 
         // Templates are checked in the same run, so one build reports content and template errors together.
         let templates = Self.checkedTemplates(files, forPages: !pages.isEmpty, schemas: schemas, language: config.language, diagnostics: &diagnostics)
+        if let templates, config.map != nil { diagnostics += Self.mapsWithoutTemplate(schemas, templates) }
         try stopIfErrors()
 
         self.config = config
@@ -238,6 +239,17 @@ public struct LoadedSite: Sendable {
         } catch {
             diagnostics += error.diagnostics
             return nil
+        }
+    }
+
+    /// With map tiles configured, each kind with `geo` and pages whose theme has no `map` template: it gets no
+    /// map page (its GeoJSON is written all the same), which nothing else would say.
+    private static func mapsWithoutTemplate(_ schemas: [KindSchema], _ templates: TemplateSet) -> [Diagnostic] {
+        schemas.filter { $0.geo != nil && $0.hasPages && !templates.names.contains(templates.name("map", forKind: $0.name)) }.map { schema in
+            .warning(
+                at: SourceLocation(file: schema.file),
+                "kind '\(schema.name)' has geo and the site has map tiles, but the theme has no templates/map.mustache, so it gets no map "
+                    + "page; add one (the example site's theme has it, with assets/map.js and assets/leaflet/)")
         }
     }
 

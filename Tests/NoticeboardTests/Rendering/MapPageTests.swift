@@ -35,6 +35,21 @@ import Testing
         #expect(files["cleaners/map/index.html"] == nil)
     }
 
+    /// A site with map tiles whose theme has no map template (a `new` site's) is told why a kind with `geo` has
+    /// no map page; its GeoJSON is written all the same.
+    @Test func aKindWithGeoButNoMapTemplateIsWarnedAbout() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        try FileManager.default.removeItem(atPath: site + "/templates/map.mustache")
+        let report = try Noticeboard.build(BuildOptions(root: site, now: TestSupport.now))
+        #expect(report.warnings.map(\.description) == [
+            "content/schemas/rentals.yaml:1:1: warning: kind 'rentals' has geo and the site has map tiles, but the theme has no "
+                + "templates/map.mustache, so it gets no map page; add one (the example site's theme has it, with assets/map.js and assets/leaflet/)",
+        ])
+        #expect(FileManager.default.fileExists(atPath: site + "/public/api/rentals.geojson"))
+        #expect(!FileManager.default.fileExists(atPath: site + "/public/rentals/map/index.html"))
+    }
+
     @Test func withoutTilesTheMapPageIsAListAndLoadsNoLeaflet() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
