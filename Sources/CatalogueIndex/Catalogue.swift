@@ -109,37 +109,16 @@ public struct KindCollection: Sendable {
     /// A collection kind's entries, each as a listing of its own that links into its collection's page.
     public let entries: [Listing]
     public let facets: [Facet]
-    /// The newest listing date (`latestDate(of:)` of every listing), which the home, facet and map pages
-    /// give as their `lastmod`. An in-place edit keeps it: a listing's date is among what the edit may not change.
-    public let newestDate: CalendarDate?
 
-    init(schema: KindSchema, listings: [Listing], entries: [Listing], facets: [Facet], newestDate: CalendarDate?) {
+    init(schema: KindSchema, listings: [Listing], entries: [Listing], facets: [Facet]) {
         self.schema = schema
         self.listings = listings
         self.entries = entries
         self.facets = facets
-        self.newestDate = newestDate
-    }
-
-    init(schema: KindSchema, listings: [Listing], entries: [Listing], facets: [Facet]) {
-        self.init(schema: schema, listings: listings, entries: entries, facets: facets, newestDate: Self.latestDate(of: listings, schema: schema))
     }
 
     /// The kind's index page, relative to the output root.
     public var outputPath: String { "\(schema.name)/" }
-
-    /// The newest listing date, for `lastmod` and feed `updated`; nil when the kind has no date field.
-    public func latestDate(of listings: some Sequence<Listing>) -> CalendarDate? {
-        Self.latestDate(of: listings, schema: schema)
-    }
-
-    private static func latestDate(of listings: some Sequence<Listing>, schema: KindSchema) -> CalendarDate? {
-        guard let field = schema.dateField else { return nil }
-        return listings.compactMap { listing -> CalendarDate? in
-            if case .date(let date)? = listing.fields[field] { return date }
-            return nil
-        }.max()
-    }
 }
 
 /// Each entry of a collection kind as a listing: the entry's fields, then `collection` (its listing's

@@ -33,8 +33,7 @@ extension Catalogue {
         // A kind with entries is never edited in place (the guard above), so every facet is over the listings.
         var updatedKinds = kinds
         updatedKinds[kindIndex] = KindCollection(
-            schema: schema, listings: listings, entries: collection.entries, facets: collection.facets.map { $0.over(listings) },
-            newestDate: collection.newestDate)
+            schema: schema, listings: listings, entries: collection.entries, facets: collection.facets.map { $0.over(listings) })
         let newest = newest.map { $0.kind == listing.kind && $0.slug == listing.slug ? listing : $0 }
         return Catalogue(
             site: site, buildDate: buildDate, kinds: updatedKinds, newest: newest, pages: pages, collation: collation, referrers: referrers,

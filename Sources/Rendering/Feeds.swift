@@ -76,8 +76,9 @@ extension SiteRenderer {
                     "url": listing.fields["url"] ?? .null,
                     "title": .string(contexts.title(of: listing, schema: schema)),
                     "content_html": .string(content(listing, in: collection)),
-                    "date_published": .string(timestamp(date, in: site.timeZone)),
                 ]
+                if let published = published(date) { item["date_published"] = .string(timestamp(published, in: site.timeZone)) }
+                item["date_modified"] = .string(timestamp(versions.updated(listing), in: site.timeZone))
                 if let tags = tags[listing.slug], !tags.isEmpty { item["tags"] = .list(tags.map(Value.string)) }
                 // JSON Feed's `image` is one URL; the extension lists every image with its variants, as the API does.
                 let images = images(of: listing, schema: schema)
@@ -104,10 +105,16 @@ extension SiteRenderer {
         return schema.fields.flatMap { field in listing.fields[field.name].map { collect($0, field.type) } ?? [] }
     }
 
+    /// A listing's date as its publication date; none when it lies after the build date (an event's day,
+    /// say), which would date the entry in its readers' future. When it last changed is its `updated`.
+    private func published(_ date: CalendarDate) -> CalendarDate? {
+        date <= catalogue.buildDate ? date : nil
+    }
+
     private func atomFeed(_ collection: KindCollection, _ entries: [(CalendarDate, Listing)]) -> OutputFile {
         let schema = collection.schema
         let path = "feeds/\(schema.name).atom"
-        let updated = entries.first.map { timestamp($0.0, in: site.timeZone) } ?? timestamp(catalogue.buildDate, in: site.timeZone)
+        let updated = timestamp(entries.map { versions.updated($0.1) }.max() ?? catalogue.buildDate, in: site.timeZone)
         var xml = """
             <?xml version="1.0" encoding="utf-8"?>
             <feed xmlns="http://www.w3.org/2005/Atom" xml:lang="\(xmlEscaped(site.language))">
@@ -127,8 +134,7 @@ extension SiteRenderer {
                 <title>\(xmlEscaped(contexts.title(of: listing, schema: schema)))</title>
                 <id>\(xmlEscaped(url))</id>
                 <link rel="alternate" type="text/html" href="\(xmlEscaped(url))"/>
-                <published>\(timestamp(date, in: site.timeZone))</published>
-                <updated>\(timestamp(date, in: site.timeZone))</updated>
+                \(published(date).map { "<published>\(timestamp($0, in: site.timeZone))</published>\n" } ?? "")<updated>\(timestamp(versions.updated(listing), in: site.timeZone))</updated>
                 <content type="html">\(xmlEscaped(content(listing, in: collection)))</content>
                 </entry>
 

@@ -24,7 +24,7 @@ extension SiteRenderer {
                 return dailyValue(pick, in: collection)
             }),
         ])
-        return page(at: "", template: "home", context: context, lastModified: catalogue.kinds.compactMap(\.newestDate).max())
+        return page(at: "", template: "home", context: context, lastModified: catalogue.kinds.compactMap { lastUpdated($0.listings) }.max())
     }
 
     /// For the home page, by kind, the first entries of each collection kind with pages (in its entry order) as
@@ -64,7 +64,7 @@ extension SiteRenderer {
         context["breadcrumbs"] = contexts.breadcrumbs([(schema.title, collection.outputPath), (facet.field.label, facetPath)])
         return page(
             at: facetPath, template: templates.name("facet", forKind: schema.name), context: context,
-            lastModified: collection.newestDate)
+            lastModified: lastUpdated(collection.listings))
     }
 
     /// The pages of one value of the facet (those in `pages`, counting from 0).
@@ -117,7 +117,7 @@ extension SiteRenderer {
             context["combined"] = combined
             return page(
                 at: pagination.outputPath, template: templates.name("list", forKind: schema.name), context: context,
-                lastModified: collection.latestDate(of: pagination.items))
+                lastModified: lastUpdated(pagination.items, areEntries: filter.map { schema.facetIsOverEntries($0.name) } ?? false))
         }
     }
 
@@ -169,7 +169,7 @@ extension SiteRenderer {
         context["breadcrumbs"] = contexts.breadcrumbs([(schema.title, collection.outputPath), (title, listing.outputPath)])
         return page(
             at: listing.outputPath, template: templates.name("listing", forKind: schema.name), context: context,
-            lastModified: collection.latestDate(of: [listing]))
+            lastModified: lastUpdated([listing]))
     }
 
     func freePage(_ freePage: FreePage) -> Page {
@@ -226,6 +226,13 @@ extension SiteRenderer {
     }
 
     /// A page with a pretty URL: `outputPath` is a folder and the file is its `index.html`.
+    /// When the newest of these listings (or collection entries) last changed, for a page that shows them: its
+    /// sitemap `lastmod`. A kind's own date field (`joined`, an event's day) says nothing of when a page changed,
+    /// and may lie ahead.
+    func lastUpdated(_ listings: some Sequence<Listing>, areEntries: Bool = false) -> CalendarDate? {
+        listings.lazy.map { versions.updated($0, isEntry: areEntries) }.max()
+    }
+
     func page(at outputPath: String, template: String, context: PageContext, lastModified: CalendarDate?) -> Page {
         Page(path: outputPath + "index.html", template: template, context: context, lastModified: lastModified, inSitemap: true)
     }

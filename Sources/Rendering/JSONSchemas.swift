@@ -165,10 +165,11 @@ extension SiteRenderer {
                 "$schema": string, "version": .object(["const": .string("https://jsonfeed.org/version/1.1")]),
                 "title": string, "home_page_url": uri, "feed_url": uri, "description": string, "language": string,
                 "items": .object(["type": .string("array"), "items": .object([
-                    "type": .string("object"), "required": strings(["id", "url", "title", "content_html", "date_published"]),
+                    "type": .string("object"), "required": strings(["id", "url", "title", "content_html", "date_modified"]),
                     "properties": .object([
                         "id": string, "url": uri, "title": string, "content_html": string,
                         "date_published": .object(["type": .string("string"), "format": .string("date-time")]),
+                        "date_modified": .object(["type": .string("string"), "format": .string("date-time")]),
                         "tags": .object(["type": .string("array"), "items": string]),
                         "image": uri,
                         "_noticeboard": requiredObject(["images": .object(["type": .string("array"), "items": ref("#/$defs/image")])]),

@@ -51,3 +51,38 @@ import Testing
         }
     }
 }
+
+/// A page's `lastmod` is when the newest-changed of its listings last changed (their `updated`), not the
+/// kind's date field, which says nothing of that and may lie ahead (an event's day); feeds date an entry
+/// published by that field only when it is not ahead, and updated when the listing changed.
+@Suite struct LastModifiedTests {
+    private static func lastmod(_ sitemap: String, _ path: String) -> String? {
+        guard let entry = sitemap.components(separatedBy: "<url>").first(where: { $0.contains("<loc>https://example.org/catalogue/\(path)</loc>") }),
+            let start = entry.range(of: "<lastmod>")
+        else { return nil }
+        return String(entry[start.upperBound...].prefix(10))
+    }
+
+    @Test func aPageIsDatedByWhenItsListingsLastChanged() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let first = CalendarDate(year: 2026, month: 11, day: 23)!, later = CalendarDate(year: 2026, month: 12, day: 2)!
+        _ = try TestSupport.buildTree(site, now: first)
+        let kayak = site + "/content/rentals/kayak.yaml"
+        // Listed in the future, as an event is dated, and edited.
+        TestSupport.write(TestSupport.read(kayak).replacingOccurrences(of: "listed: 2026-04-25", with: "listed: 2027-06-01") + "\n", to: kayak)
+        let files = try TestSupport.buildTree(site, now: later)
+        let sitemap = String(decoding: try #require(files["sitemap.xml"]), as: UTF8.self)
+        #expect(Self.lastmod(sitemap, "rentals/kayak/") == "2026-12-02")
+        #expect(Self.lastmod(sitemap, "rentals/cordless-drill/") == "2026-11-23")
+        #expect(Self.lastmod(sitemap, "rentals/") == "2026-12-02" && Self.lastmod(sitemap, "") == "2026-12-02")
+        #expect(Self.lastmod(sitemap, "cleaners/aoife-byrne/") == "2026-11-23")
+        #expect(!sitemap.contains("<lastmod>2027"))
+        let feed = try TestSupport.json(files, "feeds/rentals.json")
+        let items = try #require(feed["items"] as? [[String: Any]])
+        let kayakItem = try #require(items.first { ($0["url"] as? String)?.hasSuffix("/rentals/kayak/") == true })
+        #expect(kayakItem["date_published"] == nil && kayakItem["date_modified"] as? String == "2026-12-02T00:00:00Z")
+        let atom = String(decoding: try #require(files["feeds/rentals.atom"]), as: UTF8.self)
+        #expect(!atom.contains("2027") && atom.contains("<updated>2026-12-02T00:00:00Z</updated>"))
+    }
+}
