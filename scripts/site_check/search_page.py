@@ -380,10 +380,12 @@ def check_failed_downloads_are_retried(driver, site, report):
                  stranded and words().get_attribute("value") == WORD and browse,
                  f"status '{status_text(driver)}', words '{words().get_attribute('value')}', browse shown {browse}")
     blocked([])
-    words().send_keys(Keys.END + "s" + Keys.BACKSPACE)
-    recovered = settles(driver, lambda: len(result_titles(driver)) > 0 and not failed())
-    report.check("search: a change to the search loads the first file again once it can",
-                 recovered and not driver.find_element(By.ID, "search-browse").is_displayed(), status_text(driver))
+    # Other words typed: the retry searches for them, and the address says so.
+    words().send_keys(Keys.CONTROL + "a" + Keys.NULL + "kayak")
+    recovered = settles(driver, lambda: "Sit-on-top sea kayak" in result_titles(driver) and not failed())
+    report.check("search: a change to the search loads the first file again once it can, and searches for the words typed",
+                 recovered and "q=kayak" in driver.current_url and not driver.find_element(By.ID, "search-browse").is_displayed(),
+                 f"status '{status_text(driver)}', shown {sorted(result_titles(driver))}, address {driver.current_url}")
     # A sort order's file loads when the order is first chosen; chosen again after failing, it is asked for again.
     load(driver, site + f"search/?q={WORD}&kind=cleaners")
     settles(driver, lambda: len(result_titles(driver)) > 0)

@@ -635,8 +635,12 @@
       meta = loaded;
       element('search-browse').hidden = true;
       meta.kinds.forEach(function (kind) { kindSelect.appendChild(option(kind.name, kind.title)); });
+      // The words in the box stand: the address's, unless the visitor typed others while the index loaded
+      // (or failed to, and the typing asked for it again); then the address takes them.
+      var typed = words.value, asked = new URLSearchParams(location.search).get('q') || '';
       fromAddress();
-      history.replaceState({}, '', location.href);
+      words.value = typed;
+      history.replaceState({}, '', typed === asked ? location.href : address());
       form.addEventListener('input', function (event) {
         // Another kind's range is another field (euro an hour, euro a day): its From and To start empty.
         if (event.target === kindSelect) {
