@@ -12,7 +12,7 @@ public struct FileStamp: Equatable, Sendable {
         self.init(info)
     }
 
-    public var modificationTime: timespec { modified }
+    public var changeTime: timespec { changed }
 
     init(_ info: stat) {
         device = UInt64(info.st_dev)

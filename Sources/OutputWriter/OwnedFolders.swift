@@ -54,11 +54,12 @@ public enum OwnedFolders {
         }
     }
 
-    /// Before a build that writes, once the last build's record (saved at `recordTime`) is known to describe the
-    /// output: a file or folder someone added deeper in it since is not the site's, and is refused as one at
-    /// its top is. Otherwise the swap would take it into the staging folder, and it would show in every other
-    /// build. Adding an entry moves its folder's modification time, so only the folders changed since the
-    /// record are listed: the cost is a stat per folder of the output, on every core.
+    /// Before a build that writes, once the last build's record (put in place at `recordTime`, its change time)
+    /// is known to describe the output: a file or folder someone added deeper in it since is not the site's,
+    /// and is refused as one at its top is. Otherwise the swap would take it into the staging folder, and it
+    /// would show in every other build. Adding an entry moves its folder's change time, which no program can
+    /// set back (`tar` and `rsync -a` set modification times), so only the folders changed since the record,
+    /// or in the same clock tick, are listed: the cost is a stat per folder of the output, on every core.
     public static func checkNothingAdded(output: String, outputs: [String: BuildState.Output], recordTime: timespec) throws(BuildFailure) {
         let folders = outputFolders(outputs.keys)
         let strays = Array(folders).parallelRuns(of: 4096) { run in
@@ -69,7 +70,8 @@ public enum OwnedFolders {
             }
         }
         guard let stray = strays.min() else { return }
-        throw refusal(output, "\(output)/\(stray) is not the site's (no build wrote it) and was put there since the last build; move it "
+        let others = strays.count > 1 ? " (and \(strays.count - 1) more beside it)" : ""
+        throw refusal(output, "\(output)/\(stray)\(others) is not the site's (no build wrote it) and was put there since the last build; move it "
             + "away (a file to publish goes in static/) and build again")
     }
 
@@ -89,7 +91,7 @@ public enum OwnedFolders {
     private static func changedSince(_ time: timespec, _ path: String) -> Bool {
         var info = stat()
         guard lstat(path, &info) == 0 else { return false }
-        return (info.st_mtim.tv_sec, info.st_mtim.tv_nsec) > (time.tv_sec, time.tv_nsec)
+        return (info.st_ctim.tv_sec, info.st_ctim.tv_nsec) >= (time.tv_sec, time.tv_nsec)
     }
 
     /// For `noticeboard new`: it only writes into a folder that is absent or empty.

@@ -116,7 +116,7 @@ import Testing
     /// the cache) checks it against the tree's manifest first, and keeps the tree aside whole, with a warning,
     /// instead of removing the file. Without such a file the tree is removed as before.
     @Test(arguments: [true, false])
-    func aFileAddedInsideTheOutputIsKeptAsideNotRemoved(withAddedFile: Bool) throws {
+    func aFileAddedInsideTheStagedOutputIsKeptAsideNotRemoved(withAddedFile: Bool) throws {
         let site = try Self.siteWithEarlierOutput()
         defer { TestSupport.removeTree(site) }
         if withAddedFile { TestSupport.write("body { color: teal }\n", to: site + "/.public.staging/assets/custom.css") }
