@@ -64,7 +64,7 @@ func facets(
         // An entry's fields sit inside its collection's file, where no top-level field places them.
         let fieldLocator = schema.facetIsOverEntries(name) ? FieldLocator.fileOnly : locator
         problems += slugProblems(of: values, field: name, locator: fieldLocator)
-        problems += sharedTitleProblems(field: name, in: base, locator: fieldLocator)
+        problems += sharedTitleProblems(field, in: base, locator: fieldLocator)
         return Facet(field: field, values: values)
     }
     return (facets, problems)
@@ -96,24 +96,45 @@ private func slugProblems(of values: [FacetValue], field: String, locator: Field
 }
 
 /// A facet over a reference has the referred listings' titles for values: two listings referred to under one
-/// title would be one value, their referrers on one page. An error at each listing (by file path) that refers
-/// to a listing of a title an earlier one's reference gave another.
-private func sharedTitleProblems(field: String, in base: [Listing], locator: FieldLocator) -> [Diagnostic] {
-    var referred: [String: String] = [:]  // slug by title
-    var problems: [Diagnostic] = []
-    for listing in base.sorted(by: { $0.file < $1.file }) {
-        for reference in referenceObjects(listing.fields[field]) {
-            guard case .string(let slug)? = reference["slug"], let title = reference["title"]?.text else { continue }
-            if let other = referred[title], other != slug {
-                problems.append(.error(
-                    at: locator.location(of: field, in: listing),
-                    "'\(field)' refers to '\(slug)', titled '\(title)' as '\(other)' is; the '\(field)' facet's values are titles, so the two would be one value: give one of them another title"))
-            } else {
-                referred[title] = slug
-            }
+/// title would be one value, their referrers on one page. Of each title's listings, the one referred to first
+/// (by the referrer's file path) keeps it; an error at each referrer of another. One pass over the listings,
+/// and a sort of the referrers in error only: this runs on every build, over hundreds of thousands of them.
+private func sharedTitleProblems(_ field: FieldSchema, in base: [Listing], locator: FieldLocator) -> [Diagnostic] {
+    guard isReference(field.type) else { return [] }
+    var firstReferrers: [String: [String: String]] = [:]  // by title, by slug: the first referrer's file
+    for listing in base {
+        for (title, slug) in references(listing.fields[field.name]) {
+            firstReferrers[title, default: [:]][slug] = min(firstReferrers[title]?[slug] ?? listing.file, listing.file)
         }
     }
-    return problems
+    let keeper = firstReferrers.filter { $0.value.count > 1 }.mapValues { slugs in slugs.min { ($0.value, $0.key) < ($1.value, $1.key) }!.key }
+    guard !keeper.isEmpty else { return [] }
+    let misreferred = { (title: String, slug: String) in keeper[title].map { $0 != slug } ?? false }
+    let inError = base.filter { listing in references(listing.fields[field.name]).contains(where: misreferred) }
+    return inError.sorted { $0.file < $1.file }.flatMap { listing in
+        references(listing.fields[field.name]).filter(misreferred).map { title, slug -> Diagnostic in
+            let kept = keeper[title]!
+            return .error(
+                at: locator.location(of: field.name, in: listing),
+                "'\(field.name)' refers to '\(slug)', titled '\(title)' as '\(kept)' is; the '\(field.name)' facet's values are titles, so the two would be one value: give one of them another title")
+        }
+    }
+}
+
+private func isReference(_ type: FieldType) -> Bool {
+    switch type {
+    case .reference: return true
+    case .list(let item): return isReference(item.type)
+    default: return false
+    }
+}
+
+/// The titles and slugs of the listings a field's value refers to.
+private func references(_ value: Value?) -> [(title: String, slug: String)] {
+    referenceObjects(value).compactMap { reference in
+        guard case .string(let slug)? = reference["slug"], let title = reference["title"]?.text else { return nil }
+        return (title, slug)
+    }
 }
 
 private func referenceObjects(_ value: Value?) -> [OrderedDictionary<String, Value>] {
