@@ -121,7 +121,8 @@ public struct PreviewServer: Sendable {
         Self.stopOnSignals(site: live, log: log)
         let firstInputs = await watcher.firstBuild(onRebuild: report)
 
-        let router = Router()
+        // A HEAD is answered as its GET is, without the body, as hosts answer it (link checkers, `curl -I`).
+        let router = Router(options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestGuard(host: host, port: port))
         router.get(RouterPath(LiveReload.eventsPath)) { _, _ -> Response in
             let stream = await events.subscribe()
@@ -134,7 +135,6 @@ public struct PreviewServer: Sendable {
         }
         for path: RouterPath in ["/", "**"] {
             router.get(path) { request, _ -> Response in site.response(for: request.uri.path, query: request.uri.query ?? "") }
-            router.head(path) { request, _ -> Response in site.headResponse(for: request.uri.path, query: request.uri.query ?? "") }
         }
         let app = Application(
             router: router, configuration: .init(address: .hostname(host, port: port), serverName: "noticeboard"),

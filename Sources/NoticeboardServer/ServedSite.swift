@@ -55,13 +55,6 @@ struct ServedSite: Sendable {
         return serve([UInt8](data), path: "404.html", status: .notFound)
     }
 
-    /// The answer to a HEAD: the GET's status and headers, its length among them, without the body.
-    func headResponse(for path: String, query: String = "") -> Response {
-        let response = response(for: path, query: query)
-        // As Hummingbird's FileMiddleware answers a HEAD: the initialiser keeps the Content-Length given.
-        return Response(status: response.status, headers: response.headers, body: ResponseBody())
-    }
-
     private static func redirect(to location: String) -> Response {
         Response(status: .movedPermanently, headers: [.location: location])
     }
