@@ -225,7 +225,6 @@ extension SiteRenderer {
         ])
     }
 
-    /// A page with a pretty URL: `outputPath` is a folder and the file is its `index.html`.
     /// When the newest of these listings (or collection entries) last changed, for a page that shows them: its
     /// sitemap `lastmod`. A kind's own date field (`joined`, an event's day) says nothing of when a page changed,
     /// and may lie ahead.
@@ -233,6 +232,7 @@ extension SiteRenderer {
         listings.lazy.map { versions.updated($0, isEntry: areEntries) }.max()
     }
 
+    /// A page with a pretty URL: `outputPath` is a folder and the file is its `index.html`.
     func page(at outputPath: String, template: String, context: PageContext, lastModified: CalendarDate?) -> Page {
         Page(path: outputPath + "index.html", template: template, context: context, lastModified: lastModified, inSitemap: true)
     }

@@ -105,7 +105,8 @@ public enum Outputs {
             pass.renderer.templates.names.contains("404") ? [.pages { [pass.renderer.notFoundPage()] }] : []
         },
 
-        // Made from the others. The sitemap's dates are listings' dates, which an in-place edit does not change.
+        // Made from the others. An in-place edit (serve's) leaves the sitemap as it was, its edited listing's
+        // `lastmod` included, until the next whole build.
         .fromPages("sitemap and robots.txt", ["sitemap.xml", "sitemap-<n>.xml", "robots.txt"]) { renderer, pages in renderer.sitemapAndRobots(pages) },
         .fromDigests("API root, sync documents and manifest", [SiteRenderer.apiRootPath, SyncDocuments.headPath, SyncDocuments.treePath, "api/sync/tree/<bucket>.json", "api/sync/changes/<build>.json", Manifest.path]),
     ]

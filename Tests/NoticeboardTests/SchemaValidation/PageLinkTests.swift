@@ -15,11 +15,11 @@ import Testing
     /// With raw HTML allowed, a tag the tag filter still escapes is warned about at its line; without, all raw
     /// HTML is left out, as the README says, and nothing is.
     @Test func tagsTheTagFilterEscapesAreWarnedAboutWhereRawHTMLIsAllowed() {
-        let text = "---\ntitle: Video\n---\nIntro <b>bold</b>.\n\n<IFRAME src=\"https://video.example/\"></iframe>\n\n<p>A <textarea>x</textarea></p>\n"
+        let text = "---\ntitle: Video\n---\nIntro <b>bold</b>.\n\n<IFRAME src=\"https://video.example/\"></iframe>\n\n<p>A <textarea>x</textarea></p>\n\nA paragraph\nwith `a\ncode span` then <style>p {}</style> inline.\n"
         for allowed in [true, false] {
             let (_, problems) = decodePage(Array(text.utf8), file: "content/pages/video.md", slug: "video", allowRawHTML: allowed)
             #expect(problems.map { "\($0.location!.line) \($0.message.prefix { $0 != "," })" } == (allowed ? [
-                "6 the page has <iframe>", "8 the page has <textarea>",
+                "6 the page has <iframe>", "8 the page has <textarea>", "12 the page has <style>",
             ] : []))
         }
     }
