@@ -29,7 +29,7 @@ public struct SiteRenderer: Sendable {
         self.catalogue = catalogue
         self.templates = templates
         self.staticFiles = staticFiles
-        let mapKinds = catalogue.kinds.filter { $0.schema.geo != nil && templates.names.contains(templates.name("map", forKind: $0.schema.name)) }
+        let mapKinds = catalogue.kinds.filter { $0.schema.geo != nil && templates.hasMap(forKind: $0.schema.name) }
         self.contexts = PageContexts(catalogue: catalogue, mapKinds: Set(mapKinds.map(\.schema.name)))
         self.versions = versions ?? ListingVersions(catalogue: catalogue, previous: VersionTable())
         self.lastSync = lastSync

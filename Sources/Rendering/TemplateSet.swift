@@ -100,6 +100,11 @@ public struct TemplateSet: Sendable {
     public func name(_ page: String, forKind kind: String) -> String {
         names.contains("\(kind)/\(page)") ? "\(kind)/\(page)" : page
     }
+
+    /// Whether a kind with `geo` gets a map page: when the theme has a `map` template for it.
+    public func hasMap(forKind kind: String) -> Bool {
+        names.contains(name("map", forKind: kind))
+    }
 }
 
 private func describe(_ error: Error) -> String {

@@ -245,7 +245,7 @@ public struct LoadedSite: Sendable {
     /// With map tiles configured, each kind with `geo` and pages whose theme has no `map` template: it gets no
     /// map page (its GeoJSON is written all the same), which nothing else would say.
     private static func mapsWithoutTemplate(_ schemas: [KindSchema], _ templates: TemplateSet) -> [Diagnostic] {
-        schemas.filter { $0.geo != nil && $0.hasPages && !templates.names.contains(templates.name("map", forKind: $0.name)) }.map { schema in
+        schemas.filter { $0.geo != nil && $0.hasPages && !templates.hasMap(forKind: $0.name) }.map { schema in
             .warning(
                 at: SourceLocation(file: schema.file),
                 "kind '\(schema.name)' has geo and the site has map tiles, but the theme has no templates/map.mustache, so it gets no map "
