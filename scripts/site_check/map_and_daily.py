@@ -101,6 +101,14 @@ def check_map(driver, site, public, asked, report):
     report.check("map: one marker per GeoJSON feature", titles == expected,
                  f"{len(titles)} markers for {len(features)} features; missing {sorted(set(expected) - set(titles))}")
     report.check("map: tiles come from the configured tile server", len(asked) > 0, f"{len(asked)} tiles asked for")
+    # Reached with Tab, a marker shows the theme's focus ring, as links do (Leaflet's own style gives none).
+    ring = driver.execute_script("""
+        var marker = document.querySelector('.leaflet-marker-icon');
+        if (!marker) return null;
+        marker.focus({focusVisible: true});
+        var style = getComputedStyle(marker);
+        return document.activeElement === marker ? style.outlineStyle + ' ' + style.outlineWidth : 'not focused';""")
+    report.check("map: a marker that has the focus shows a focus ring", ring is not None and ring.startswith("solid 3px"), ring)
 
 
 def clock_script(year, month, day, hour, minute, second):
