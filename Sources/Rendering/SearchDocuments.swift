@@ -197,7 +197,18 @@ enum SearchSummary {
             }
             count += 1
         }
-        for scalar in markdown.unicodeScalars {
+        let scalars = markdown.unicodeScalars
+        var index = scalars.startIndex
+        var lineBegins = true
+        while index < scalars.endIndex {
+            if lineBegins, let lineEnd = Self.endOfDecoration(scalars, from: index) {
+                index = lineEnd
+                lineBegins = false
+                continue
+            }
+            let scalar = scalars[index]
+            scalars.formIndex(after: &index)
+            lineBegins = scalar == "\n"
             if skippingLinkTarget {
                 if scalar == ")" { skippingLinkTarget = false }
                 continue
@@ -231,6 +242,22 @@ enum SearchSummary {
         let cut = String(summary.prefix(length))
         let atWord = cut.lastIndex(of: " ").map { cut[..<$0] } ?? cut[...]
         return atWord + "…"
+    }
+
+    /// Where the line starting at `start` ends (its line feed, or the text's end) when the line is no text: a code
+    /// fence with its info string (```` ```sh ````), or only `-`, `=`, `:`, `|`, `*`, `_` and `+` (a heading's
+    /// underline, a rule, a table's delimiter row); nil for any other line.
+    static func endOfDecoration(_ scalars: String.UnicodeScalarView, from start: String.UnicodeScalarView.Index) -> String.UnicodeScalarView.Index? {
+        var index = start
+        while index < scalars.endIndex, scalars[index] == " " || scalars[index] == "\t" { scalars.formIndex(after: &index) }
+        let rest = scalars[index...]
+        let lineEnd = rest.firstIndex(of: "\n") ?? scalars.endIndex
+        if rest.starts(with: "```".unicodeScalars) || rest.starts(with: "~~~".unicodeScalars) { return lineEnd }
+        var marks = 0
+        for scalar in scalars[index..<lineEnd] {
+            if "-=:|*_+".unicodeScalars.contains(scalar) { marks += 1 } else if scalar != " " && scalar != "\t" && scalar != "\r" { return nil }
+        }
+        return marks > 0 ? lineEnd : nil
     }
 
     /// Markdown's marks, which the summary leaves out.

@@ -2,7 +2,9 @@
 /// taken out of the lines first: the reference the byte-wise version is compared with.
 func referenceSearchSummary(_ markdown: String, length: Int) -> String {
     // Lines split at every line feed scalar ("\r\n" is one Character, which a split of the String keeps whole).
-    var lines = markdown.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map(withoutListMarker)
+    var lines = markdown.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+        isDecoration(line) ? String.UnicodeScalarView() : withoutListMarker(line)
+    }
     var joined = lines.removeFirst()
     for line in lines { joined.append("\n"); joined.append(contentsOf: line) }
     let markdown = String(joined)
@@ -36,6 +38,15 @@ func referenceSearchSummary(_ markdown: String, length: Int) -> String {
     let cut = String(String(text).prefix(length))
     let atWord = cut.lastIndex(of: " ").map { cut[..<$0] } ?? cut[...]
     return atWord + "…"
+}
+
+/// A code fence with its info string, or a line of nothing but `-`, `=`, `:`, `|`, `*`, `_` and `+` (and spaces).
+private func isDecoration(_ line: Substring.UnicodeScalarView) -> Bool {
+    let text = String(String.UnicodeScalarView(line))
+    let trimmed = text.drop { $0 == " " || $0 == "\t" }
+    if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") { return true }
+    let marks = trimmed.unicodeScalars.filter { "-=:|*_+".unicodeScalars.contains($0) }.count
+    return marks > 0 && trimmed.unicodeScalars.allSatisfy { "-=:|*_+ \t\r".unicodeScalars.contains($0) }
 }
 
 /// A line with the `-` or `+` that marks a list item (after its indentation, before a space or tab) taken out.
