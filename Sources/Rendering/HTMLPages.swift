@@ -24,7 +24,7 @@ extension SiteRenderer {
                 return dailyValue(pick, in: collection)
             }),
         ])
-        return page(at: "", template: "home", context: context, lastModified: catalogue.kinds.compactMap { lastUpdated($0.listings) }.max())
+        return page(at: "", template: "home", context: context, lastModified: versions.newestUpdates.values.max())
     }
 
     /// For the home page, by kind, the first entries of each collection kind with pages (in its entry order) as
@@ -64,7 +64,7 @@ extension SiteRenderer {
         context["breadcrumbs"] = contexts.breadcrumbs([(schema.title, collection.outputPath), (facet.field.label, facetPath)])
         return page(
             at: facetPath, template: templates.name("facet", forKind: schema.name), context: context,
-            lastModified: lastUpdated(collection.listings))
+            lastModified: versions.newestUpdates[schema.name])
     }
 
     /// The pages of one value of the facet (those in `pages`, counting from 0).
@@ -102,7 +102,7 @@ extension SiteRenderer {
         let listLinks = links.value { contexts.paginationLinks(count: Pagination<Listing>.count(of: listings.count, size: site.pageSize), basePath: basePath) }
         return zip(paginations, contexts.paginationValues(paginations, links: listLinks)).map { pagination, paginationValue in
             var context = PageContext([
-                "site": contexts.siteValue(.of(kind: schema.name, outputPath: Pagination<Listing>.path(of: pagination.number, basePath: basePath), kindPath: collection.outputPath)),
+                "site": contexts.siteValue(.of(kind: schema.name, outputPath: pagination.outputPath, kindPath: collection.outputPath)),
                 "page": contexts.page(title: title, description: description, pagination: pagination),
             ])
             context.set("kind", contexts.kindValue(collection))

@@ -21,6 +21,8 @@ public struct ListingVersions: Sendable {
     /// Every listing's.
     public let table: VersionTable
     let buildDate: CalendarDate
+    /// By kind, its listings' newest `updated`: the `lastmod` of the pages that show the whole kind.
+    let newestUpdates: [String: CalendarDate]
 
     /// With `edited` (slugs by kind: an in-place edit), only those listings are encoded and dated again;
     /// every other keeps the last record's version.
@@ -48,6 +50,9 @@ public struct ListingVersions: Sendable {
         }
         self.table = table
         self.buildDate = buildDate
+        newestUpdates = Dictionary(uniqueKeysWithValues: catalogue.kinds.compactMap { collection in
+            table.newestUpdate(ofKind: collection.schema.name).map { (collection.schema.name, $0) }
+        })
     }
 
     /// The digest a version holds: of the listing's published fields as JSON.

@@ -21,7 +21,7 @@ extension SiteRenderer {
         // Those without both coordinates are not on the map: the page says how many, so none goes missing unseen.
         context["unplaced"] = .int(Int64(collection.listings.count - places.count))
         context.set("places", placeCards(places, schema: schema, digests: cardDigests))
-        return page(at: path, template: templates.name("map", forKind: schema.name), context: context, lastModified: lastUpdated(collection.listings))
+        return page(at: path, template: templates.name("map", forKind: schema.name), context: context, lastModified: versions.newestUpdates[schema.name])
     }
 
     /// The listing at `position` with both coordinates, with the text of its facets (`Tools · Cork · Good`);

@@ -247,7 +247,7 @@ enum SearchSummary {
     /// Where the line starting at `start` ends (its line feed, or the text's end) when the line is no text: a code
     /// fence with its info string (```` ```sh ````), or only `-`, `=`, `:`, `|`, `*`, `_` and `+` (a heading's
     /// underline, a rule, a table's delimiter row); nil for any other line.
-    static func endOfDecoration(_ scalars: String.UnicodeScalarView, from start: String.UnicodeScalarView.Index) -> String.UnicodeScalarView.Index? {
+    private static func endOfDecoration(_ scalars: String.UnicodeScalarView, from start: String.UnicodeScalarView.Index) -> String.UnicodeScalarView.Index? {
         var index = start
         while index < scalars.endIndex, scalars[index] == " " || scalars[index] == "\t" { scalars.formIndex(after: &index) }
         let rest = scalars[index...]

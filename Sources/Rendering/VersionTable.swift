@@ -1,3 +1,4 @@
+import SiteModel
 import Support
 
 /// Listings' versions kind by kind, each kind's in slug order. The build record names a listing by its key
@@ -65,6 +66,11 @@ public struct VersionTable: Equatable, Sendable {
 
     public var count: Int { kinds.values.reduce(0) { $0 + $1.entries.count } }
     public var isEmpty: Bool { kinds.values.allSatisfy(\.entries.isEmpty) }
+
+    /// The newest `updated` of a kind's versions; nil for a kind with none.
+    func newestUpdate(ofKind kind: String) -> CalendarDate? {
+        kinds[kind]?.entries.lazy.map(\.version.updated).max()
+    }
 
     /// A kind's versions, replacing any it had, from its listings' slugs (each once) and versions.
     mutating func setKind(_ kind: String, _ entries: [Entry]) {
