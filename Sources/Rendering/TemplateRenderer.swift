@@ -1,12 +1,12 @@
 import Mustache
 import SiteModel
 
-/// Renders compiled templates into bytes with swift-mustache's semantics (`MustacheTemplate.render` and
+/// Renders a site's compiled templates into bytes with swift-mustache's semantics (`MustacheTemplate.render` and
 /// `getChild`): the same lookups up the stack of section values, the same truthiness, transforms, partial
 /// indentation and block overrides, so the bytes are the library's. Values are `TemplateValue`s, matched by
 /// case rather than cast from `Any`.
 struct TemplateRenderer {
-    private let templates: [String: CompiledTemplate]
+    private let program: TemplateProgram
     /// For `longdate`, the one transform of ours that needs the site (its language).
     private let dates: DateText
     private var stack: [TemplateValue]
@@ -16,42 +16,43 @@ struct TemplateRenderer {
     private struct Scope {
         var position: SequencePosition?
         var indentation: String?
-        var overrides: [String: CompiledTemplate]?
-        var escaping: Escaping
+        var overrides: [String: NodeSpan]?
+        /// A place in the program's `escapings`.
+        var escaping: Int32 = 0
     }
 
-    init(templates: [String: CompiledTemplate], dates: DateText, context: Value) {
-        self.init(templates: templates, dates: dates, root: .value(context))
+    init(program: TemplateProgram, dates: DateText, context: Value) {
+        self.init(program: program, dates: dates, root: .value(context))
     }
 
     /// `room`: bytes the output will hold beyond a page's usual 32 KB.
-    init(templates: [String: CompiledTemplate], dates: DateText, page: PageContext, room: Int = 0) {
-        self.init(templates: templates, dates: dates, root: .context(page), room: room)
+    init(program: TemplateProgram, dates: DateText, page: PageContext, room: Int = 0) {
+        self.init(program: program, dates: dates, root: .context(page), room: room)
     }
 
-    private init(templates: [String: CompiledTemplate], dates: DateText, root: TemplateValue, room: Int = 0) {
-        self.templates = templates
+    private init(program: TemplateProgram, dates: DateText, root: TemplateValue, room: Int = 0) {
+        self.program = program
         self.dates = dates
         stack = [root]
         output.reserveCapacity(32 * 1024 + room)
     }
 
     mutating func render(_ name: String) {
-        guard let template = templates[name] else { return }
-        render(template, Scope(escaping: .html))
+        guard let template = program.templates[name] else { return }
+        render(template, Scope())
     }
 
-    private mutating func render(_ template: CompiledTemplate, _ scope: Scope) {
+    private mutating func render(_ template: NodeSpan, _ scope: Scope) {
         var scope = scope
         let start = output.count
         guard let indentation = scope.indentation, !indentation.isEmpty else {
-            for node in template.nodes { render(node, &scope) }
+            for index in template.indices { render(program.nodes[index], &scope) }
             return
         }
         // A partial's indentation goes before each node's output that starts a line of this template's own.
-        for node in template.nodes {
+        for index in template.indices {
             let before = output.count
-            render(node, &scope)
+            render(program.nodes[index], &scope)
             if output.count > before, endsLine(at: before, since: start) {
                 output.insert(contentsOf: indentation.utf8, at: before)
             }
@@ -65,23 +66,25 @@ struct TemplateRenderer {
 
     private mutating func render(_ node: TemplateNode, _ scope: inout Scope) {
         switch node {
-        case .text(let bytes):
-            output += bytes
+        case .text(let text):
+            program.appendText(text, to: &output)
         case .variable(let name, let escaped):
             guard let value = lookUp(name, scope) else { return }
             if escaped { escape(value, scope.escaping) } else { output += value.renderText.utf8 }
         case .section(let name, let body, let inverted):
             let value = lookUp(name, scope)
             if inverted { renderInverted(value, body, scope) } else { renderSection(value, body, scope) }
-        case .partial(let name, let indentation, let overrides):
-            guard let template = partial(name, scope) else { return }
-            let inherited = scope.overrides.map { outer in outer.merging(overrides ?? [:]) { outerBlock, _ in outerBlock } } ?? overrides
-            render(template, Scope(indentation: indented(scope, by: indentation), overrides: inherited, escaping: .html))
-        case .block(let name, let defaultBody, let indentation):
-            render(scope.overrides?[name] ?? defaultBody,
-                   Scope(indentation: indented(scope, by: indentation), overrides: scope.overrides, escaping: scope.escaping))
-        case .escaping(let escaping):
-            scope.escaping = escaping
+        case .partial(let place):
+            let tag = program.partials[Int(place)]
+            guard let template = partial(tag.name, scope) else { return }
+            let inherited = scope.overrides.map { outer in outer.merging(tag.overrides ?? [:]) { outerBlock, _ in outerBlock } } ?? tag.overrides
+            render(template, Scope(indentation: indented(scope, by: tag.indentation), overrides: inherited))
+        case .block(let place):
+            let block = program.blocks[Int(place)]
+            render(scope.overrides?[block.name] ?? block.defaultBody,
+                   Scope(indentation: indented(scope, by: block.indentation), overrides: scope.overrides, escaping: scope.escaping))
+        case .escaping(let place):
+            scope.escaping = place
         }
     }
 
@@ -89,17 +92,17 @@ struct TemplateRenderer {
         indentation.map { (scope.indentation ?? "") + $0 } ?? scope.indentation
     }
 
-    private func partial(_ name: PartialName, _ scope: Scope) -> CompiledTemplate? {
+    private func partial(_ name: PartialName, _ scope: Scope) -> NodeSpan? {
         switch name {
-        case .fixed(let name): return templates[name]
+        case .fixed(let name): return program.templates[name]
         // The library takes a Swift String only: a field's text is a value, not one.
         case .dynamic(let tag):
             guard case .text(let name)? = lookUp(tag, scope) else { return nil }
-            return templates[name]
+            return program.templates[name]
         }
     }
 
-    private mutating func renderSection(_ value: TemplateValue?, _ body: CompiledTemplate, _ scope: Scope) {
+    private mutating func renderSection(_ value: TemplateValue?, _ body: NodeSpan, _ scope: Scope) {
         switch value {
         case .list(let items): renderItems(items, body, scope)
         case .reversedList(let items): renderItems(items, body, scope)
@@ -110,7 +113,7 @@ struct TemplateRenderer {
         }
     }
 
-    private mutating func renderInverted(_ value: TemplateValue?, _ body: CompiledTemplate, _ scope: Scope) {
+    private mutating func renderInverted(_ value: TemplateValue?, _ body: NodeSpan, _ scope: Scope) {
         switch value {
         case .list(let items): if items.isEmpty { renderPushing(.list(items), body, scope) }
         case .reversedList(let items): if items.isEmpty { renderPushing(.reversedList(items), body, scope) }
@@ -121,7 +124,7 @@ struct TemplateRenderer {
         }
     }
 
-    private mutating func renderItems(_ items: some Collection<Value>, _ body: CompiledTemplate, _ scope: Scope) {
+    private mutating func renderItems(_ items: some Collection<Value>, _ body: NodeSpan, _ scope: Scope) {
         var inner = scope
         var position = SequencePosition(first: true, last: false, index: 0)
         for (offset, item) in items.enumerated() {
@@ -135,7 +138,7 @@ struct TemplateRenderer {
         }
     }
 
-    private mutating func renderPushing(_ value: TemplateValue, _ body: CompiledTemplate, _ scope: Scope) {
+    private mutating func renderPushing(_ value: TemplateValue, _ body: NodeSpan, _ scope: Scope) {
         var inner = scope
         inner.position = nil
         stack.append(value)
@@ -143,8 +146,8 @@ struct TemplateRenderer {
         stack.removeLast()
     }
 
-    private mutating func escape(_ value: TemplateValue, _ escaping: Escaping) {
-        switch (escaping, value) {
+    private mutating func escape(_ value: TemplateValue, _ escaping: Int32) {
+        switch (program.escapings[Int(escaping)], value) {
         case (.html, .value(.string(let text))): HTMLEscaping().escape(text, into: &output)
         case (.html, _): HTMLEscaping().escape(value.renderText, into: &output)
         case (.other(let contentType), _): output += contentType.escapeText(value.renderText).utf8
@@ -153,36 +156,37 @@ struct TemplateRenderer {
 
     /// The value a tag's name gives, its transforms applied; nil where the library finds nothing.
     private func lookUp(_ name: TagName, _ scope: Scope) -> TemplateValue? {
-        var transforms = name.transforms[...]
+        var transforms = name.transforms.indices
         var found: TemplateValue?
         switch name.start {
         case .current:
             found = stack.last
         case .position:
             guard let position = scope.position, let first = transforms.popFirst() else { return nil }
-            found = position.transformed(by: first)
+            found = position.transformed(by: program.words[first])
         case .innermost:
-            found = stack.last.flatMap { descend(from: $0, name.path[...]) }
+            found = stack.last.flatMap { descend(from: $0, name.path.indices) }
         case .anyLevel:
-            guard let first = name.path.first else { return stack.last }
+            guard let first = name.path.indices.first else { return stack.last }
             // The innermost value that has the first name is where the rest of the path is read, even if it fails there.
             for frame in stack.reversed() {
-                if let child = frame.child(named: first) {
-                    found = descend(from: child, name.path.dropFirst())
+                if let child = frame.child(named: program.words[first]) {
+                    found = descend(from: child, name.path.indices.dropFirst())
                     break
                 }
             }
         }
         for transform in transforms {
-            found = found?.transformed(by: transform, dates: dates)
+            found = found?.transformed(by: program.words[transform], dates: dates)
         }
         return found
     }
 
-    private func descend(from value: TemplateValue, _ path: ArraySlice<String>) -> TemplateValue? {
+    /// `path`: places in the program's `words`.
+    private func descend(from value: TemplateValue, _ path: Range<Int>) -> TemplateValue? {
         var value = value
-        for name in path {
-            guard let child = value.child(named: name) else { return nil }
+        for place in path {
+            guard let child = value.child(named: program.words[place]) else { return nil }
             value = child
         }
         return value

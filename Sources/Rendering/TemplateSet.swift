@@ -7,7 +7,7 @@ import Support
 /// compiled for `TemplateRenderer`. Names are paths below `templates/` without `.mustache`: `layout`,
 /// `listing`, `cleaners/listing`, `partials/card`.
 public struct TemplateSet: Sendable {
-    let compiled: [String: CompiledTemplate]
+    let program: TemplateProgram
     public let names: Set<String>
     /// Each template's file (relative to the site root) and text, by name.
     public let sources: [String: (file: String, text: String)]
@@ -24,12 +24,12 @@ public struct TemplateSet: Sendable {
     /// Compiles every template, reporting syntax errors and missing partials at their line and column.
     /// `sources` maps names to (file relative to the site root, text); `language` is the site's.
     public init(sources: [String: (file: String, text: String)], language: String = "en") throws(BuildFailure) {
-        var compiled: [String: CompiledTemplate] = [:]
+        var program = TemplateProgram()
         var problems: [Diagnostic] = []
         HTMLEscaping.registered
         for (name, source) in sources.sorted(by: { $0.key < $1.key }) {
             do {
-                compiled[name] = try CompiledTemplate(MustacheTemplate(string: HTMLEscaping.pragma + source.text))
+                try program.add(MustacheTemplate(string: HTMLEscaping.pragma + source.text), named: name)
             } catch let error as MustacheTemplate.ParserError {
                 if case .expectedSectionEnd? = error.error as? MustacheTemplate.Error, let open = unclosedSection(in: source.text) {
                     // The library stops at the end of the file; the section that is never closed starts here.
@@ -57,7 +57,7 @@ public struct TemplateSet: Sendable {
             problems.append(.error(at: SourceLocation(file: "templates/\(name).mustache"), "missing template: every site needs templates/\(name).mustache"))
         }
         guard problems.isEmpty else { throw BuildFailure(problems) }
-        self.compiled = compiled
+        self.program = program
         self.names = Set(sources.keys)
         self.sources = sources
         self.dates = DateText(language: language)
@@ -67,11 +67,11 @@ public struct TemplateSet: Sendable {
     }
 
     public func render(_ context: Value, with name: String) -> String {
-        String(decoding: rendered(name, by: { TemplateRenderer(templates: compiled, dates: dates, context: context) }), as: UTF8.self)
+        String(decoding: rendered(name, by: { TemplateRenderer(program: program, dates: dates, context: context) }), as: UTF8.self)
     }
 
     func render(_ page: PageContext, with name: String) -> String {
-        String(decoding: rendered(name, by: { TemplateRenderer(templates: compiled, dates: dates, page: page) }), as: UTF8.self)
+        String(decoding: rendered(name, by: { TemplateRenderer(program: program, dates: dates, page: page) }), as: UTF8.self)
     }
 
     /// The rendered UTF-8, for a file: always valid, as every piece of it comes from a template's text or a
@@ -83,7 +83,7 @@ public struct TemplateSet: Sendable {
     /// it: rendered files wait for the writers, and with that room each held five times its bytes (240 MB of
     /// the L build's peak).
     func renderedBytes(_ page: PageContext, with name: String, room: Int = 0) -> [UInt8] {
-        let output = rendered(name, by: { TemplateRenderer(templates: compiled, dates: dates, page: page, room: room) })
+        let output = rendered(name, by: { TemplateRenderer(program: program, dates: dates, page: page, room: room) })
         return output.capacity - output.count > output.count / 8 ? output.withUnsafeBufferPointer { Array($0) } : output
     }
 
