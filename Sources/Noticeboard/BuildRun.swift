@@ -69,8 +69,9 @@ struct BuildRun {
         // A build that writes, or keeps the site, needs the whole record.
         lastRecord = unchanged && !keepingSite ? nil : saved?.state()
         recorded = intact ? lastRecord : nil
-        if !unchanged, let outputs = recorded?.outputs, let recordTime = FileStamp(of: statePath)?.changeTime {
-            try OwnedFolders.checkNothingAdded(output: outputPath, outputs: outputs, recordTime: recordTime)
+        if !unchanged, let saved, let outputs = recorded?.outputs, let recordTime = FileStamp(of: statePath)?.changeTime {
+            try OwnedFolders.checkNothingAdded(
+                output: outputPath, outputs: outputs, changedFolders: saved.foldersChanged(since: recordTime, in: outputPath))
         }
         // Kept, the site starts from the whole record: one damaged past its head is not taken as unchanged.
         unchangedSummary = unchanged && (!keepingSite || recorded != nil) ? saved?.summary : nil

@@ -54,20 +54,18 @@ public enum OwnedFolders {
         }
     }
 
-    /// Before a build that writes, once the last build's record (put in place at `recordTime`, its change time)
-    /// is known to describe the output: a file or folder someone added deeper in it since is not the site's,
-    /// and is refused as one at its top is. Otherwise the swap would take it into the staging folder, and it
-    /// would show in every other build. Adding an entry moves its folder's change time, which no program can
-    /// set back (`tar` and `rsync -a` set modification times), so only the folders changed since the record,
-    /// or in the same clock tick, are listed: the cost is a stat per folder of the output, on every core.
-    public static func checkNothingAdded(output: String, outputs: [String: BuildState.Output], recordTime: timespec) throws(BuildFailure) {
+    /// Before a build that writes, once the last build's record is known to describe the output: a file or
+    /// folder someone added deeper in it since is not the site's, and is refused as one at its top is.
+    /// Otherwise the swap would take it into the staging folder, and it would show in every other build.
+    /// Adding an entry moves its folder's change time, which no program can set back (`tar` and `rsync -a`
+    /// set modification times), so only `changedFolders` are listed: those changed since the record was put
+    /// in place, or in the same clock tick (`SavedBuildState.foldersChanged`).
+    public static func checkNothingAdded(output: String, outputs: [String: BuildState.Output], changedFolders: Set<String>) throws(BuildFailure) {
+        guard !changedFolders.isEmpty else { return }
         let folders = outputFolders(outputs.keys)
-        let strays = Array(folders).parallelRuns(of: 4096) { run in
-            run.flatMap { folder in
-                guard changedSince(recordTime, output + "/" + folder) else { return [String]() }
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: output + "/" + folder)) ?? []
-                return names.map { folder + "/" + $0 }.filter { outputs[$0] == nil && !folders.contains($0) }
-            }
+        let strays = changedFolders.flatMap { folder in
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: output + "/" + folder)) ?? []
+            return names.map { folder + "/" + $0 }.filter { outputs[$0] == nil && !folders.contains($0) }
         }
         guard let stray = strays.min() else { return }
         let others = strays.count > 1 ? " (and \(strays.count - 1) more beside it)" : ""
@@ -86,12 +84,6 @@ public enum OwnedFolders {
             }
         }
         return folders
-    }
-
-    private static func changedSince(_ time: timespec, _ path: String) -> Bool {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return false }
-        return (info.st_ctim.tv_sec, info.st_ctim.tv_nsec) >= (time.tv_sec, time.tv_nsec)
     }
 
     /// For `noticeboard new`: it only writes into a folder that is absent or empty.

@@ -66,6 +66,56 @@ public struct SavedBuildState: Sendable {
         return checks.allSatisfy { $0 != .differs } && checks.contains(.intactWithManifest)
     }
 
+    /// The folders below the output's top (paths relative to it) whose change time is `time` or later: those
+    /// an entry was added to or taken from since then. Each folder that holds an output, or holds one that
+    /// does, is stat'ed once: the record's paths come sorted, so a folder is known by those of the paths
+    /// before it, in the runs and on the cores `outputsAreIntact` uses (a folder whose paths two runs share is
+    /// stat'ed by both).
+    public func foldersChanged(since time: timespec, in outputPath: String) -> Set<String> {
+        guard let outputLines = head?.outputLines else { return [] }
+        let folder = open(outputPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { return [] }
+        defer { close(folder) }
+        let runs = bytes.withUnsafeBytes { RecordText.runs(of: $0.bindMemory(to: UInt8.self)[outputLines], count: 4 * ProcessInfo.processInfo.activeProcessorCount) }
+        return runs.parallelMap { run in
+            bytes.withUnsafeBytes { Self.foldersChanged(RecordText.Lines($0.bindMemory(to: UInt8.self)[run]), in: folder, since: time) }
+        }.reduce(into: Set()) { $0.formUnion($1) }
+    }
+
+    private static func foldersChanged(_ lines: RecordText.Lines, in folder: Int32, since time: timespec) -> [String] {
+        var changed: [String] = []
+        var previous: RecordText.Line?
+        for line in lines {
+            var fields = RecordText.Fields(line)
+            guard fields.next() != nil, fields.next() != nil, fields.next() != nil, fields.next() != nil, let file = fields.remainder,
+                let slash = file.lastIndex(of: UInt8(ascii: "/"))
+            else { continue }
+            let parent = file[..<slash]
+            for end in folderEnds(of: parent) where !(previous.map { isFolder(parent[..<end], orAbove: $0) } ?? false) {
+                if changedSince(time, parent[..<end], in: folder) { changed.append(String(decoding: parent[..<end], as: UTF8.self)) }
+            }
+            previous = parent
+        }
+        return changed
+    }
+
+    /// Where each folder on the way to `path`, and `path` itself, ends in it: outermost first.
+    private static func folderEnds(of path: RecordText.Line) -> [Int] {
+        path.indices.filter { path[$0] == UInt8(ascii: "/") } + [path.endIndex]
+    }
+
+    private static func isFolder(_ candidate: RecordText.Line, orAbove path: RecordText.Line) -> Bool {
+        path.starts(with: candidate) && (path.count == candidate.count || path[path.startIndex + candidate.count] == UInt8(ascii: "/"))
+    }
+
+    private static func changedSince(_ time: timespec, _ path: RecordText.Line, in folder: Int32) -> Bool {
+        var info = stat()
+        let found = (Array(path) + [0]).withUnsafeBufferPointer { path in
+            path.withMemoryRebound(to: CChar.self) { fstatat(folder, $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW) == 0 }
+        }
+        return found && (info.st_ctim.tv_sec, info.st_ctim.tv_nsec) >= (time.tv_sec, time.tv_nsec)
+    }
+
     private enum OutputCheck: Sendable { case intact, intactWithManifest, differs }
 
     /// Each output line's file is there with its size; the manifest, if among them, has its digest too. The
