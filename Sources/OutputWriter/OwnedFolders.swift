@@ -59,7 +59,8 @@ public enum OwnedFolders {
     /// Otherwise the swap would take it into the staging folder, and it would show in every other build.
     /// Adding an entry moves its folder's change time, which no program can set back (`tar` and `rsync -a`
     /// set modification times), so only `changedFolders` are listed: those changed since the record was put
-    /// in place, or in the same clock tick (`SavedBuildState.foldersChanged`).
+    /// in place, or in the same clock tick (`SavedBuildState.foldersChanged`). Only then are the output's
+    /// folders gathered, to tell a stray entry from a folder of outputs.
     public static func checkNothingAdded(output: String, outputs: [String: BuildState.Output], changedFolders: Set<String>) throws(BuildFailure) {
         guard !changedFolders.isEmpty else { return }
         let folders = outputFolders(outputs.keys)

@@ -67,51 +67,57 @@ public struct SavedBuildState: Sendable {
     }
 
     /// The folders below the output's top (paths relative to it) whose change time is `time` or later: those
-    /// an entry was added to or taken from since then. Each folder that holds an output, or holds one that
-    /// does, is stat'ed once: the record's paths come sorted, so a folder is known by those of the paths
-    /// before it, in the runs and on the cores `outputsAreIntact` uses (a folder whose paths two runs share is
-    /// stat'ed by both).
+    /// an entry was added to or taken from since then. Every folder that holds an output, or holds one that
+    /// does, is stat'ed where the record's paths, sorted, first reach it: in the runs and on the cores
+    /// `outputsAreIntact` uses. A folder is stat'ed again only where two runs share it, or where Unicode's
+    /// order of the paths (the record's) differs from their bytes'.
     public func foldersChanged(since time: timespec, in outputPath: String) -> Set<String> {
         guard let outputLines = head?.outputLines else { return [] }
-        let folder = open(outputPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard folder >= 0 else { return [] }
-        defer { close(folder) }
+        let output = open(outputPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard output >= 0 else { return [] }
+        defer { close(output) }
         let runs = bytes.withUnsafeBytes { RecordText.runs(of: $0.bindMemory(to: UInt8.self)[outputLines], count: 4 * ProcessInfo.processInfo.activeProcessorCount) }
         return runs.parallelMap { run in
-            bytes.withUnsafeBytes { Self.foldersChanged(RecordText.Lines($0.bindMemory(to: UInt8.self)[run]), in: folder, since: time) }
+            bytes.withUnsafeBytes { Self.changedFolders(RecordText.Lines($0.bindMemory(to: UInt8.self)[run]), in: output, since: time) }
         }.reduce(into: Set()) { $0.formUnion($1) }
     }
 
-    private static func foldersChanged(_ lines: RecordText.Lines, in folder: Int32, since time: timespec) -> [String] {
+    /// `foldersChanged` for one run of output lines; `output` is the output folder, open.
+    private static func changedFolders(_ lines: RecordText.Lines, in output: Int32, since time: timespec) -> [String] {
         var changed: [String] = []
         var previous: RecordText.Line?
+        var path: [UInt8] = []
         for line in lines {
             var fields = RecordText.Fields(line)
             guard fields.next() != nil, fields.next() != nil, fields.next() != nil, fields.next() != nil, let file = fields.remainder,
                 let slash = file.lastIndex(of: UInt8(ascii: "/"))
             else { continue }
             let parent = file[..<slash]
-            for end in folderEnds(of: parent) where !(previous.map { isFolder(parent[..<end], orAbove: $0) } ?? false) {
-                if changedSince(time, parent[..<end], in: folder) { changed.append(String(decoding: parent[..<end], as: UTF8.self)) }
+            if let previous, parent.elementsEqual(previous) { continue }
+            // Each folder on the way to `parent`, outermost first, and `parent` itself.
+            for end in parent.indices.filter({ parent[$0] == UInt8(ascii: "/") }) + [parent.endIndex] {
+                let folder = parent[..<end]
+                if let previous, isItselfOrAbove(previous, folder) { continue }
+                path.removeAll(keepingCapacity: true)
+                path.append(contentsOf: folder)
+                path.append(0)
+                if changedSince(time, path, in: output) { changed.append(String(decoding: folder, as: UTF8.self)) }
             }
             previous = parent
         }
         return changed
     }
 
-    /// Where each folder on the way to `path`, and `path` itself, ends in it: outermost first.
-    private static func folderEnds(of path: RecordText.Line) -> [Int] {
-        path.indices.filter { path[$0] == UInt8(ascii: "/") } + [path.endIndex]
+    /// Whether `folder` is `path` itself or a folder that holds it: its folders were stat'ed as it was reached.
+    private static func isItselfOrAbove(_ path: RecordText.Line, _ folder: RecordText.Line) -> Bool {
+        path.starts(with: folder) && (path.count == folder.count || path[path.startIndex + folder.count] == UInt8(ascii: "/"))
     }
 
-    private static func isFolder(_ candidate: RecordText.Line, orAbove path: RecordText.Line) -> Bool {
-        path.starts(with: candidate) && (path.count == candidate.count || path[path.startIndex + candidate.count] == UInt8(ascii: "/"))
-    }
-
-    private static func changedSince(_ time: timespec, _ path: RecordText.Line, in folder: Int32) -> Bool {
+    /// `path`: relative to `output`, ending in a zero byte.
+    private static func changedSince(_ time: timespec, _ path: [UInt8], in output: Int32) -> Bool {
         var info = stat()
-        let found = (Array(path) + [0]).withUnsafeBufferPointer { path in
-            path.withMemoryRebound(to: CChar.self) { fstatat(folder, $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW) == 0 }
+        let found = path.withUnsafeBufferPointer { path in
+            path.withMemoryRebound(to: CChar.self) { fstatat(output, $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW) == 0 }
         }
         return found && (info.st_ctim.tv_sec, info.st_ctim.tv_nsec) >= (time.tv_sec, time.tv_nsec)
     }

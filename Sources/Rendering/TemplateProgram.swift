@@ -2,8 +2,9 @@ import Mustache
 
 /// Every template of a site as `TemplateRenderer` walks it: swift-mustache's own parse, compiled once per build
 /// into nodes that hold only numbers (places in this program's tables), with every tag's name split and its
-/// transforms put in the order they apply. Walking a node then copies no reference: a page's walk retained
-/// and released each node and each text it passed, on both cores, a third of the renderer's own time.
+/// transforms put in the order they apply. Walking the nodes, their text and their tags' names then copies
+/// no reference: a page's walk used to retain and release each node and each text it passed, a third of the
+/// renderer's own time. Partials, blocks and escapings, met far less often, are read from their tables.
 struct TemplateProgram: Sendable {
     private(set) var nodes: [TemplateNode] = []
     /// The templates' text between tags, one after another; a `.text` node is a range of it.
@@ -15,7 +16,7 @@ struct TemplateProgram: Sendable {
     /// The escaping a template starts with is the first.
     private(set) var escapings: [Escaping] = [.html]
     /// Each template's nodes, by name.
-    private(set) var templates: [String: NodeSpan] = [:]
+    private(set) var templates: [String: Run<TemplateNode>] = [:]
 
     /// Appends the text a `.text` node stands for.
     func appendText(_ span: Run<UInt8>, to output: inout [UInt8]) {
@@ -33,14 +34,12 @@ struct Run<Element>: BitwiseCopyable, Sendable {
     var indices: Range<Int> { Int(start)..<Int(end) }
 }
 
-typealias NodeSpan = Run<TemplateNode>
-
 enum TemplateNode: BitwiseCopyable, Sendable {
     case text(Run<UInt8>)
     /// `{{name}}` escaped, `{{{name}}}` and `{{&name}}` not.
     case variable(TagName, escaped: Bool)
     /// `{{#name}}…{{/name}}`, or `{{^name}}…{{/name}}` when inverted.
-    case section(TagName, NodeSpan, inverted: Bool)
+    case section(TagName, Run<TemplateNode>, inverted: Bool)
     /// A place in `partials`.
     case partial(Int32)
     /// A place in `blocks`.
@@ -54,13 +53,13 @@ enum TemplateNode: BitwiseCopyable, Sendable {
 struct PartialTag: Sendable {
     let name: PartialName
     let indentation: String?
-    let overrides: [String: NodeSpan]?
+    let overrides: [String: Run<TemplateNode>]?
 }
 
 /// `{{$name}}default{{/name}}`: a block a template that includes this one may override.
 struct BlockTag: Sendable {
     let name: String
-    let defaultBody: NodeSpan
+    let defaultBody: Run<TemplateNode>
     let indentation: String?
 }
 
@@ -108,7 +107,7 @@ extension TemplateProgram {
     }
 
     /// A body's nodes go after those of the sections inside it, so that each body is one run.
-    private mutating func compile(_ template: MustacheTemplate) throws(UnknownTemplateToken) -> NodeSpan {
+    private mutating func compile(_ template: MustacheTemplate) throws(UnknownTemplateToken) -> Run<TemplateNode> {
         guard let tokens = Mirror(reflecting: template).descendant("tokens") as? [Any] else {
             throw UnknownTemplateToken(token: "no tokens in \(type(of: template))")
         }
@@ -116,7 +115,7 @@ extension TemplateProgram {
         for token in tokens { body.append(try node(token)) }
         let start = Int32(nodes.count)
         nodes += body
-        return NodeSpan(start: start, end: Int32(nodes.count))
+        return Run(start: start, end: Int32(nodes.count))
     }
 
     private mutating func node(_ token: Any) throws(UnknownTemplateToken) -> TemplateNode {
@@ -126,22 +125,24 @@ extension TemplateProgram {
         let fields = Payload(payload)
         switch label {
         case "text":
-            if let text = payload as? String { return .text(added(text)) }
+            if let text = payload as? String { return .text(addedText(text)) }
         case "variable", "unescapedVariable":
-            if let name = fields.name() { return .variable(added(name), escaped: label == "variable") }
+            if let name = fields.name, let transforms = fields.transforms {
+                return .variable(addedTag(name: name, transforms: transforms), escaped: label == "variable")
+            }
         case "section", "invertedSection":
-            if let name = fields.name(), let body = fields["template"] as? MustacheTemplate {
-                return .section(added(name), try compile(body), inverted: label == "invertedSection")
+            if let name = fields.name, let transforms = fields.transforms, let body = fields["template"] as? MustacheTemplate {
+                return .section(addedTag(name: name, transforms: transforms), try compile(body), inverted: label == "invertedSection")
             }
         case "partial", "dynamicNamePartial":
             if let name = fields[".0"] as? String {
-                let partialName: PartialName = label == "partial" ? .fixed(name) : .dynamic(added((name, [])))
+                let partialName: PartialName = label == "partial" ? .fixed(name) : .dynamic(addedTag(name: name, transforms: []))
                 partials.append(PartialTag(name: partialName, indentation: fields["indentation"] as? String,
                                            overrides: try overrides(fields["inherits"])))
                 return .partial(Int32(partials.count - 1))
             }
         case "blockExpansion":
-            if let name = fields["name"] as? String, let body = fields["default"] as? MustacheTemplate {
+            if let name = fields.name, let body = fields["default"] as? MustacheTemplate {
                 let defaultBody = try compile(body)
                 blocks.append(BlockTag(name: name, defaultBody: defaultBody, indentation: fields["indentation"] as? String))
                 return .block(Int32(blocks.count - 1))
@@ -157,22 +158,21 @@ extension TemplateProgram {
         throw UnknownTemplateToken(token: String(describing: token))
     }
 
-    private mutating func overrides(_ inherits: Any?) throws(UnknownTemplateToken) -> [String: NodeSpan]? {
+    private mutating func overrides(_ inherits: Any?) throws(UnknownTemplateToken) -> [String: Run<TemplateNode>]? {
         guard let inherits = inherits as? [String: MustacheTemplate] else { return nil }
-        var compiled: [String: NodeSpan] = [:]
+        var compiled: [String: Run<TemplateNode>] = [:]
         for (name, body) in inherits { compiled[name] = try compile(body) }
         return compiled
     }
 
-    private mutating func added(_ text: String) -> Run<UInt8> {
+    private mutating func addedText(_ text: String) -> Run<UInt8> {
         let start = Int32(self.text.count)
         self.text += text.utf8
         return Run(start: start, end: Int32(self.text.count))
     }
 
     /// The library's reading of a name and its transforms (`MustacheTemplate.getChild`).
-    private mutating func added(_ tag: (name: String, transforms: [String])) -> TagName {
-        let (name, transforms) = tag
+    private mutating func addedTag(name: String, transforms: [String]) -> TagName {
         let start: TagName.Start
         if name == "." {
             start = .current
@@ -183,11 +183,11 @@ extension TemplateProgram {
         } else {
             start = .anyLevel
         }
-        return TagName(start: start, path: added(words: name.split(separator: ".").map(String.init)),
-                       transforms: added(words: transforms.reversed()))
+        return TagName(start: start, path: addedWords(name.split(separator: ".").map(String.init)),
+                       transforms: addedWords(transforms.reversed()))
     }
 
-    private mutating func added(words added: [String]) -> Run<String> {
+    private mutating func addedWords(_ added: [String]) -> Run<String> {
         let start = Int32(words.count)
         words += added
         return Run(start: start, end: Int32(words.count))
@@ -208,8 +208,6 @@ private struct Payload {
 
     subscript(label: String) -> Any? { fields[label] }
 
-    func name() -> (name: String, transforms: [String])? {
-        guard let name = fields["name"] as? String, let transforms = fields["transforms"] as? [String] else { return nil }
-        return (name, transforms)
-    }
+    var name: String? { fields["name"] as? String }
+    var transforms: [String]? { fields["transforms"] as? [String] }
 }

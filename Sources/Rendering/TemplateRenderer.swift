@@ -16,7 +16,7 @@ struct TemplateRenderer {
     private struct Scope {
         var position: SequencePosition?
         var indentation: String?
-        var overrides: [String: NodeSpan]?
+        var overrides: [String: Run<TemplateNode>]?
         /// A place in the program's `escapings`.
         var escaping: Int32 = 0
     }
@@ -42,7 +42,7 @@ struct TemplateRenderer {
         render(template, Scope())
     }
 
-    private mutating func render(_ template: NodeSpan, _ scope: Scope) {
+    private mutating func render(_ template: Run<TemplateNode>, _ scope: Scope) {
         var scope = scope
         let start = output.count
         guard let indentation = scope.indentation, !indentation.isEmpty else {
@@ -92,7 +92,7 @@ struct TemplateRenderer {
         indentation.map { (scope.indentation ?? "") + $0 } ?? scope.indentation
     }
 
-    private func partial(_ name: PartialName, _ scope: Scope) -> NodeSpan? {
+    private func partial(_ name: PartialName, _ scope: Scope) -> Run<TemplateNode>? {
         switch name {
         case .fixed(let name): return program.templates[name]
         // The library takes a Swift String only: a field's text is a value, not one.
@@ -102,7 +102,7 @@ struct TemplateRenderer {
         }
     }
 
-    private mutating func renderSection(_ value: TemplateValue?, _ body: NodeSpan, _ scope: Scope) {
+    private mutating func renderSection(_ value: TemplateValue?, _ body: Run<TemplateNode>, _ scope: Scope) {
         switch value {
         case .list(let items): renderItems(items, body, scope)
         case .reversedList(let items): renderItems(items, body, scope)
@@ -113,7 +113,7 @@ struct TemplateRenderer {
         }
     }
 
-    private mutating func renderInverted(_ value: TemplateValue?, _ body: NodeSpan, _ scope: Scope) {
+    private mutating func renderInverted(_ value: TemplateValue?, _ body: Run<TemplateNode>, _ scope: Scope) {
         switch value {
         case .list(let items): if items.isEmpty { renderPushing(.list(items), body, scope) }
         case .reversedList(let items): if items.isEmpty { renderPushing(.reversedList(items), body, scope) }
@@ -124,7 +124,7 @@ struct TemplateRenderer {
         }
     }
 
-    private mutating func renderItems(_ items: some Collection<Value>, _ body: NodeSpan, _ scope: Scope) {
+    private mutating func renderItems(_ items: some Collection<Value>, _ body: Run<TemplateNode>, _ scope: Scope) {
         var inner = scope
         var position = SequencePosition(first: true, last: false, index: 0)
         for (offset, item) in items.enumerated() {
@@ -138,7 +138,7 @@ struct TemplateRenderer {
         }
     }
 
-    private mutating func renderPushing(_ value: TemplateValue, _ body: NodeSpan, _ scope: Scope) {
+    private mutating func renderPushing(_ value: TemplateValue, _ body: Run<TemplateNode>, _ scope: Scope) {
         var inner = scope
         inner.position = nil
         stack.append(value)

@@ -3,7 +3,7 @@ import SiteModel
 
 /// Everything a template tag can see, as a closed set: a page's values, and what swift-mustache's transforms
 /// make of them. Each case stands for the Swift value the library would hold, and behaves as that value does
-/// in the library's sections, variables and transforms, so `CompiledTemplate` renders the same bytes without
+/// in the library's sections, variables and transforms, so `TemplateRenderer` renders the same bytes without
 /// the library's dynamic casts (a fifth of a build's CPU samples went to them).
 enum TemplateValue {
     /// A value as a field lookup gives it: never null, a Bool or a list (those are `.flag` and `.list`).
