@@ -4,7 +4,8 @@ import Mustache
 /// into nodes that hold only numbers (places in this program's tables), with every tag's name split and its
 /// transforms put in the order they apply. Walking the nodes, their text and their tags' names then copies
 /// no reference: a page's walk used to retain and release each node and each text it passed, a third of the
-/// renderer's own time. Partials, blocks and escapings, met far less often, are read from their tables.
+/// renderer's own CPU samples, though only about 2 % of a build's time (the rest of that wait for memory moved
+/// to the reads that follow). Partials, blocks and escapings, met far less often, are read from their tables.
 struct TemplateProgram: Sendable {
     private(set) var nodes: [TemplateNode] = []
     /// The templates' text between tags, one after another; a `.text` node is a range of it.
