@@ -55,14 +55,8 @@ public struct SavedBuildState: Sendable {
     /// One stat per file, hundreds of thousands on a large site: across all cores, each path looked up from
     /// the output folder rather than from the root.
     public func outputsAreIntact(in outputPath: String) -> Bool {
-        guard let outputLines = head?.outputLines else { return false }
-        let folder = open(outputPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard folder >= 0 else { return false }
-        defer { close(folder) }
-        let runs = bytes.withUnsafeBytes { RecordText.runs(of: $0.bindMemory(to: UInt8.self)[outputLines], count: 4 * ProcessInfo.processInfo.activeProcessorCount) }
-        let checks = runs.parallelMap { run in
-            bytes.withUnsafeBytes { Self.checkOutputs(RecordText.Lines($0.bindMemory(to: UInt8.self)[run]), in: folder, outputPath: outputPath) }
-        }
+        guard let checks = eachRunOfOutputLines(in: outputPath, { lines, folder in Self.checkOutputs(lines, in: folder, outputPath: outputPath) })
+        else { return false }
         return checks.allSatisfy { $0 != .differs } && checks.contains(.intactWithManifest)
     }
 
@@ -72,14 +66,21 @@ public struct SavedBuildState: Sendable {
     /// `outputsAreIntact` uses. A folder is stat'ed again only where two runs share it, or where Unicode's
     /// order of the paths (the record's) differs from their bytes'.
     public func foldersChanged(since time: timespec, in outputPath: String) -> Set<String> {
-        guard let outputLines = head?.outputLines else { return [] }
-        let output = open(outputPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard output >= 0 else { return [] }
-        defer { close(output) }
+        let changed = eachRunOfOutputLines(in: outputPath) { lines, output in Self.changedFolders(lines, in: output, since: time) }
+        return (changed ?? []).reduce(into: Set()) { $0.formUnion($1) }
+    }
+
+    /// `body` of each run of the record's output lines, on every core, with the output folder open for paths
+    /// relative to it; nil when the record has no output lines or the folder cannot be opened.
+    private func eachRunOfOutputLines<Result: Sendable>(
+        in outputPath: String, _ body: @Sendable (RecordText.Lines, Int32) -> Result
+    ) -> [Result]? {
+        guard let outputLines = head?.outputLines else { return nil }
+        let folder = open(outputPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { return nil }
+        defer { close(folder) }
         let runs = bytes.withUnsafeBytes { RecordText.runs(of: $0.bindMemory(to: UInt8.self)[outputLines], count: 4 * ProcessInfo.processInfo.activeProcessorCount) }
-        return runs.parallelMap { run in
-            bytes.withUnsafeBytes { Self.changedFolders(RecordText.Lines($0.bindMemory(to: UInt8.self)[run]), in: output, since: time) }
-        }.reduce(into: Set()) { $0.formUnion($1) }
+        return runs.parallelMap { run in bytes.withUnsafeBytes { body(RecordText.Lines($0.bindMemory(to: UInt8.self)[run]), folder) } }
     }
 
     /// `foldersChanged` for one run of output lines; `output` is the output folder, open.
