@@ -21,7 +21,7 @@ struct BuildRun {
     let settings: String
     let inputs: InputStamps
     /// The last build's record, when it describes the output folder. Not read whole when nothing changed
-    /// and the site is not kept.
+    /// and the site is not kept, and its inputs only when the site is kept.
     let recorded: BuildState?
     /// The last build's record even when the output folder has changed since: its listings' `updated` dates
     /// and sync history are the site's, whatever became of the folder.
@@ -66,8 +66,8 @@ struct BuildRun {
         stages.finish("scan inputs")
         let (saved, intact) = (reading.value?.0, reading.value?.1 ?? false)
         let unchanged = intact && saved?.settings == settings && saved?.wasMade(from: inputs) == true
-        // A build that writes, or keeps the site, needs the whole record.
-        lastRecord = unchanged && !keepingSite ? nil : saved?.state()
+        // A build that writes needs the whole record but its inputs; one that keeps the site needs them too.
+        lastRecord = unchanged && !keepingSite ? nil : saved?.state(withInputs: keepingSite)
         recorded = intact ? lastRecord : nil
         if !unchanged, let saved, let outputs = recorded?.outputs, let recordTime = FileStamp(of: statePath)?.changeTime {
             try OwnedFolders.checkNothingAdded(

@@ -91,10 +91,11 @@ public struct BuildState: Equatable, Sendable {
         Self.replaceFile(at: Self.stagingMarker(for: statePath), with: Array(staged.id.utf8))
     }
 
-    /// Nil when the bytes are not a record this version wrote, or are damaged.
+    /// Nil when the bytes are not a record this version wrote, or are damaged. Without `withInputs`, the
+    /// input lines are checked but not kept (`SavedBuildState.state(withInputs:)`).
     /// Parsed as bytes: a large site's state has a line for each of its tens of thousands of files, and
     /// splitting it as Swift strings took half of a no-change rebuild.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> BuildState? {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, withInputs: Bool = true) -> BuildState? {
         guard String(validating: bytes, as: UTF8.self) != nil else { return nil }
         var lines = RecordText.Lines(bytes[...])
         guard let first = lines.next(), [header, previousHeader].contains(first.text), let settingsLine = lines.next() else { return nil }
@@ -122,12 +123,12 @@ public struct BuildState: Equatable, Sendable {
             case ("outputs", 4):
                 outputs.reserveCapacity(min(fields[1].decimal ?? 0, lineCount))
             case ("inputs", 3):
-                inputs.reserveCapacity(min(fields[1].decimal ?? 0, lineCount))
+                if withInputs { inputs.reserveCapacity(min(fields[1].decimal ?? 0, lineCount)) }
             case ("warning", 5):
                 guard let line = Int(fields[2].text), let column = Int(fields[3].text) else { return nil }
                 warnings.append(.warning(at: SourceLocation(file: fields[1].text, line: line, column: column), fields[4].text))
             case ("input", 3):
-                inputs[fields[2].text] = fields[1].text
+                if withInputs { inputs[fields[2].text] = fields[1].text }
             case ("staging", 2):
                 stagingID = fields[1].text
             case ("staged", 4):

@@ -92,6 +92,23 @@ import Testing
         #expect(!cutBeforeThePath.outputsAreIntact(in: built.output) && cutBeforeThePath.state() == nil)
     }
 
+    /// A build that does not keep the site reads the record without its inputs: the same state but those,
+    /// and a damaged input line still makes the record unreadable.
+    @Test func aRecordReadWithoutItsInputsIsTheSameButThem() throws {
+        let built = try built()
+        defer { TestSupport.removeTree(built.site) }
+        var whole = try #require(built.saved.state())
+        let withoutInputs = try #require(built.saved.state(withInputs: false))
+        #expect(whole.inputs.count > 10 && withoutInputs.inputs.count == 0)
+        whole.inputs = InputStamps(stamps: [:])
+        #expect(withoutInputs == whole)
+
+        let path = BuildState.file(root: built.site, outputPath: built.output)
+        let damaged = built.site + "/damaged.state"
+        TestSupport.write(TestSupport.read(path).replacingOccurrences(of: "\ninput\t", with: "\ninput\tx\t"), to: damaged)
+        #expect(SavedBuildState(path: damaged)?.state(withInputs: false) == nil)
+    }
+
     /// A record of the version before has no head to answer from, so the next build renders everything;
     /// but its listings' `updated` dates and sync history carry over, as they do across any other upgrade.
     @Test func aRecordOfTheVersionBeforeKeepsItsListingsDates() throws {
