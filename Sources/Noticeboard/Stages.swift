@@ -34,7 +34,7 @@ extension Noticeboard {
             enriched.enrichment.releaseReferences()
             catalogue = catalogue.withoutSourceDetails()
         }
-        let versions = track(catalogue, run, &run.stages)
+        let versions = track(catalogue, &run)
         let renderer = planOutputs(catalogue, versions, loaded, run)
         let kept = render(renderer, run, into: book, &run.stages)
         return try write(book, renderer, enriched, kept: kept, &run)
@@ -132,9 +132,9 @@ extension Noticeboard {
     }
 
     /// Each listing's fields encoded, and dated by the last record: every listing, or in place the edited ones.
-    static func track(_ catalogue: Catalogue, _ run: BuildRun, _ stages: inout StageTimes) -> ListingVersions {
-        let versions = ListingVersions(catalogue: catalogue, previous: run.lastRecord?.versions ?? VersionTable(), edited: run.changes?.slugs)
-        stages.finish("encode and date listings")
+    static func track(_ catalogue: Catalogue, _ run: inout BuildRun) -> ListingVersions {
+        let versions = ListingVersions(catalogue: catalogue, previous: run.takeLastVersions(), edited: run.changes?.slugs)
+        run.stages.finish("encode and date listings")
         return versions
     }
 
