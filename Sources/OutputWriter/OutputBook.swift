@@ -267,6 +267,6 @@ public final class OutputBook: Sendable {
             files[path] ?? OutputFile(path: path, contents: .previous)
         }
         unlink(BuildState.stagingMarker(for: statePath))
-        return try StagedOutput(outputPath: outputPath).replace(staged: stagedDigests, wanted: wanted, changed: writes)
+        return try StagedOutput(outputPath: outputPath).replace(staged: WrittenDigests(stagedDigests), wanted: wanted, changed: writes)
     }
 }

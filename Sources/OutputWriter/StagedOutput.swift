@@ -41,7 +41,7 @@ public struct StagedOutput: Sendable {
     ///     Otherwise a new file with the same bytes as the output folder's (compared byte by byte) is linked to
     ///     it rather than written, so a rebuild from scratch keeps unchanged files as they were, and the
     ///     replaced site is removed.
-    public func begin(staged: [String: FileDigest]? = nil, previousIsKnown: Bool = false) throws(BuildFailure) -> Staging {
+    public func begin(staged: WrittenDigests? = nil, previousIsKnown: Bool = false) throws(BuildFailure) -> Staging {
         let staging = stagingPath
         let reusable = staged.flatMap { staged in Self.isFolder(staging) ? staged : nil }
         var keptAside: KeptAside?
@@ -62,7 +62,7 @@ public struct StagedOutput: Sendable {
 
     /// Writes `files` (whose digests are `digests`, by path) as the new output, in one go.
     public func write(
-        _ files: [OutputFile], digests: [String: FileDigest] = [:], staged: [String: FileDigest]? = nil, previousIsKnown: Bool = false
+        _ files: [OutputFile], digests: [String: FileDigest] = [:], staged: WrittenDigests? = nil, previousIsKnown: Bool = false
     ) throws(BuildFailure) -> Summary {
         let staging = try begin(staged: staged, previousIsKnown: previousIsKnown)
         staging.add(files.map { ($0, digests[$0.path]) })
@@ -78,7 +78,7 @@ public struct StagedOutput: Sendable {
     ///   - wanted: those paths that the new site has.
     ///   - changed: the new site's files where it differs from the staging folder; `.previous` for one the
     ///     output folder holds.
-    public func replace(staged: [String: FileDigest], wanted: Set<String>, changed: [OutputFile]) throws(BuildFailure) -> Bool {
+    public func replace(staged: WrittenDigests, wanted: Set<String>, changed: [OutputFile]) throws(BuildFailure) -> Bool {
         let root = stagingPath
         guard Self.isFolder(root) else { return false }
         do throws(WriteError) {
@@ -172,10 +172,12 @@ public struct StagedOutput: Sendable {
     /// Makes the staging folder, which holds `staged`, hold the `wanted` paths: marks it as being brought up
     /// to date (`markUpdating`), removes what is no longer wanted, and replaces the `changed` files (a file is
     /// unlinked first, never overwritten: it may be a hard link shared with the output folder).
-    func update(_ root: String, from staged: [String: FileDigest], wanted: Set<String>, changed: [OutputFile]) throws(WriteError) {
+    func update(_ root: String, from staged: WrittenDigests, wanted: Set<String>, changed: [OutputFile]) throws(WriteError) {
         Self.markUpdating(root)
-        try Self.checkNoLinks(above: staged.keys.filter { !wanted.contains($0) } + changed.map(\.path), in: root)
-        for path in staged.keys where !wanted.contains(path) {
+        var unwanted: [String] = []
+        staged.forEach { path, _ in if !wanted.contains(path) { unwanted.append(path) } }
+        try Self.checkNoLinks(above: unwanted + changed.map(\.path), in: root)
+        for path in unwanted {
             try Self.remove(root + "/" + path)
             Self.removeEmptyFolders(above: path, in: root)
         }

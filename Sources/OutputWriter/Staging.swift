@@ -18,7 +18,7 @@ public final class Staging: Sendable {
     /// The staging folder.
     let root: String
     /// What the staging folder holds, by path, when it is brought up to date; nil when it was staged anew.
-    let staged: [String: FileDigest]?
+    let staged: WrittenDigests?
     let previousIsKnown: Bool
     /// The earlier output `begin` found in the staging folder and kept aside rather than removed.
     let keptAside: KeptAside?
@@ -55,7 +55,7 @@ public final class Staging: Sendable {
         var failure: BuildFailure?
     }
 
-    init(output: StagedOutput, root: String, staged: [String: FileDigest]?, previousIsKnown: Bool, keptAside: KeptAside? = nil) {
+    init(output: StagedOutput, root: String, staged: WrittenDigests?, previousIsKnown: Bool, keptAside: KeptAside? = nil) {
         self.output = output
         self.root = root
         self.staged = staged

@@ -102,7 +102,7 @@ import Testing
         let site3 = ["index.html": "home", "same.css": "css", "edited.html": "three", "new/page.html": "new"]
         let summary = try output.write(
             site3.map { OutputFile(path: $0.key, contents: ["edited.html", "new/page.html"].contains($0.key) ? .bytes(Array($0.value.utf8)) : .previous) },
-            digests: site3.mapValues(digest), staged: site1.mapValues(digest), previousIsKnown: true)
+            digests: site3.mapValues(digest), staged: WrittenDigests(site1.mapValues(digest)), previousIsKnown: true)
         #expect(summary.files == 4 && summary.written == 2 && summary.bytes == 15)
         #expect(inode("public") == stagingFolder, "the staging folder became the output")
         #expect(TestSupport.tree(folder + "/public") == site3.mapValues { Data($0.utf8) })

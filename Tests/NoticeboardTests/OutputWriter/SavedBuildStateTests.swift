@@ -1,6 +1,6 @@
 import Foundation
 import Noticeboard
-import OutputWriter
+@testable import OutputWriter
 import Rendering
 import SiteLoader
 import SiteModel
@@ -107,6 +107,26 @@ import Testing
         let damaged = built.site + "/damaged.state"
         TestSupport.write(TestSupport.read(path).replacingOccurrences(of: "\ninput\t", with: "\ninput\tx\t"), to: damaged)
         #expect(SavedBuildState(path: damaged)?.state(withInputs: false) == nil)
+    }
+
+    /// The staging folder's files are read through the record's outputs: theirs, but the ones the folder
+    /// lacks, and those it holds with other bytes; none until the marker names the record's staging.
+    @Test func theConfirmedStagingFolderIsTheOutputsWithItsDifferences() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        func digest(_ text: String) -> FileDigest { Manifest.digest(Array(text.utf8)) }
+        func output(_ text: String) -> BuildState.Output { BuildState.Output(digest: digest(text), renderKey: nil) }
+        let state = BuildState(
+            settings: "s", inputs: InputStamps(stamps: [:]), outputs: ["a.html": output("a"), "b.html": output("b"), "c.html": output("c")],
+            listings: 0, warnings: [],
+            staged: BuildState.Staged(id: "staged 1", differing: ["b.html": digest("old b"), "gone.html": digest("gone")], missing: ["c.html"]))
+        let statePath = folder + "/build.state"
+        #expect(state.confirmedStaged(statePath: statePath) == nil)
+        state.confirmStaged(statePath: statePath)
+        let staged = try #require(state.confirmedStaged(statePath: statePath))
+        #expect(staged.paths.sorted() == ["a.html", "b.html", "gone.html"])
+        #expect(staged["a.html"] == digest("a") && staged["b.html"] == digest("old b") && staged["gone.html"] == digest("gone"))
+        #expect(staged["c.html"] == nil && staged["d.html"] == nil)
     }
 
     /// A record of the version before has no head to answer from, so the next build renders everything;

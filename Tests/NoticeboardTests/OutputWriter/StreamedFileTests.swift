@@ -36,7 +36,7 @@ import Testing
         let output = StagedOutput(outputPath: folder + "/public")
         func inode(_ path: String) -> ino_t { TestSupport.inode(folder + "/" + path) }
         func build(_ document: @escaping @Sendable (inout ByteStream) -> Void, staged: [String: FileDigest]? = nil) throws -> (FileDigest?, StagedOutput.Summary) {
-            let staging = try output.begin(staged: staged, previousIsKnown: true)
+            let staging = try output.begin(staged: staged.map { WrittenDigests($0) }, previousIsKnown: true)
             let digest = staging.stream(document, at: "api/big.json")
             staging.add([(OutputFile(path: "index.html", text: "home"), nil)])
             return (digest, try staging.finish())

@@ -1,5 +1,3 @@
-import SiteModel
-
 /// The digests of the files a build has written, by path, read where the writer holds them: never copied
 /// out, as there are 780,000 at 430,000 listings (each copy was 56 MB of the XL build's peak).
 public struct WrittenDigests: Sendable {
@@ -44,7 +42,7 @@ public struct WrittenDigests: Sendable {
     }
 
     /// These digests and `more`, whose digest a path takes when both have it.
-    func adding(_ more: [String: FileDigest]) -> WrittenDigests {
+    public func adding(_ more: [String: FileDigest]) -> WrittenDigests {
         let base = self
         return WrittenDigests(
             lookup: { more[$0] ?? base[$0] },
