@@ -21,11 +21,11 @@ struct BuildRun {
     let settings: String
     let inputs: InputStamps
     /// The last build's record, when it describes the output folder. Not read whole when nothing changed
-    /// and the site is not kept, and its inputs only when the site is kept.
+    /// and the site is not kept; its inputs only when the site is kept; without its listings' versions
+    /// when a build from scratch goes on to write (`lastVersions` holds them).
     let recorded: BuildState?
     /// The last build's record even when the output folder has changed since: its listings' `updated` dates
-    /// and sync history are the site's, whatever became of the folder. A build that writes holds its
-    /// listings' versions apart (`lastVersions`).
+    /// and sync history are the site's, whatever became of the folder. Read as `recorded` is.
     let lastRecord: BuildState?
     /// The last build's listings' versions, which `track` dates this build's listings by and then lets go of
     /// (`takeLastVersions`): held apart from the records above, which the output's bookkeeping keeps to the
@@ -44,7 +44,8 @@ struct BuildRun {
     /// In place: saves the build record once the caller is done; the lock must be held until then.
     var saveLater: (@Sendable () -> RecordLayout?)?
 
-    /// The last record, when it was made with the same settings: its render keys and inputs count.
+    /// The last record, when it was made with the same settings: its render keys; kept, where nothing
+    /// changed, the whole record the site starts from.
     var previous: BuildState? { recorded.flatMap { $0.settings == settings ? $0 : nil } }
 
     /// A build from scratch, which keeps what it read and made when `keepingSite`, from `scanned` inputs
@@ -73,8 +74,13 @@ struct BuildRun {
         let unchanged = intact && saved?.settings == settings && saved?.wasMade(from: inputs) == true
         // A build that writes needs the whole record but its inputs; one that keeps the site needs them too.
         var last = unchanged && !keepingSite ? nil : saved?.state(withInputs: keepingSite)
-        lastVersions = unchanged ? VersionTable() : last?.versions ?? VersionTable()
-        if !unchanged { last?.versions = VersionTable() }
+        if unchanged {
+            // The run stops here: a kept site starts from the whole record, versions and all.
+            lastVersions = VersionTable()
+        } else {
+            lastVersions = last?.versions ?? VersionTable()
+            last?.versions = VersionTable()
+        }
         lastRecord = last
         recorded = intact ? lastRecord : nil
         if !unchanged, let saved, let outputs = recorded?.outputs, let recordTime = FileStamp(of: statePath)?.changeTime {
@@ -124,8 +130,7 @@ struct BuildRun {
 
     /// The last build's listings' versions, which this run holds no more.
     mutating func takeLastVersions() -> VersionTable {
-        defer { lastVersions = VersionTable() }
-        return lastVersions
+        exchange(&lastVersions, with: VersionTable())
     }
 
     /// The report of this build, from the summary of the record it left.

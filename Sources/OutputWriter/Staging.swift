@@ -72,6 +72,8 @@ public final class Staging: Sendable {
             return true
         }.count
         if let unsafe { refuse(unsafe.file.path) }
+        // Looked up before the lock that every rendering thread takes.
+        let pending = staged.map { staged in files.filter { file in file.digest.map { staged[file.file.path] != $0 } ?? true }.map(\.file) }
         progress.withLock { progress in
             progress.new += fresh
             progress.files += files.count
@@ -79,9 +81,7 @@ public final class Staging: Sendable {
                 if staged != nil { progress.wanted.append(file.path) }
                 if let digest { progress.knownBytes += digest.size } else { progress.unsized.append(file.path) }
             }
-            if let staged {
-                progress.pending += files.filter { file in file.digest.map { staged[file.file.path] != $0 } ?? true }.map(\.file)
-            }
+            if let pending { progress.pending += pending }
         }
         guard staged == nil, unsafe == nil else { return }
         let api = files.filter { $0.file.path.hasPrefix("api/") }, pages = files.filter { !$0.file.path.hasPrefix("api/") }

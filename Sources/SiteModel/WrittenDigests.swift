@@ -1,5 +1,6 @@
-/// The digests of the files a build has written, by path, read where the writer holds them: never copied
-/// out, as there are 780,000 at 430,000 listings (each copy was 56 MB of the XL build's peak).
+/// The digests of a folder's files, by path (those a build has written, or those a staging folder holds), read
+/// where the writer or the build record holds them: never copied out, as there are 780,000 at 430,000
+/// listings (each copy was 56 MB of the XL build's peak).
 public struct WrittenDigests: Sendable {
     private let lookup: @Sendable (String) -> FileDigest?
     private let each: @Sendable ((String, FileDigest) -> Void) -> Void

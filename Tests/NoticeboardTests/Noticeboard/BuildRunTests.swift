@@ -8,8 +8,8 @@ import Testing
 /// What a build holds of the last build's record, and for how long.
 @Suite struct BuildRunTests {
     /// A build that writes holds the last record's listing versions apart from the record, which the output's
-    /// bookkeeping keeps to the end, and lets go of them once it has dated its own listings by them.
-    @Test func aBuildThatWritesLetsGoOfTheLastVersionsOnceItHasDatedItsListings() throws {
+    /// bookkeeping keeps to the end, until `track` takes them (`LiveSiteTests` checks the dates they give).
+    @Test func aBuildThatWritesHoldsTheLastVersionsApartUntilTaken() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
         let options = BuildOptions(root: site, now: TestSupport.now)

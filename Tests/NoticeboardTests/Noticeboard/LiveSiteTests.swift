@@ -295,3 +295,30 @@ import Testing
         try TestSupport.expectSameAsCleanBuild(site, "after another build")
     }
 }
+
+extension LiveSiteTests {
+    /// Listings are dated by the last record's versions through a kept site: its first build (which holds
+    /// them apart from the record until it has dated its listings), an edit in place, and the build after.
+    @Test func aKeptSiteDatesListingsByTheLastRecordAcrossDays() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        func day(_ day: Int) -> CalendarDate { CalendarDate(year: 2026, month: 11, day: day)! }
+        func updated(_ document: String) -> String? {
+            let text = TestSupport.read(site + "/public/api/" + document)
+            return text.range(of: #""updated":"[0-9-]+""#, options: .regularExpression).map { String(text[$0].dropFirst(11).dropLast()) }
+        }
+        _ = try Noticeboard.build(BuildOptions(root: site, now: day(23)))
+        do {
+            let live = LiveSite(options: BuildOptions(root: site, now: day(24)))
+            #expect(try live.build().written > 0)
+            #expect(updated("rentals/kayak.json") == "2026-11-23" && updated("cleaners/aoife-byrne.json") == "2026-11-23")
+            edit(site + "/content/cleaners/aoife-byrne.yaml", "over eight years", "over nine years")
+            live.waitUntilIdle()
+            #expect(try live.build().stages.stages.map(\.name) == Self.inPlaceStages)
+            live.waitUntilSaved()
+            #expect(updated("rentals/kayak.json") == "2026-11-23" && updated("cleaners/aoife-byrne.json") == "2026-11-24")
+        }
+        _ = try Noticeboard.build(BuildOptions(root: site, now: day(25)))
+        #expect(updated("rentals/kayak.json") == "2026-11-23" && updated("cleaners/aoife-byrne.json") == "2026-11-24")
+    }
+}
