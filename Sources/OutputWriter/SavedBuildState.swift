@@ -7,8 +7,8 @@ import Support
 /// A build record as saved, read whole but parsed only as far as a question needs. Whether anything changed
 /// since (its settings, its inputs' digest, its outputs still on disk) takes the head and one pass over the
 /// output lines, without a string per file; only a build that goes on to render, or keeps the site, parses
-/// the `BuildState` (`state(withInputs:)`). At 430,000 listings the record is about 200 MB, and parsing it whole took longer
-/// than the rest of a no-change rebuild.
+/// the `BuildState` (`state(withInputs:)`). At 430,000 listings the record is about 200 MB, and parsing it
+/// whole took longer than the rest of a no-change rebuild.
 public struct SavedBuildState: Sendable {
     /// The file, mapped rather than copied: at 430,000 listings it is about 200 MB.
     private let bytes: Data
