@@ -74,8 +74,7 @@ public struct BuildState: Equatable, Sendable {
     /// outputs' digests, not copied from them (a table of 776,000 held through the build at 430,000 listings).
     public func confirmedStaged(statePath: String) -> WrittenDigests? {
         guard let staged, stagingIsConfirmed(statePath: statePath) else { return nil }
-        let missing = staged.missing
-        return WrittenDigests(outputs) { $0.digest }.excluding { missing.contains($0) }.adding(staged.differing)
+        return staged.files(over: outputs)
     }
 
     /// Whether the marker beside the state file repeats the name of the state's staging record.
@@ -306,6 +305,13 @@ public struct WrittenRecord: Sendable {
 }
 
 extension BuildState.Staged {
+    /// The folder's files, recorded against `outputs`: theirs, but those it lacks, and with its own digests
+    /// where they differ.
+    public func files(over outputs: [String: BuildState.Output]) -> WrittenDigests {
+        let missing = missing
+        return WrittenDigests(outputs) { $0.digest }.excluding { missing.contains($0) }.adding(differing)
+    }
+
     /// A staging folder holding `files`, recorded against `outputs`.
     public init(id: String, holding files: [String: BuildState.Output], against outputs: [String: BuildState.Output]) {
         self.init(

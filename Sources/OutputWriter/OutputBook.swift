@@ -258,9 +258,10 @@ public final class OutputBook: Sendable {
         staged: BuildState.Staged
     ) throws(BuildFailure) -> Bool {
         let paths = Set(staged.differing.keys).union(staged.missing).union(files.keys).union(removed)
+        let held = staged.files(over: last.outputs)
         var stagedDigests: [String: FileDigest] = [:]
-        for path in paths where !staged.missing.contains(path) {
-            if let digest = staged.differing[path] ?? last.outputs[path]?.digest { stagedDigests[path] = digest }
+        for path in paths {
+            if let digest = held[path] { stagedDigests[path] = digest }
         }
         let wanted = paths.filter { outputs[$0] != nil }
         let writes = wanted.filter { outputs[$0]!.digest != stagedDigests[$0] }.sorted().map { path in
