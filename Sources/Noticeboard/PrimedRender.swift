@@ -21,7 +21,7 @@ extension Noticeboard {
     /// holds: the next edit takes it as describing the output.
     static func primedRender(for built: BuiltSite) -> PrimedRender? {
         let state = built.state, catalogue = built.catalogue
-        let recorded = WrittenDigests(state.outputs) { $0.digest }
+        let recorded = state.outputs.digests
         let renderer = SiteRenderer(
             catalogue: catalogue, templates: built.site.templates,
             versions: ListingVersions(catalogue: catalogue, previous: state.versions, edited: [:]), lastSync: state.sync, lastFiles: recorded)

@@ -143,7 +143,7 @@ extension Noticeboard {
     static func planOutputs(_ catalogue: Catalogue, _ versions: ListingVersions, _ loaded: Loaded, _ run: BuildRun) -> SiteRenderer {
         SiteRenderer(
             catalogue: catalogue, templates: loaded.site.templates, staticFiles: run.changes == nil ? staticFiles(loaded.site) : [],
-            versions: versions, lastSync: run.lastRecord?.sync ?? .none, lastFiles: WrittenDigests(run.lastRecord?.outputs ?? [:]) { $0.digest })
+            versions: versions, lastSync: run.lastRecord?.sync ?? .none, lastFiles: run.lastRecord?.outputs.digests ?? WrittenDigests([:]))
     }
 
     /// Every declared output, or in place those that show the edited listings; a page whose render key is

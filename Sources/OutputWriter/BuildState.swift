@@ -11,7 +11,7 @@ public struct BuildState: Equatable, Sendable {
     /// Everything besides the input files that decides the output: version, executable, options.
     public var settings: String
     public var inputs: InputStamps
-    public var outputs: [String: Output]
+    public var outputs: OutputTable
     /// Reported again by a build that finds nothing changed.
     public var listings: Int
     public var warnings: [Diagnostic]
@@ -44,7 +44,7 @@ public struct BuildState: Equatable, Sendable {
     static let previousHeader = "noticeboard-build-state 3"
 
     public init(
-        settings: String, inputs: InputStamps, outputs: [String: Output], listings: Int, warnings: [Diagnostic], staged: Staged?,
+        settings: String, inputs: InputStamps, outputs: OutputTable, listings: Int, warnings: [Diagnostic], staged: Staged?,
         versions: VersionTable = VersionTable(), sync: SyncHistory = .none
     ) {
         self.versions = versions
@@ -103,7 +103,7 @@ public struct BuildState: Equatable, Sendable {
         // to four times its size. A damaged count reserves no more than that.
         let lineCount = bytes.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
         var inputs: [String: String] = [:]
-        var outputs: [String: Output] = [:]
+        var outputs = OutputTable()
         var listings = 0
         var warnings: [Diagnostic] = []
         // The staging folder's record, as differences from the outputs.
@@ -138,11 +138,12 @@ public struct BuildState: Equatable, Sendable {
                 guard let digest = fileDigest(size: fields[1], sha256: fields[2]) else { return nil }
                 let renderKey = fields[3].elementsEqual("-".utf8) ? nil : SHA256.Digest(hex: fields[3])
                 guard renderKey != nil || fields[3].count == 1 else { return nil }
-                outputs[fields[4].text] = Output(digest: digest, renderKey: renderKey)
+                outputs[bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: fields[4]))] = Output(digest: digest, renderKey: renderKey)
             default:
                 guard readTracking(fields, versions: &versions, sync: &sync) else { return nil }
             }
         }
+        outputs.shrinkToFit()
         let staged = stagingID.map { Staged(id: $0, differing: stagedDifferent, missing: unstaged) }
         return BuildState(
             settings: settings, inputs: InputStamps(stamps: inputs), outputs: outputs, listings: listings, warnings: warnings, staged: staged,
@@ -195,7 +196,7 @@ public struct BuildState: Equatable, Sendable {
 
     public var summary: Summary {
         Summary(
-            listings: listings, pages: outputs.keys.count { $0.hasSuffix(".html") }, files: outputs.count,
+            listings: listings, pages: outputs.count(ofPathsEndingWith: ".html"), files: outputs.count,
             bytes: outputs.values.reduce(0) { $0 + $1.digest.size }, warnings: warnings)
     }
 
@@ -307,15 +308,20 @@ public struct WrittenRecord: Sendable {
 extension BuildState.Staged {
     /// The folder's files, recorded against `outputs`: theirs, but those it lacks, and with its own digests
     /// where they differ.
-    public func files(over outputs: [String: BuildState.Output]) -> WrittenDigests {
+    public func files(over outputs: OutputTable) -> WrittenDigests {
         let missing = missing
-        return WrittenDigests(outputs) { $0.digest }.excluding { missing.contains($0) }.adding(differing)
+        return outputs.digests.excluding { missing.contains($0) }.adding(differing)
     }
 
     /// A staging folder holding `files`, recorded against `outputs`.
-    public init(id: String, holding files: [String: BuildState.Output], against outputs: [String: BuildState.Output]) {
-        self.init(
-            id: id, differing: files.filter { outputs[$0.key]?.digest != $0.value.digest }.mapValues(\.digest),
-            missing: Set(outputs.keys.filter { files[$0] == nil }))
+    public init(id: String, holding files: OutputTable, against outputs: OutputTable) {
+        var differing: [String: FileDigest] = [:], missing: Set<String> = []
+        files.forEachEntry { path, file in
+            if outputs[bytes: path]?.digest != file.digest { differing[String(decoding: path, as: UTF8.self)] = file.digest }
+        }
+        outputs.forEachEntry { path, _ in
+            if files[bytes: path] == nil { missing.insert(String(decoding: path, as: UTF8.self)) }
+        }
+        self.init(id: id, differing: differing, missing: missing)
     }
 }

@@ -43,7 +43,7 @@ public enum LevelledStaging {
 
     /// Links into the staging folder the output's files where `staged` says it differs, and removes those the
     /// output does not have; with no staging record, makes the folder anew with a link to every output file.
-    private static func bringLevel(_ output: StagedOutput, staged: BuildState.Staged?, outputs: [String: BuildState.Output]) throws(WriteError) {
+    private static func bringLevel(_ output: StagedOutput, staged: BuildState.Staged?, outputs: OutputTable) throws(WriteError) {
         let root = output.stagingPath
         let paths: [String], held: [String: FileDigest]
         if let staged, StagedOutput.isFolder(root) {

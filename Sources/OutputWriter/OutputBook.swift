@@ -22,7 +22,7 @@ public final class OutputBook: Sendable {
     /// Whether the record keeps its layout, which the next record is spliced from; in place, the layout of the last.
     private let recordLayout: RecordLayoutUse
     private let mode: Mode
-    private let outputs: Mutex<[String: BuildState.Output]>
+    private let outputs: Mutex<OutputTable>
     /// In place: the files whose bytes changed.
     private let changed = Mutex<[String: OutputFile]>([:])
 
@@ -54,7 +54,7 @@ public final class OutputBook: Sendable {
     }
 
     private init(
-        outputPath: String, statePath: String, recorded: BuildState?, mode: Mode, outputs: [String: BuildState.Output],
+        outputPath: String, statePath: String, recorded: BuildState?, mode: Mode, outputs: OutputTable,
         lastWritten: [String: [UInt8]] = [:], recordLayout: RecordLayoutUse
     ) {
         self.outputPath = outputPath
@@ -77,7 +77,8 @@ public final class OutputBook: Sendable {
         unlink(BuildState.stagingMarker(for: statePath))
         let staging = try StagedOutput(outputPath: outputPath).begin(staged: staged, previousIsKnown: recorded != nil)
         return OutputBook(
-            outputPath: outputPath, statePath: statePath, recorded: recorded, mode: .restaging(staging), outputs: [:],
+            outputPath: outputPath, statePath: statePath, recorded: recorded, mode: .restaging(staging),
+            outputs: OutputTable(minimumCapacity: recorded?.outputs.count ?? 0),
             recordLayout: keepingRecordLayout ? .keep : .none)
     }
 
@@ -177,12 +178,15 @@ public final class OutputBook: Sendable {
     /// folder in. `record` is the new build record, given its outputs. Nil when an in-place edit rendered a
     /// file the last build did not write, or its staging folder is gone: then it needs a whole build.
     public func finish(
-        derive: (WrittenDigests, Set<String>?) -> [OutputFile], record: ([String: BuildState.Output]) -> BuildState
+        derive: (WrittenDigests, Set<String>?) -> [OutputFile], record: (OutputTable) -> BuildState
     ) throws(BuildFailure) -> Finished? {
         switch mode {
         case .restaging(let staging):
-            add(derive(WrittenDigests(outputs.withLock { $0 }) { $0.digest }, nil).map { SiteRenderer.RenderedFile(file: $0, renderKey: nil) })
-            let state = record(outputs.withLock { $0 })
+            add(derive(outputs.withLock { $0 }.digests, nil).map { SiteRenderer.RenderedFile(file: $0, renderKey: nil) })
+            let state = record(outputs.withLock { outputs in
+                outputs.shrinkToFit()
+                return outputs
+            })
             // The record is written while the last files are.
             let keepingLayout = if case .keep = recordLayout { true } else { false }
             let written = InBackground { [statePath] in state.write(besides: statePath, keepingLayout: keepingLayout) }
@@ -204,13 +208,13 @@ public final class OutputBook: Sendable {
     }
 
     private func finishInPlace(
-        staged: BuildState.Staged, derive: (WrittenDigests, Set<String>?) -> [OutputFile], record: ([String: BuildState.Output]) -> BuildState
+        staged: BuildState.Staged, derive: (WrittenDigests, Set<String>?) -> [OutputFile], record: (OutputTable) -> BuildState
     ) throws(BuildFailure) -> Finished? {
         let last = recorded!
         // Taken rather than copied: the book is done with them, and a copy of 780,000 entries, made on
         // the first change below, cost a tenth of a second each.
         var files = changed.withLock { taken in exchange(&taken, with: [:]) }
-        var outputs = outputs.withLock { taken in exchange(&taken, with: [:]) }
+        var outputs = outputs.withLock { taken in exchange(&taken, with: OutputTable()) }
         guard outputs.count == last.outputs.count else { return nil }
         var removed: Set<String> = []
         if !files.isEmpty {
@@ -219,7 +223,7 @@ public final class OutputBook: Sendable {
             for path in lastDerived { outputs[path] = nil }
             // Looked up where they are, and let go before `outputs` changes below (which would copy it).
             let derived = { [outputs, files] in
-                derive(WrittenDigests(outputs) { $0.digest }, Set(files.keys))
+                derive(outputs.digests, Set(files.keys))
             }()
             for made in derived {
                 guard let bytes = made.contents.inMemory else { return nil }
@@ -254,7 +258,7 @@ public final class OutputBook: Sendable {
     /// The staging folder holds the site before last: brings the paths where it differs from the new site
     /// up to date, then swaps it in. False when the staging folder is gone.
     private func write(
-        _ files: [String: OutputFile], removing removed: Set<String>, over last: BuildState, as outputs: [String: BuildState.Output],
+        _ files: [String: OutputFile], removing removed: Set<String>, over last: BuildState, as outputs: OutputTable,
         staged: BuildState.Staged
     ) throws(BuildFailure) -> Bool {
         let paths = Set(staged.differing.keys).union(staged.missing).union(files.keys).union(removed)

@@ -61,7 +61,7 @@ public enum OwnedFolders {
     /// set modification times), so only `changedFolders` are listed: those changed since the record was put
     /// in place, or in the same clock tick (`SavedBuildState.foldersChanged`). Only then are the output's
     /// folders gathered, to tell a stray entry from a folder of outputs.
-    public static func checkNothingAdded(output: String, outputs: [String: BuildState.Output], changedFolders: Set<String>) throws(BuildFailure) {
+    public static func checkNothingAdded(output: String, outputs: OutputTable, changedFolders: Set<String>) throws(BuildFailure) {
         guard !changedFolders.isEmpty else { return }
         let folders = outputFolders(outputs.keys)
         let strays = changedFolders.flatMap { folder in

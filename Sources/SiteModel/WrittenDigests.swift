@@ -17,7 +17,8 @@ public struct WrittenDigests: Sendable {
         self.init(digests) { $0 }
     }
 
-    private init(lookup: @escaping @Sendable (String) -> FileDigest?, each: @escaping @Sendable ((String, FileDigest) -> Void) -> Void) {
+    /// Digests held elsewhere: `lookup` finds one by path, `each` gives them all.
+    public init(lookup: @escaping @Sendable (String) -> FileDigest?, each: @escaping @Sendable ((String, FileDigest) -> Void) -> Void) {
         self.lookup = lookup
         self.each = each
     }

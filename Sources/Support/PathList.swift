@@ -19,6 +19,11 @@ public struct PathList: Sendable, Equatable {
         ends.append(bytes.count)
     }
 
+    public mutating func append(bytes path: UnsafeRawBufferPointer) {
+        bytes.append(contentsOf: path)
+        ends.append(bytes.count)
+    }
+
     /// Those of `other`, after these.
     public mutating func append(contentsOf other: PathList) {
         let offset = bytes.count
@@ -34,6 +39,19 @@ public struct PathList: Sendable, Equatable {
     /// The bytes of the path at `index`.
     public func bytes(at index: Int) -> ArraySlice<UInt8> {
         bytes[range(of: index)]
+    }
+
+    /// `body` given the bytes of the path at `index`, in place.
+    public func withBytes<Result>(at index: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        let range = range(of: index)
+        return bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[range])) }
+    }
+
+    /// Whether the path at `index` is `path`, byte for byte.
+    public func hasBytes(at index: Int, equalTo path: UnsafeRawBufferPointer) -> Bool {
+        let range = range(of: index)
+        guard range.count == path.count else { return false }
+        return range.isEmpty || bytes.withUnsafeBytes { memcmp($0.baseAddress! + range.lowerBound, path.baseAddress!, range.count) == 0 }
     }
 
     /// The indices in the order `String` sorts their paths. Paths all in ASCII, as nearly all are, sort so by

@@ -14,7 +14,7 @@ import Testing
     private static func digest(_ text: String) -> FileDigest { FileDigest(size: text.utf8.count, sha256: SHA256.digest(Array(text.utf8))) }
 
     private static func state(listings: Int) -> BuildState {
-        var inputs: [String: String] = [:], outputs: [String: BuildState.Output] = [:], versions = VersionTable()
+        var inputs: [String: String] = [:], outputs = OutputTable(), versions = VersionTable()
         for index in 0..<listings {
             inputs["content/things/\(index).yaml"] = "32768 \(index) 1700000000 420"
             outputs["things/\(index)/index.html"] = BuildState.Output(digest: digest("page \(index)"), renderKey: SHA256.digest(Array("key \(index)".utf8)))
