@@ -56,7 +56,7 @@ public enum LevelledStaging {
             held = [:]
         }
         let wanted = Set(paths.filter { outputs[$0] != nil })
-        try output.update(root, from: WrittenDigests(held), wanted: wanted, changed: wanted.map { OutputFile(path: $0, contents: .previous) })
+        try output.update(root, from: WrittenDigests(held), wanted: wanted.contains, changed: wanted.map { OutputFile(path: $0, contents: .previous) })
         // Level, it is an earlier output again, which no update is bringing forward.
         for marker in [OwnedFolders.updateMarker, OwnedFolders.updateManifest] { unlink(root + "/" + marker) }
     }

@@ -192,7 +192,8 @@ public final class OutputBook: Sendable {
             let written = InBackground { [statePath] in state.write(besides: statePath, keepingLayout: keepingLayout) }
             let summary: StagedOutput.Summary
             do {
-                summary = try staging.finish()
+                let outputs = state.outputs
+                summary = try staging.finish { outputs[$0] != nil }
             } catch {
                 written.value?.discard()
                 throw error

@@ -66,7 +66,7 @@ public struct StagedOutput: Sendable {
     ) throws(BuildFailure) -> Summary {
         let staging = try begin(staged: staged, previousIsKnown: previousIsKnown)
         staging.add(files.map { ($0, digests[$0.path]) })
-        return try staging.finish()
+        return try staging.finish(wanted: Set(files.map(\.path)).contains)
     }
 
     /// Replaces a few files of the output when the staging folder holds an earlier site the caller knows
@@ -82,7 +82,7 @@ public struct StagedOutput: Sendable {
         let root = stagingPath
         guard Self.isFolder(root) else { return false }
         do throws(WriteError) {
-            try update(root, from: staged, wanted: wanted, changed: changed)
+            try update(root, from: staged, wanted: wanted.contains, changed: changed)
             try swapIn(root, keepPrevious: true)
         } catch {
             let kept = Self.removeStaging(root)
@@ -172,10 +172,10 @@ public struct StagedOutput: Sendable {
     /// Makes the staging folder, which holds `staged`, hold the `wanted` paths: marks it as being brought up
     /// to date (`markUpdating`), removes what is no longer wanted, and replaces the `changed` files (a file is
     /// unlinked first, never overwritten: it may be a hard link shared with the output folder).
-    func update(_ root: String, from staged: WrittenDigests, wanted: Set<String>, changed: [OutputFile]) throws(WriteError) {
+    func update(_ root: String, from staged: WrittenDigests, wanted: (String) -> Bool, changed: [OutputFile]) throws(WriteError) {
         Self.markUpdating(root)
         var unwanted: [String] = []
-        staged.forEach { path, _ in if !wanted.contains(path) { unwanted.append(path) } }
+        staged.forEach { path, _ in if !wanted(path) { unwanted.append(path) } }
         try Self.checkNoLinks(above: unwanted + changed.map(\.path), in: root)
         for path in unwanted {
             try Self.remove(root + "/" + path)

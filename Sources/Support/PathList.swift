@@ -89,6 +89,11 @@ public struct PathList: Sendable, Equatable {
         return kept
     }
 
+    /// Room for `count` paths (their bytes grow as they come).
+    public mutating func reserveCapacity(_ count: Int) {
+        ends.reserveCapacity(count)
+    }
+
     /// Room for little more than what it holds: a list grown path by path keeps up to twice its size.
     public mutating func shrinkToFit() {
         if bytes.capacity > bytes.count + bytes.count / 8 { bytes = bytes.withUnsafeBufferPointer { Array($0) } }

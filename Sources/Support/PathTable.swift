@@ -35,6 +35,7 @@ public struct PathTable: Sendable {
 
     /// Room for `count` paths without growing the index.
     public mutating func reserveCapacity(_ count: Int) {
+        paths.reserveCapacity(count)
         let wanted = Self.slotCount(for: count)
         if wanted > slots.count { reindex(slotCount: wanted) }
     }

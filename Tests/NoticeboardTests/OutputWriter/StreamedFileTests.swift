@@ -39,7 +39,7 @@ import Testing
             let staging = try output.begin(staged: staged.map { WrittenDigests($0) }, previousIsKnown: true)
             let digest = staging.stream(document, at: "api/big.json")
             staging.add([(OutputFile(path: "index.html", text: "home"), nil)])
-            return (digest, try staging.finish())
+            return (digest, try staging.finish(wanted: ["api/big.json", "index.html"].contains))
         }
         // Three parts and a bit.
         let size = 3 * ByteStream.defaultPartSize + 5, first = Self.document(size), second = Self.document(size, last: 0x21)
@@ -80,7 +80,7 @@ import Testing
         defer { TestSupport.removeTree(folder) }
         let staging = try StagedOutput(outputPath: folder + "/public").begin()
         #expect(staging.stream(Self.document(10), at: "../outside.json") == nil)
-        #expect(throws: BuildFailure.self) { try staging.finish() }
+        #expect(throws: BuildFailure.self) { try staging.finish { _ in true } }
         #expect(!FileManager.default.fileExists(atPath: folder + "/outside.json") && !FileManager.default.fileExists(atPath: folder + "/public"))
     }
 }
