@@ -143,7 +143,6 @@ public struct BuildState: Equatable, Sendable {
                 guard readTracking(fields, versions: &versions, sync: &sync) else { return nil }
             }
         }
-        outputs.shrinkToFit()
         let staged = stagingID.map { Staged(id: $0, differing: stagedDifferent, missing: unstaged) }
         return BuildState(
             settings: settings, inputs: InputStamps(stamps: inputs), outputs: outputs, listings: listings, warnings: warnings, staged: staged,

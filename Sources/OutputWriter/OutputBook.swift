@@ -183,10 +183,7 @@ public final class OutputBook: Sendable {
         switch mode {
         case .restaging(let staging):
             add(derive(outputs.withLock { $0 }.digests, nil).map { SiteRenderer.RenderedFile(file: $0, renderKey: nil) })
-            let state = record(outputs.withLock { outputs in
-                outputs.shrinkToFit()
-                return outputs
-            })
+            let state = record(outputs.withLock { $0 })
             // The record is written while the last files are.
             let keepingLayout = if case .keep = recordLayout { true } else { false }
             let written = InBackground { [statePath] in state.write(besides: statePath, keepingLayout: keepingLayout) }

@@ -48,16 +48,6 @@ public struct OutputTable: Sendable {
         renderKeyPlaces.reserveCapacity(count)
     }
 
-    /// Room for little more than it holds: grown entry by entry, it kept up to twice its size.
-    mutating func shrinkToFit() {
-        paths.shrinkToFit()
-        if fileDigests.capacity > fileDigests.count + fileDigests.count / 8 { fileDigests = fileDigests.withUnsafeBufferPointer { Array($0) } }
-        if renderKeyPlaces.capacity > renderKeyPlaces.count + renderKeyPlaces.count / 8 {
-            renderKeyPlaces = renderKeyPlaces.withUnsafeBufferPointer { Array($0) }
-        }
-        if renderKeys.capacity > renderKeys.count + renderKeys.count / 8 { renderKeys = renderKeys.withUnsafeBufferPointer { Array($0) } }
-    }
-
     /// Calls `body` with each path's bytes and its output, in the order they came.
     func forEachEntry(_ body: (UnsafeRawBufferPointer, BuildState.Output) -> Void) {
         for index in paths.paths.indices {

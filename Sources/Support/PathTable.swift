@@ -40,11 +40,6 @@ public struct PathTable: Sendable {
         if wanted > slots.count { reindex(slotCount: wanted) }
     }
 
-    /// Room for little more than the paths it holds.
-    public mutating func shrinkToFit() {
-        paths.shrinkToFit()
-    }
-
     /// Calls `body` with `path`'s bytes, without copying them when the string holds them in one piece.
     public static func withBytes<Result>(of path: String, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         var path = path
