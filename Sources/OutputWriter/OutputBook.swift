@@ -189,8 +189,8 @@ public final class OutputBook: Sendable {
             let written = InBackground { [statePath] in state.write(besides: statePath, keepingLayout: keepingLayout) }
             let summary: StagedOutput.Summary
             do {
-                let outputs = state.outputs
-                summary = try staging.finish { outputs[$0] != nil }
+                let made = state.outputs
+                summary = try staging.finish { made[$0] != nil }
             } catch {
                 written.value?.discard()
                 throw error
@@ -217,7 +217,7 @@ public final class OutputBook: Sendable {
         var removed: Set<String> = []
         if !files.isEmpty {
             // The derived files are made anew: some may be added (this build's change list), some dropped.
-            let lastDerived = last.outputs.keys.filter(SyncDocuments.isDerived)
+            let lastDerived = Array(last.outputs.keys.filter(SyncDocuments.isDerived))
             for path in lastDerived { outputs[path] = nil }
             // Looked up where they are, and let go before `outputs` changes below (which would copy it).
             let derived = { [outputs, files] in

@@ -5,7 +5,8 @@ import Support
 /// listings there are 776,000, held twice at a rebuild's peak (the last record's and the new ones); as a
 /// `[String: Output]` they were a string each, an 80-byte entry with room for a render key that only a
 /// third of them have, and a quarter to five eighths of the table empty. Here the paths are in a
-/// `PathTable` and the rest in columns beside them, the render keys apart.
+/// `PathTable` and the rest in columns beside them, the render keys apart. Paths are told apart by their bytes,
+/// as the file system tells them apart: a composed and a decomposed "é" are two paths.
 public struct OutputTable: Sendable {
     private var paths: PathTable
     private var fileDigests: [FileDigest] = []
@@ -31,6 +32,7 @@ public struct OutputTable: Sendable {
         set { PathTable.withBytes(of: path) { self[bytes: $0] = newValue } }
     }
 
+    /// By the path's bytes, which must not lie in this table (adding a path may move its bytes).
     subscript(bytes path: UnsafeRawBufferPointer) -> BuildState.Output? {
         get { paths.index(of: path).flatMap(output) }
         set {
@@ -125,7 +127,8 @@ extension OutputTable: Sequence {
     public var underestimatedCount: Int { count }
 
     public var keys: LazyMapSequence<OutputTable, String> { lazy.map(\.key) }
-    public var values: LazyMapSequence<OutputTable, BuildState.Output> { lazy.map(\.value) }
+    /// The outputs without their paths, which are not made into strings.
+    public var values: some Sequence<BuildState.Output> { paths.paths.indices.lazy.compactMap(output) }
 }
 
 extension OutputTable: Equatable {

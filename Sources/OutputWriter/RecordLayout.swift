@@ -47,7 +47,7 @@ extension BuildState {
         }
         guard inputsAreFields else { return false }
         // Written from the table's bytes: the record is written at the build's peak, where a string for each of
-        // 780,000 paths was 70 MB more at 430,000 listings.
+        // 780,000 paths would be 70 MB more at 430,000 listings. Only a kept layout (`serve`) holds them as strings.
         var outputPaths: [String] = [], outputsAreFields = true
         outputs.forEachSorted { path, output in
             guard outputsAreFields, Self.isField(path) else {

@@ -23,12 +23,16 @@ public enum Manifest {
 
     /// The manifest of `digests` (every other output file, by path), sorted by path. The entries are
     /// encoded straight into bytes, on every core, rather than held as a value tree: at 430,000 listings
-    /// there are 800,000. Made as it is written (`ByteStream`): at 430,000 listings it is 108 MB.
+    /// there are 800,000. Made as it is written (`ByteStream`): at 430,000 listings it is 108 MB. The paths
+    /// wait for it as bytes, in the order they came, with the order they sort in beside them.
     public static func file(for digests: WrittenDigests, site: SiteConfig) -> OutputFile {
-        let order = { var paths = digests.paths; paths.sort(); return paths }()
-        let contents = OutputFile.Contents.streamed { stream in
+        var paths = PathList()
+        digests.forEach { path, _ in paths.append(path) }
+        let order = paths.sortedIndices()
+        let contents = OutputFile.Contents.streamed { [paths] stream in
             JSONWriter.write(head(site), thenList: "files", count: order.count, encodedOnEveryCore: { index in
-                entry(order[index], digests[order[index]]!)
+                let path = paths[order[index]]
+                return entry(path, digests[path]!)
             }, into: &stream)
         }
         return OutputFile(path: path, contents: contents)

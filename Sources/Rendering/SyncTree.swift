@@ -14,8 +14,9 @@ struct SyncTree: Sendable {
 
     struct Bucket: Sendable {
         let name: String
-        /// The bucket's files, sorted.
-        var paths: [String]
+        /// The bucket's files, sorted; held as bytes, as a whole build's buckets hold every synced path
+        /// until their documents are written (600,000 at 430,000 listings).
+        var paths: PathList
         var file: OutputFile
         var digest: FileDigest
     }
@@ -26,12 +27,12 @@ struct SyncTree: Sendable {
     init(_ synced: SyncedFiles, keepingBytes: Bool, document: @escaping @Sendable (String, [JSONWriter.Encoded]) -> OutputFile) {
         let digits = SyncDocuments.bucketDigits(files: synced.count)
         self.digits = digits
-        var members: [String: [String]] = [:]
-        synced.forEach { path, _ in members[Self.bucket(of: path, digits: digits), default: []].append(path) }
+        var members: [String: PathList] = [:]
+        synced.forEach { path, _ in members[Self.bucket(of: path, digits: digits), default: PathList()].append(path) }
         let all = members
         buckets = Self.names(digits: digits).parallelMap { name in
             // Looked up once, for the document digested here and for the one made again as it is written.
-            let paths = (all[name] ?? []).sorted(), digests = paths.map { synced[$0]! }
+            let paths = (all[name] ?? PathList()).sortedAsStrings(), digests = paths.map { synced[$0]! }
             let bucket = Self.bucket(name, paths: paths, digests: digests, document: document)
             return keepingBytes ? bucket : bucket.madeAgainAsWritten(digests, document: document)
         }
@@ -47,12 +48,12 @@ struct SyncTree: Sendable {
         var touched: Set<Int> = []
         for path in changed {
             let index = Int(Self.bucket(of: path, digits: digits), radix: 16)!
-            var paths = updated.buckets[index].paths
+            var paths = Array(updated.buckets[index].paths)
             let place = paths.insertionIndex(of: path)
             let listed = place < paths.count && paths[place] == path
             if synced[path] == nil, listed { paths.remove(at: place) }
             if synced[path] != nil, !listed { paths.insert(path, at: place) }
-            updated.buckets[index].paths = paths
+            updated.buckets[index].paths = PathList(paths)
             touched.insert(index)
         }
         let members = updated.buckets
@@ -65,13 +66,13 @@ struct SyncTree: Sendable {
     }
 
     private static func bucket(
-        _ name: String, paths: [String], digests: [FileDigest], document: (String, [JSONWriter.Encoded]) -> OutputFile
+        _ name: String, paths: PathList, digests: [FileDigest], document: (String, [JSONWriter.Encoded]) -> OutputFile
     ) -> Bucket {
         let file = document(name, entries(paths, digests))
         return Bucket(name: name, paths: paths, file: file, digest: Manifest.digest(file.madeBytes))
     }
 
-    fileprivate static func entries(_ paths: [String], _ digests: [FileDigest]) -> [JSONWriter.Encoded] {
+    fileprivate static func entries(_ paths: PathList, _ digests: [FileDigest]) -> [JSONWriter.Encoded] {
         zip(paths, digests).map { path, digest in JSONWriter.fileEntry(path: path, size: digest.size, sha256: digest.sha256) }
     }
 

@@ -5,16 +5,12 @@ public struct WrittenDigests: Sendable {
     private let lookup: @Sendable (String) -> FileDigest?
     private let each: @Sendable ((String, FileDigest) -> Void) -> Void
 
-    /// The files as the writer records them, by path, and how to read a record's digest.
-    public init<Output: Sendable>(_ outputs: [String: Output], digest: @escaping @Sendable (Output) -> FileDigest) {
-        lookup = { outputs[$0].map(digest) }
-        each = { body in
-            for (path, output) in outputs { body(path, digest(output)) }
-        }
-    }
-
+    /// Digests in a table of their own.
     public init(_ digests: [String: FileDigest]) {
-        self.init(digests) { $0 }
+        lookup = { digests[$0] }
+        each = { body in
+            for (path, digest) in digests { body(path, digest) }
+        }
     }
 
     /// Digests held elsewhere: `lookup` finds one by path, `each` gives them all.

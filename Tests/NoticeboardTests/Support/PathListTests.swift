@@ -51,6 +51,15 @@ import Testing
         #expect(made(mixed).sortedIndices().map { mixed[$0] } == mixed.sorted())
     }
 
+    /// Copied in that order, as bytes: a decomposed name stays decomposed.
+    @Test func aSortedCopyHoldsThePathsAsStringsSortThem() {
+        let mixed = paths + ["b/a", "a/b", "f", "e\u{301}"]
+        let sorted = made(mixed).sortedAsStrings()
+        #expect(Array(sorted) == mixed.sorted())
+        #expect(sorted.map { Array($0.utf8) } == mixed.sorted().map { Array($0.utf8) })
+        #expect(PathList(mixed) == made(mixed) && PathList().sortedAsStrings().isEmpty)
+    }
+
     @Test func shrinkingKeepsThePaths() {
         var list = made(paths)
         list.shrinkToFit()
