@@ -82,29 +82,17 @@ public struct PathList: Sendable, Equatable, RandomAccessCollection {
 
     /// The same paths in the order `String` sorts them, copied as bytes.
     public func sortedAsStrings() -> PathList {
-        var sorted = PathList()
-        sorted.bytes.reserveCapacity(bytes.count)
-        sorted.ends.reserveCapacity(ends.count)
-        for index in sortedIndices() {
-            sorted.bytes += bytes[range(of: index)]
-            sorted.ends.append(sorted.bytes.count)
-        }
-        return sorted
+        copying(sortedIndices())
     }
 
     /// Whether the path at `index` has the same bytes as the one at `otherIndex` of `other`, without making either.
     public func hasSameBytes(at index: Int, as other: PathList, at otherIndex: Int) -> Bool {
-        bytes[range(of: index)].elementsEqual(other.bytes[other.range(of: otherIndex)])
+        other.withBytes(at: otherIndex) { hasBytes(at: index, equalTo: $0) }
     }
 
     /// The paths but those at `indices`, in order.
     public func removing(_ indices: Set<Int>) -> PathList {
-        var kept = PathList()
-        for index in self.indices where !indices.contains(index) {
-            kept.bytes += bytes[range(of: index)]
-            kept.ends.append(kept.bytes.count)
-        }
-        return kept
+        copying(self.indices.filter { !indices.contains($0) })
     }
 
     /// Room for `count` paths (their bytes grow as they come).
@@ -116,6 +104,17 @@ public struct PathList: Sendable, Equatable, RandomAccessCollection {
     public mutating func shrinkToFit() {
         if bytes.capacity > bytes.count + bytes.count / 8 { bytes = bytes.withUnsafeBufferPointer { Array($0) } }
         if ends.capacity > ends.count + ends.count / 8 { ends = ends.withUnsafeBufferPointer { Array($0) } }
+    }
+
+    /// The paths at `indices`, in that order, copied as bytes.
+    private func copying(_ indices: [Int]) -> PathList {
+        var copy = PathList()
+        copy.ends.reserveCapacity(indices.count)
+        for index in indices {
+            copy.bytes += bytes[range(of: index)]
+            copy.ends.append(copy.bytes.count)
+        }
+        return copy
     }
 
     private func range(of index: Int) -> Range<Int> {
