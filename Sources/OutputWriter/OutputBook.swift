@@ -217,7 +217,7 @@ public final class OutputBook: Sendable {
         var removed: Set<String> = []
         if !files.isEmpty {
             // The derived files are made anew: some may be added (this build's change list), some dropped.
-            let lastDerived = Array(last.outputs.keys.filter(SyncDocuments.isDerived))
+            let lastDerived = last.outputs.paths(where: { SyncDocuments.isDerived($0) })
             for path in lastDerived { outputs[path] = nil }
             // Looked up where they are, and let go before `outputs` changes below (which would copy it).
             let derived = { [outputs, files] in

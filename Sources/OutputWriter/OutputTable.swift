@@ -74,6 +74,15 @@ public struct OutputTable: Sendable {
         return count
     }
 
+    /// The paths whose bytes `isIncluded` accepts, with a string made only for each of those.
+    public func paths(where isIncluded: (UnsafeRawBufferPointer) -> Bool) -> [String] {
+        var found: [String] = []
+        forEachEntry { path, _ in
+            if isIncluded(path) { found.append(String(decoding: path, as: UTF8.self)) }
+        }
+        return found
+    }
+
     /// The files' digests by path, read where this table holds them.
     public var digests: WrittenDigests {
         WrittenDigests(lookup: { self[$0]?.digest }, each: { body in forEach { body($0.key, $0.value.digest) } })

@@ -29,7 +29,12 @@ public enum SyncDocuments {
     /// Whether the file is made from the digests of the others: the API root (which names the build), the
     /// sync documents and the manifest.
     public static func isDerived(_ path: String) -> Bool {
-        path.hasPrefix(folder) || path == Manifest.path || path == SiteRenderer.apiRootPath
+        isDerived(path.utf8)
+    }
+
+    /// `isDerived(_:)` of a path's bytes, for tables that hold paths as bytes.
+    public static func isDerived(_ path: some Collection<UInt8>) -> Bool {
+        path.starts(with: folder.utf8) || path.elementsEqual(Manifest.path.utf8) || path.elementsEqual(SiteRenderer.apiRootPath.utf8)
     }
 
     /// Hex digits of a path's SHA-256 that name its bucket: buckets of about 256 files at most.

@@ -37,6 +37,8 @@ import Testing
         }
         #expect(Dictionary(uniqueKeysWithValues: table.map { ($0.key, $0.value) }) == dictionary)
         #expect(table.count(ofPathsEndingWith: ".html") == dictionary.keys.count { $0.hasSuffix(".html") })
+        let isPage = { (path: UnsafeRawBufferPointer) in path.starts(with: "catalogue/".utf8) }
+        #expect(Set(table.paths(where: isPage)) == Set(dictionary.keys.filter { $0.hasPrefix("catalogue/") }))
         var digests: [String: FileDigest] = [:]
         table.digests.forEach { digests[$0] = $1 }
         #expect(digests == dictionary.mapValues(\.digest))

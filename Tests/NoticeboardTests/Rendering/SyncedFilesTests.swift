@@ -37,6 +37,14 @@ import Testing
         #expect(visited == 301)
     }
 
+    /// The files made from the others' digests, told apart by the path's bytes as by the string.
+    @Test func theDerivedFilesAreTheSyncFolderTheManifestAndTheAPIRoot() {
+        let derived = ["api/sync/", "api/sync/4/changes.json", "api/manifest.json", "api/index.json"]
+        let others = ["api/syncs.json", "api/manifest.json.gz", "api/index.json/", "api/cleaners/index.json", "sync/api/", ""]
+        #expect(derived.allSatisfy { SyncDocuments.isDerived($0) && SyncDocuments.isDerived(Array($0.utf8)) })
+        #expect(!others.contains { SyncDocuments.isDerived($0) || SyncDocuments.isDerived(Array($0.utf8)) })
+    }
+
     /// The table an edit in place keeps is changed and handed on as it is, the same files as a view would hold.
     @Test func aTableAddsAsAViewDoes() {
         let table = Dictionary(uniqueKeysWithValues: (0..<50).map { ("api/rentals/\($0).json", Self.digest($0)) })
