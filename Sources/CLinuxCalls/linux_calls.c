@@ -1,6 +1,9 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <stdio.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include "CLinuxCalls.h"
 
 int nb_rename_exchange(const char *first, const char *second) {
@@ -9,4 +12,10 @@ int nb_rename_exchange(const char *first, const char *second) {
 
 int nb_open_path(const char *path) {
     return open(path, O_PATH | O_CLOEXEC);
+}
+
+int nb_open_beneath(int folder, const char *relative) {
+    // glibc 2.36 has no wrapper for openat2.
+    struct open_how how = {.flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK, .resolve = RESOLVE_BENEATH};
+    return (int)syscall(SYS_openat2, folder, relative, &how, sizeof how);
 }

@@ -116,7 +116,8 @@ struct BuildRun {
             changes = ChangeSet(last: last, listings: listings, book: book)
         }
         self.options = options
-        files = last.site.files
+        // Anew for each build: a `SiteFiles` holds its top folders as it first found them.
+        files = SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes)
         self.buildDate = buildDate
         statePath = last.statePath
         settings = last.state.settings

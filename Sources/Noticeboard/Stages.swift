@@ -57,7 +57,7 @@ extension Noticeboard {
         var site = changes.last.site
         var edited: [Listing] = []
         for old in changes.listings {
-            let listing = try site.reread(old)
+            let listing = try site.reread(old, from: run.files)
             // A listing that names other images needs them published: a whole build.
             guard listing.media.map(\.path) == old.media.map(\.path) else { return nil }
             edited.append(listing)

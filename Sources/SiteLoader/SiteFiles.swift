@@ -10,8 +10,8 @@ public struct SiteFiles: Sendable {
     public let root: String
     /// Files larger than this are refused before they are read.
     public let maxFileBytes: Int
-    /// The real paths of the top folders, resolved once each: every read checks the file against one.
-    private let areaPaths = AreaPaths()
+    /// The top folders, resolved once each: every read checks the file against one.
+    private let areas = Areas()
 
     public init(root: String, maxFileBytes: Int = 10 * 1024 * 1024) {
         self.root = root
@@ -33,20 +33,10 @@ public struct SiteFiles: Sendable {
     }
 
     /// Reads a whole file, refusing it past `maxFileBytes` without reading it, and refusing a path that
-    /// symbolic links lead out of its top folder (`content/` or `templates/`). The path is first only named
-    /// (O_PATH, which opens nothing, not even a device), then checked where it leads, then opened through
-    /// that same name: what is read is what was checked, even if a link changes in between.
+    /// symbolic links lead out of its top folder (`content/` or `templates/`).
     public func read(_ relative: String) throws(Diagnostic) -> [UInt8] {
         let location = SourceLocation(file: relative)
-        let named = nb_open_path(absolute(relative))
-        guard named >= 0 else { throw Self.cannotRead(location, errno) }
-        defer { close(named) }
-        if let resolved = Self.realPath(of: named, else: absolute(relative)), let area = area(of: relative), !Self.isInside(resolved, area.real) {
-            throw .error(at: location, Self.outsideMessage(linkText: linkText(relative), area: area.name))
-        }
-        // Non-blocking, so that opening a named pipe does not wait for a writer; it is refused just below.
-        let descriptor = open(Self.hasProcFolder ? Self.procPath(of: named) : absolute(relative), O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { throw Self.cannotRead(location, errno) }
+        let descriptor = try openInsideArea(relative)
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw Self.cannotRead(location, errno) }
@@ -69,6 +59,35 @@ public struct SiteFiles: Sendable {
         }
         guard failure == 0 else { throw Self.cannotRead(location, failure) }
         return bytes
+    }
+
+    /// Opens a file below a top folder for reading, once it is known to stay there. In one call where the kernel
+    /// can check it (`nb_open_beneath`, relative to the top folder's descriptor); otherwise, or where that
+    /// refuses (an absolute link, which may still lead inside), as `openByCheckedName` does, which also says
+    /// why a path cannot be read. At L the one call took a third of the time of the three it replaces.
+    private func openInsideArea(_ relative: String) throws(Diagnostic) -> Int32 {
+        if let slash = relative.utf8.firstIndex(of: UInt8(ascii: "/")), let folder = area(of: relative)?.descriptor {
+            let descriptor = nb_open_beneath(folder, String(relative[relative.utf8.index(after: slash)...]))
+            if descriptor >= 0 { return descriptor }
+        }
+        return try openByCheckedName(relative)
+    }
+
+    /// The path is first only named (O_PATH, which opens nothing, not even a device), then checked where it
+    /// leads, then opened through that same name: what is read is what was checked, even if a link changes
+    /// in between.
+    private func openByCheckedName(_ relative: String) throws(Diagnostic) -> Int32 {
+        let location = SourceLocation(file: relative)
+        let named = nb_open_path(absolute(relative))
+        guard named >= 0 else { throw Self.cannotRead(location, errno) }
+        defer { close(named) }
+        if let resolved = Self.realPath(of: named, else: absolute(relative)), let area = area(of: relative), !Self.isInside(resolved, area.real) {
+            throw .error(at: location, Self.outsideMessage(linkText: linkText(relative), area: area.name))
+        }
+        // Non-blocking, so that opening a named pipe does not wait for a writer; `read` refuses it.
+        let descriptor = open(Self.hasProcFolder ? Self.procPath(of: named) : absolute(relative), O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw Self.cannotRead(location, errno) }
+        return descriptor
     }
 
     /// The error for a file over `maxFileBytes`, when the file at `relative` is; for a file the build copies
@@ -251,7 +270,7 @@ public struct SiteFiles: Sendable {
 
     /// A link is followed while it leads to a readable file or a folder inside the same top folder (`area`),
     /// and not back to a folder being walked.
-    private func follow(_ path: String, area: (name: String, real: String), walking: Set<String>) -> LinkTarget {
+    private func follow(_ path: String, area: Area, walking: Set<String>) -> LinkTarget {
         let text = linkText(path) ?? ""
         let location = SourceLocation(file: path)
         guard let resolved = Self.realPath(absolute(path)) else {
@@ -269,23 +288,59 @@ public struct SiteFiles: Sendable {
         return .folder(real: resolved)
     }
 
-    /// The top folder a path is below (`content`), by name and real path.
-    private func area(of relative: String) -> (name: String, real: String)? {
-        let name = String(relative.prefix { $0 != "/" })
-        guard !name.isEmpty, let real = areaPaths.realPath(of: name, resolving: { Self.realPath(absolute(name)) }) else { return nil }
-        return (name, real)
+    /// A top folder (`content`): its name, its real path, and, when it is a folder, a descriptor that names it
+    /// (O_PATH) for `openInsideArea`.
+    private struct Area: Sendable {
+        let name: String
+        let real: String
+        let descriptor: Int32?
     }
 
-    /// Real paths of top folders by name, for the life of one `SiteFiles` (one build); one that names nothing
-    /// is resolved again when asked again.
-    private final class AreaPaths: Sendable {
-        private let resolved = Mutex<[String: String]>([:])
+    /// The top folder a path is below.
+    private func area(of relative: String) -> Area? {
+        let name = String(relative.prefix { $0 != "/" })
+        guard !name.isEmpty else { return nil }
+        return areas.area(named: name) { Self.resolveArea(name, at: absolute(name)) }
+    }
 
-        func realPath(of name: String, resolving resolve: () -> String?) -> String? {
+    /// The real path is read from the descriptor (through /proc), so that both name the same folder.
+    private static func resolveArea(_ name: String, at path: String) -> Area? {
+        let named = nb_open_path(path)
+        guard named >= 0 else { return nil }
+        var info = stat()
+        guard let real = realPath(of: named, else: path), fstat(named, &info) == 0 else {
+            close(named)
+            return nil
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            close(named)
+            return Area(name: name, real: real, descriptor: nil)
+        }
+        return Area(name: name, real: real, descriptor: named)
+    }
+
+    /// Top folders by name, resolved once for the life of one `SiteFiles` (one build); one that names nothing
+    /// is resolved again when asked again. Their descriptors are closed with it.
+    private final class Areas: Sendable {
+        private let resolved = Mutex<[String: Area]>([:])
+
+        func area(named name: String, resolving resolve: () -> Area?) -> Area? {
             if let known = resolved.withLock({ $0[name] }) { return known }
-            let real = resolve()
-            if let real { resolved.withLock { $0[name] = real } }
-            return real
+            guard let made = resolve() else { return nil }
+            // Another thread may have resolved the same folder meanwhile: the first kept stays.
+            let kept = resolved.withLock { areas in
+                if let first = areas[name] { return first }
+                areas[name] = made
+                return made
+            }
+            if let descriptor = made.descriptor, kept.descriptor != descriptor { close(descriptor) }
+            return kept
+        }
+
+        deinit {
+            for area in resolved.withLock({ Array($0.values) }) {
+                if let descriptor = area.descriptor { close(descriptor) }
+            }
         }
     }
 

@@ -411,8 +411,9 @@ public struct LoadedSite: Sendable {
 
     /// Reads one of the site's listing files again after it was edited, and checks it as a build would
     /// (its references included): the listing, or the errors that stop the build. On success the site holds
-    /// the new listing, and the file's warnings replace its old ones.
-    public mutating func reread(_ listing: Listing) throws(BuildFailure) -> Listing {
+    /// the new listing, and the file's warnings replace its old ones. Read through the `files` of the build
+    /// that rereads it, which resolved the site's top folders afresh.
+    public mutating func reread(_ listing: Listing, from files: SiteFiles) throws(BuildFailure) -> Listing {
         let (read, problems) = Self.readListing(listing.file, validator: validators[listing.kind]!, files: files)
         let diagnostics = (problems + (read.map { Self.danglingReferences(of: $0, slugs: slugs) } ?? [])).sorted()
         guard let read, !diagnostics.hasErrors, let index = listings[listing.kind]?.firstIndex(where: { $0.file == listing.file }) else {

@@ -9,4 +9,10 @@ int nb_rename_exchange(const char *first, const char *second);
 /// device's open has no effect. Returns the descriptor, or -1 with errno set.
 int nb_open_path(const char *path);
 
+/// Opens `relative` for reading, non-blocking, below the folder `folder` names, only if resolving it (its
+/// symbolic links included) stays below that folder: openat2 with RESOLVE_BENEATH, which the kernel checks
+/// as it resolves. Returns the descriptor, or -1 with errno set: EXDEV where the path would leave the
+/// folder or uses an absolute link, ENOSYS where the kernel has no openat2.
+int nb_open_beneath(int folder, const char *relative);
+
 #endif

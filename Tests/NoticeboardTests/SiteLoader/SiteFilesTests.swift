@@ -113,6 +113,29 @@ import Testing
         }
     }
 
+    /// Reading opens a file below its top folder in one call the kernel checks, which refuses every absolute
+    /// link and every `..` above the folder; those are then checked by where they lead, as before, so each
+    /// link that ends inside is still read, also through a top folder that is itself a link.
+    @Test func linksThatEndInsideAreReadHoweverTheyGetThere() throws {
+        let site = try makeSite()
+        defer { TestSupport.removeTree(site) }
+        let links = FileManager.default
+        try links.createSymbolicLink(atPath: site + "/content/things/absolute.yaml", withDestinationPath: site + "/content/shared/b.yaml")
+        try links.createSymbolicLink(atPath: site + "/content/things/out-and-back.yaml", withDestinationPath: "../../content/things/a.yaml")
+        try links.createSymbolicLink(atPath: site + "/linked", withDestinationPath: "content")
+        let files = SiteFiles(root: site)
+        for (path, text) in [
+            ("content/things/shared/b.yaml", "name: B\n"), ("content/things/absolute.yaml", "name: B\n"),
+            ("content/things/out-and-back.yaml", "name: A\n"), ("content/things/../things/a.yaml", "name: A\n"),
+        ] {
+            #expect(try files.read(path) == Array(text.utf8), "\(path)")
+        }
+        let throughLinkedArea = SiteFiles(root: site)
+        #expect(try throughLinkedArea.read("linked/things/a.yaml") == Array("name: A\n".utf8))
+        #expect(throws: Diagnostic.self) { try throughLinkedArea.read("linked/things/secret.yaml") }
+        #expect(throws: Diagnostic.self) { try throughLinkedArea.read("linked/../outside.yaml") }
+    }
+
     /// Opening a named pipe would wait for a writer forever.
     @Test func namedPipesAreRefusedWithoutWaiting() throws {
         let site = try makeSite()
