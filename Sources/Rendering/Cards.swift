@@ -17,7 +17,7 @@ struct CardParts {
     let tags: [(label: String, values: [(text: String, path: String?)])]
     let rating: (label: String, text: String, value: Value, count: Int64?)?
 
-    init(_ listing: Listing, layout: KindLayout, site: SiteConfig) {
+    init(_ listing: Listing, layout: KindLayout, facetValuePaths: FacetValuePaths) {
         photo = layout.photo.flatMap { name in
             let value = listing.fields[name]
             return value?.listValue.map { $0.first } ?? value
@@ -26,9 +26,9 @@ struct CardParts {
             guard let value = listing.fields[figure.name] else { return nil }
             return (figure.name, figure.label, listing.display[figure.name] ?? value.text)
         }
-        place = layout.place.map { Self.linkedValues(of: $0, listing, kind: layout.kind, site: site) } ?? []
+        place = layout.place.map { Self.linkedValues(of: $0, listing, kind: layout.kind, paths: facetValuePaths) } ?? []
         tags = layout.tags.compactMap { tag in
-            let values = Self.linkedValues(of: tag, listing, kind: layout.kind, site: site)
+            let values = Self.linkedValues(of: tag, listing, kind: layout.kind, paths: facetValuePaths)
             return values.isEmpty ? nil : (tag.label, values)
         }
         rating = layout.rating.flatMap { rating in
@@ -40,9 +40,9 @@ struct CardParts {
     }
 
     /// A field's values, each linking to its facet page when the field is a facet, else (a reference) to its listing.
-    private static func linkedValues(of field: KindLayout.Linked, _ listing: Listing, kind: String, site: SiteConfig) -> [(text: String, path: String?)] {
+    private static func linkedValues(of field: KindLayout.Linked, _ listing: Listing, kind: String, paths: FacetValuePaths) -> [(text: String, path: String?)] {
         placeValues(listing.fields[field.name]).map { text, referencePath in
-            (text, field.isFacet ? site.path(Facet.valueOutputPath(kind: kind, field: field.name, text: text)) : referencePath)
+            (text, field.isFacet ? paths.path(kind: kind, field: field.name, text: text) : referencePath)
         }
     }
 

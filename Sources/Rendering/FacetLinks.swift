@@ -15,7 +15,7 @@ extension PageContexts {
         var links: OrderedDictionary<String, Value> = [:]
         for facet in schema.facets where !schema.facetIsOverEntries(facet) {
             links[facet] = .list(facetTexts(listing.fields[facet]).map { text in
-                .object(["text": .string(text), "path": .string(site.path(Facet.valueOutputPath(kind: schema.name, field: facet, text: text)))])
+                .object(["text": .string(text), "path": .string(facetValuePaths.path(kind: schema.name, field: facet, text: text))])
             })
         }
         return .object(links)

@@ -19,11 +19,13 @@ struct PageContexts: Sendable {
     let mapKinds: Set<String>
     /// Dates in the site's language.
     let dates: DateText
+    let facetValuePaths: FacetValuePaths
 
     init(catalogue: Catalogue, mapKinds: Set<String> = []) {
         self.catalogue = catalogue
         self.mapKinds = mapKinds
         dates = DateText(language: catalogue.site.language)
+        facetValuePaths = FacetValuePaths(catalogue)
         for collection in catalogue.kinds {
             for derived in collection.schema.derived {
                 guard case .list = derived.operation, let from = derived.from, gathered[from] == nil,
@@ -174,7 +176,7 @@ struct PageContexts: Sendable {
             facetTexts(fields[facet.field.name]).map { text -> Value in
                 .object([
                     "label": .string(facet.field.label), "text": .string(text),
-                    "path": .string(site.path(Facet.valueOutputPath(kind: collection.schema.name, field: facet.field.name, text: text))),
+                    "path": .string(facetValuePaths.path(kind: collection.schema.name, field: facet.field.name, text: text)),
                 ])
             }
         })
@@ -186,7 +188,7 @@ struct PageContexts: Sendable {
         for facet in collection.facets {
             let texts = facetTexts(fields[facet.field.name])
             guard texts.count == 1, fields[facet.field.name]?.listValue == nil else { continue }
-            paths[facet.field.name] = .string(site.path(Facet.valueOutputPath(kind: collection.schema.name, field: facet.field.name, text: texts[0])))
+            paths[facet.field.name] = .string(facetValuePaths.path(kind: collection.schema.name, field: facet.field.name, text: texts[0]))
         }
         return .object(paths)
     }
@@ -239,7 +241,7 @@ struct PageContexts: Sendable {
             "path": listing.fields["path"] ?? .null,
             "kind_singular": .string(schema.singular),
             "first_screen": .bool(firstScreen),
-            "card": CardParts(listing, layout: layout(schema), site: site).value,
+            "card": CardParts(listing, layout: layout(schema), facetValuePaths: facetValuePaths).value,
             "listing": .object(listing.fields),
             "display": .object(listing.display.mapValues(Value.string)),
             "dates": datesValue(listing, schema: schema),

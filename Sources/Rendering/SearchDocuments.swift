@@ -106,7 +106,7 @@ extension SiteRenderer {
             default: break
             }
         }
-        let parts = CardParts(listing, layout: contexts.layout(schema), site: site)
+        let parts = CardParts(listing, layout: contexts.layout(schema), facetValuePaths: contexts.facetValuePaths)
         let lines = [parts.place.map(\.text)] + parts.tags.map { $0.values.map(\.text) }
         let facetLine = lines.filter { !$0.isEmpty }.map { $0.joined(separator: ", ") }.joined(separator: " · ")
         return SearchDocument(
