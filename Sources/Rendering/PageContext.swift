@@ -50,9 +50,11 @@ struct PageContext: Sendable {
     /// The field as a template's tag sees it (`TemplateValue.init(field:)`), a made list or an object's context
     /// as it is.
     func templateField(named name: String) -> TemplateValue? {
+        guard let field = fields[name] else { return nil }
+        // A made list or an object's context holds null among the fields: only then are the others looked in.
+        guard case .null = field else { return TemplateValue(field: field) }
         if let list = madeLists[name] { return .madeList(list) }
-        if let object = objectContexts[name] { return .context(object) }
-        return fields[name].flatMap(TemplateValue.init(field:))
+        return objectContexts[name].map(TemplateValue.context)
     }
 
     /// The whole context as one value, made lists and objects' contexts made: for checks of its shape, not for
