@@ -4,6 +4,8 @@ import SiteModel
 /// Escapes text for XML element content and attribute values; used for Atom and the sitemap.
 /// Escaping `<`, `>` and `&` (never CDATA) means no field content can close an element or a section.
 func xmlEscaped(_ text: String) -> String {
+    // Most text (every URL of the sitemap) has nothing to escape or drop, and is returned as it is.
+    guard text.utf8.contains(where: mayNeedEscaping) else { return text }
     var escaped = ""
     escaped.reserveCapacity(text.utf8.count)
     for scalar in text.unicodeScalars {
@@ -19,6 +21,16 @@ func xmlEscaped(_ text: String) -> String {
         }
     }
     return escaped
+}
+
+/// Whether a UTF-8 byte may start something `xmlEscaped` changes: a markup character, a control character
+/// other than tab and the line ends, or the first byte of U+FFFE and U+FFFF (as of other scalars).
+private func mayNeedEscaping(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), UInt8(ascii: "\""), UInt8(ascii: "'"), 0xEF: return true
+    case 0x09, 0x0A, 0x0D: return false
+    default: return byte < 0x20
+    }
 }
 
 /// A calendar date as an RFC 3339 timestamp of its first moment where the site is (`SiteConfig.timeZone`),
