@@ -22,8 +22,7 @@ extension SiteRenderer {
         return picks.indices.map { index in
             let pick = picks[index]
             let path = dailyPath(pick.date, in: collection)
-            var context = PageContext([
-                "site": contexts.siteValue(.inKind(schema.name)),
+            var context = PageContext(site: contexts.siteValue(.inKind(schema.name)), [
                 "page": contexts.page(
                     title: "\(schema.title) of the day, \(contexts.dates.text(pick.date))", outputPath: path,
                     description: "The pick of \(contexts.dates.text(pick.date)) from \(schema.title.lowercased())."),
@@ -43,8 +42,7 @@ extension SiteRenderer {
         guard let newest = picks.first else { return nil }
         let schema = collection.schema
         let path = collection.outputPath + "daily/"
-        var context = PageContext([
-            "site": contexts.siteValue(.inKind(schema.name)),
+        var context = PageContext(site: contexts.siteValue(.inKind(schema.name)), [
             "page": contexts.page(title: "\(schema.title) of the day: the archive", outputPath: path, description: "Past picks of the day from \(schema.title.lowercased())."),
         ])
         context.set("kind", contexts.kindValue(collection))

@@ -55,7 +55,7 @@ extension SiteRenderer {
 
     /// What a `feed_item` template sees (`TemplateContextShape.Role.feedItem`).
     func feedItemContext(_ listing: Listing) -> Value {
-        .object(["site": contexts.siteValue(.outside), "listing": .object(listing.fields)])
+        .object(["site": contexts.siteValue(.outside).value, "listing": .object(listing.fields)])
     }
 
     private func jsonFeed(_ collection: KindCollection, _ entries: [(CalendarDate, Listing)]) -> OutputFile {

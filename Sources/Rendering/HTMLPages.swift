@@ -9,8 +9,7 @@ import Support
 /// decides which to render.
 extension SiteRenderer {
     func homePage() -> Page {
-        let context = PageContext([
-            "site": contexts.siteValue(.outside),
+        let context = PageContext(site: contexts.siteValue(.outside), [
             "page": contexts.page(title: site.title, outputPath: "", description: site.description),
             "is_home": .bool(true),
             "kinds": .list(catalogue.kinds.filter(\.schema.hasPages).map { contexts.kindValue($0).value }),
@@ -52,8 +51,7 @@ extension SiteRenderer {
         let schema = collection.schema
         let facetPath = facet.outputPath(kind: schema.name)
         let facetTitle = "\(schema.title) by \(facet.field.label.lowercased())"
-        var context = PageContext([
-            "site": contexts.siteValue(.inKind(schema.name)),
+        var context = PageContext(site: contexts.siteValue(.inKind(schema.name)), [
             "page": contexts.page(title: facetTitle, outputPath: facetPath, description: "\(schema.title) by \(facet.field.label.lowercased())."),
         ])
         context.set("kind", contexts.kindValue(collection))
@@ -101,8 +99,7 @@ extension SiteRenderer {
         let paginations = Pagination.pages(of: listings, size: site.pageSize, basePath: basePath, in: pages)
         let listLinks = links.value { contexts.paginationLinks(count: Pagination<Listing>.count(of: listings.count, size: site.pageSize), basePath: basePath) }
         return zip(paginations, contexts.paginationValues(paginations, links: listLinks)).map { pagination, paginationValue in
-            var context = PageContext([
-                "site": contexts.siteValue(.of(kind: schema.name, outputPath: pagination.outputPath, kindPath: collection.outputPath)),
+            var context = PageContext(site: contexts.siteValue(.of(kind: schema.name, outputPath: pagination.outputPath, kindPath: collection.outputPath)), [
                 "page": contexts.page(title: title, description: description, pagination: pagination),
             ])
             context.set("kind", contexts.kindValue(collection))
@@ -145,11 +142,11 @@ extension SiteRenderer {
 
     private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
-    func listingPage(_ listing: Listing, in collection: KindCollection) -> Page {
+    /// `cardDigests`: those the render made of a kind's cards, for the cards of the listings this one gathers.
+    func listingPage(_ listing: Listing, in collection: KindCollection, cardDigests: (KindCollection) -> CardDigests = { _ in .none }) -> Page {
         let schema = collection.schema
         let title = contexts.title(of: listing, schema: schema)
-        var context = PageContext([
-            "site": contexts.siteValue(.inKind(schema.name)),
+        var context = PageContext(site: contexts.siteValue(.inKind(schema.name)), [
             "page": contexts.page(
                 title: title, outputPath: listing.outputPath,
                 description: contexts.summary(listing, schema: schema) ?? "\(schema.singular): \(title)"),
@@ -164,7 +161,7 @@ extension SiteRenderer {
         context["contact"] = contexts.contact(listing, schema: schema)
         context["json_ld"] = contexts.jsonLD(listing, schema: schema)
         context["sharing"] = contexts.sharing(listing, schema: schema)
-        context["cards"] = contexts.gatheredCards(listing, schema: schema)
+        context.set("cards", contexts.gatheredCards(listing, schema: schema, digests: cardDigests))
         context["facet_links"] = facetLinks
         context["breadcrumbs"] = contexts.breadcrumbs([(schema.title, collection.outputPath), (title, listing.outputPath)])
         return page(
@@ -173,8 +170,7 @@ extension SiteRenderer {
     }
 
     func freePage(_ freePage: FreePage) -> Page {
-        let context = PageContext([
-            "site": contexts.siteValue(.freePage(freePage.slug)),
+        let context = PageContext(site: contexts.siteValue(.freePage(freePage.slug)), [
             "page": contexts.page(title: freePage.title, outputPath: freePage.outputPath, description: freePage.description),
             "body_html": .html(freePage.html),
         ])
@@ -182,8 +178,7 @@ extension SiteRenderer {
     }
 
     func searchPage() -> Page {
-        let context = PageContext([
-            "site": contexts.siteValue(.outside),
+        let context = PageContext(site: contexts.siteValue(.outside), [
             "page": contexts.page(title: "Search", outputPath: "search/", description: "Search every listing on \(site.title)."),
             "index_url": .string(site.path(SiteRenderer.searchFolder)),
             // Without JavaScript, the page offers each kind's facet pages instead.
@@ -200,8 +195,7 @@ extension SiteRenderer {
     /// Served for any missing URL, so every link in it is root-relative (they all are). It has no `url`: a
     /// canonical link or `og:url` would name `404.html` as the page at every address it is served for.
     func notFoundPage() -> Page {
-        let context = PageContext([
-            "site": contexts.siteValue(.outside),
+        let context = PageContext(site: contexts.siteValue(.outside), [
             "page": contexts.page(title: "Page not found", outputPath: "404.html", description: "There is no page at this address.", canonical: false),
         ])
         return Page(path: "404.html", template: "404", context: context, lastModified: nil, inSitemap: false)

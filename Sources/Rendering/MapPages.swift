@@ -10,8 +10,7 @@ extension SiteRenderer {
         let schema = collection.schema
         guard let geo = schema.geo, contexts.mapKinds.contains(schema.name) else { return nil }
         let path = collection.outputPath + "map/"
-        var context = PageContext([
-            "site": contexts.siteValue(.map(schema.name)),
+        var context = PageContext(site: contexts.siteValue(.map(schema.name)), [
             "page": contexts.page(title: "\(schema.title) on a map", outputPath: path, description: "Where the \(schema.title.lowercased()) are."),
         ])
         context.set("kind", contexts.kindValue(collection))

@@ -90,7 +90,7 @@ public enum Outputs {
         },
         .eachKindWithPages("listing pages", ["<kind>/<slug>/"], shows: .itsListings) { pass, collection in
             pass.positionGroups(collection) { positions in
-                .pages { positions.map { pass.renderer.listingPage(collection.listings[$0], in: collection) } }
+                .pages { positions.map { pass.renderer.listingPage(collection.listings[$0], in: collection, cardDigests: { pass.cardDigests($0) }) } }
             }
         },
         // Kinds with `daily`: a page per day of the archive and its index (DailyPages.swift).

@@ -20,6 +20,13 @@ struct PageContext: Sendable {
         self.fields = fields
     }
 
+    /// A page's context: `site`, which every page of a kind shares, then `fields`.
+    init(site: SharedValue, _ fields: OrderedDictionary<String, Value>) {
+        self.init(["site": site.value])
+        standIns["site"] = site.keyStandIn
+        self.fields.merge(fields) { _, field in field }
+    }
+
     subscript(name: String) -> Value? {
         get { madeLists[name].map { .list(Array($0)) } ?? objectContexts[name]?.value ?? fields[name] }
         set {
@@ -113,8 +120,33 @@ struct CardDigests: Sendable {
 
     /// The digest of `listing`'s card, which stands at `position` in its kind's list.
     func digest(of listing: Listing, at position: Int, schema: KindSchema, contexts: PageContexts) -> String {
+        (madeDigest(of: listing, at: position) ?? contexts.cardDigest(listing, schema: schema)).hex
+    }
+
+    /// The digest of `listing`'s card when it was made for the render, with `listing` at `position`; else nil.
+    func madeDigest(of listing: Listing, at position: Int) -> SHA256.Digest? {
         let isMade = digests.indices.contains(position) && base[position].slug == listing.slug && base[position].kind == listing.kind
-        return (isMade ? digests[position] : contexts.cardDigest(listing, schema: schema)).hex
+        return isMade ? digests[position] : nil
+    }
+}
+
+/// A listing page's `cards`: for each derived `list` field that gathers listings of a kind with pages (an
+/// owner's `items`), their cards in its order. Render keys take each card as its digest off the first screen,
+/// which determines it, as list pages do: an owner's page key encoded every gathered card whole, which made
+/// it three times the key of a cleaner's page.
+struct GatheredCards: KeyedValue {
+    let value: Value
+    let keyStandIn: Value
+
+    /// `cards`: by field name, each card with its digest where the render made it.
+    init(_ cards: [(field: String, cards: [(card: Value, digest: SHA256.Digest?)])]) {
+        var value: OrderedDictionary<String, Value> = [:], standIn: OrderedDictionary<String, Value> = [:]
+        for (field, made) in cards {
+            value[field] = .list(made.map(\.card))
+            standIn[field] = .list(made.map { card, digest in .string((digest ?? RenderKey.compactDigest(of: card)).hex) })
+        }
+        self.value = .object(value)
+        keyStandIn = .object(standIn)
     }
 }
 

@@ -7,8 +7,8 @@ import Support
 struct PageContexts: Sendable {
     let catalogue: Catalogue
     /// `site` and `kind` are the same on every page of a kind (for each place in the navigation), so each is
-    /// built once, not per page (the kind with its digest, which render keys take in its place).
-    private var siteValues: [NavigationPlace: Value] = [:]
+    /// built once, not per page, with its digest, which render keys take in its place.
+    private var siteValues: [NavigationPlace: SharedValue] = [:]
     private var kindValues: [String: SharedValue] = [:]
     /// By kind and slug, where in their kind's list the listings are that derived `list` fields gather (an
     /// owner's rentals), for their cards. Positions, so that the listings are not copied to index them.
@@ -37,7 +37,7 @@ struct PageContexts: Sendable {
         }
         layouts = Dictionary(uniqueKeysWithValues: catalogue.kinds.map { ($0.schema.name, KindLayout($0.schema)) })
         let places = [NavigationPlace.outside] + catalogue.kinds.flatMap { [.kind($0.schema.name), .inKind($0.schema.name), .map($0.schema.name)] }
-        siteValues = Dictionary(uniqueKeysWithValues: places.map { ($0, makeSiteValue($0)) })
+        siteValues = Dictionary(uniqueKeysWithValues: places.map { ($0, SharedValue(makeSiteValue($0))) })
         kindValues = Dictionary(uniqueKeysWithValues: catalogue.kinds.map { ($0.schema.name, SharedValue(makeKindValue($0))) })
     }
 
@@ -49,8 +49,8 @@ struct PageContexts: Sendable {
     }
 
     /// `site`, its navigation marking where the page being rendered is.
-    func siteValue(_ place: NavigationPlace) -> Value {
-        siteValues[place] ?? makeSiteValue(place)
+    func siteValue(_ place: NavigationPlace) -> SharedValue {
+        siteValues[place] ?? SharedValue(makeSiteValue(place))
     }
 
     private func makeSiteValue(_ place: NavigationPlace) -> Value {
@@ -274,18 +274,23 @@ struct PageContexts: Sendable {
     }
 
     /// For each derived `list` field of a kind with pages (an owner's `items`), the cards of the listings it
-    /// holds, in its order: `cards.items` beside `listing.items`.
-    func gatheredCards(_ listing: Listing, schema: KindSchema) -> Value {
-        var cards: OrderedDictionary<String, Value> = [:]
+    /// holds, in its order: `cards.items` beside `listing.items`. `digests` gives the cards' digests the
+    /// render made for the source kind.
+    func gatheredCards(_ listing: Listing, schema: KindSchema, digests: (KindCollection) -> CardDigests) -> GatheredCards {
+        var cards: [(field: String, cards: [(card: Value, digest: SHA256.Digest?)])] = []
         for derived in schema.derived {
             guard case .list = derived.operation, let from = derived.from, let positions = gathered[from],
                 let source = catalogue.collection(from), let members = listing.fields[derived.name]?.listValue
             else { continue }
-            cards[derived.name] = .list(members.compactMap { member in
-                member["slug"].flatMap { positions[$0.text] }.map { card(source.listings[$0], schema: source.schema, firstScreen: false) }
-            })
+            let made = digests(source)
+            cards.append((derived.name, members.compactMap { member in
+                member["slug"].flatMap { positions[$0.text] }.map { position in
+                    let shown = source.listings[position]
+                    return (card(shown, schema: source.schema, firstScreen: false), made.madeDigest(of: shown, at: position))
+                }
+            }))
         }
-        return .object(cards)
+        return GatheredCards(cards)
     }
 
     func cardDigest(_ listing: Listing, schema: KindSchema) -> SHA256.Digest {

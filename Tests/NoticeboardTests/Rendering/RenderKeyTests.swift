@@ -70,4 +70,28 @@ import Testing
             #expect(CardDigests.none.digest(of: listing, at: position, schema: schema, contexts: contexts) == own[position])
         }
     }
+
+    /// An owner's page takes the cards of the listings it gathers into its key as their digests, as list pages
+    /// do: the ones made for the render where they were, the cards' own otherwise, which are the same.
+    @Test func aListingPagesGatheredCardsGoInItsKeyAsTheirDigests() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let renderer = try RenderShareTests.renderer(in: folder)
+        let contexts = renderer.contexts
+        let owners = try #require(renderer.catalogue.collection("owners")), rentals = try #require(renderer.catalogue.collection("rentals"))
+        let made = CardDigests(rentals.listings, schema: rentals.schema, contexts: contexts)
+        var checked = 0
+        for owner in owners.listings {
+            let items = owner.fields["items"]?.listValue ?? []
+            let shown = items.compactMap { item in rentals.listings.first { $0.slug == item["slug"]?.text } }
+            let withMade = contexts.gatheredCards(owner, schema: owners.schema) { $0.schema.name == "rentals" ? made : .none }
+            let withNone = contexts.gatheredCards(owner, schema: owners.schema) { _ in .none }
+            let digests = shown.map { Value.string(contexts.cardDigest($0, schema: rentals.schema).hex) }
+            #expect(withMade.keyStandIn == .object(["items": .list(digests)]))
+            #expect(withNone.keyStandIn == withMade.keyStandIn)
+            #expect(withMade.value == .object(["items": .list(shown.map { contexts.card($0, schema: rentals.schema, firstScreen: false) })]))
+            if !shown.isEmpty { checked += 1 }
+        }
+        #expect(checked >= 2)
+    }
 }
