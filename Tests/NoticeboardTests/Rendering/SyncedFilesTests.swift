@@ -41,8 +41,8 @@ import Testing
     @Test func theDerivedFilesAreTheSyncFolderTheManifestAndTheAPIRoot() {
         let derived = ["api/sync/", "api/sync/4/changes.json", "api/manifest.json", "api/index.json"]
         let others = ["api/syncs.json", "api/manifest.json.gz", "api/index.json/", "api/cleaners/index.json", "sync/api/", ""]
-        #expect(derived.allSatisfy { SyncDocuments.isDerived($0) && SyncDocuments.isDerived(Array($0.utf8)) })
-        #expect(!others.contains { SyncDocuments.isDerived($0) || SyncDocuments.isDerived(Array($0.utf8)) })
+        #expect(derived.allSatisfy { SyncDocuments.isDerived($0) && Array($0.utf8).withUnsafeBytes(SyncDocuments.isDerived) })
+        #expect(!others.contains { SyncDocuments.isDerived($0) || Array($0.utf8).withUnsafeBytes(SyncDocuments.isDerived) })
     }
 
     /// The table an edit in place keeps is changed and handed on as it is, the same files as a view would hold.
