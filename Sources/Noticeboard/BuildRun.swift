@@ -95,9 +95,10 @@ struct BuildRun {
 
     /// An in-place edit after `last`, when the only change is to the content of existing listing files;
     /// nil when the change needs a whole build, or another build wrote the output since `last` (whose
-    /// manifest was `manifestStamp`).
+    /// manifest was `manifestStamp`). `spares` are `last`'s `spareFiles`, taken out of it.
     init?(
-        _ options: BuildOptions, after last: Noticeboard.BuiltSite, inputs: InputStamps, manifestStamp: FileStamp?, waiting: () -> Void
+        _ options: BuildOptions, after last: Noticeboard.BuiltSite, spares: consuming [String: [UInt8]] = [:], inputs: InputStamps,
+        manifestStamp: FileStamp?, waiting: () -> Void
     ) throws(BuildFailure) {
         // With as many inputs as before, a file added in place of another shows as changed, and is not a listing file of the site.
         let changed = inputs.changedPaths(since: last.state.inputs)
@@ -111,7 +112,8 @@ struct BuildRun {
             changes = nil
         } else {
             guard let book = OutputBook.inPlace(
-                outputPath: options.outputPath, statePath: last.statePath, last: last.state, lastWritten: last.writtenFiles, recordLayout: last.record)
+                outputPath: options.outputPath, statePath: last.statePath, last: last.state, lastWritten: last.writtenFiles, spares: consume spares,
+                recordLayout: last.record)
             else { return nil }
             changes = ChangeSet(last: last, listings: listings, book: book)
         }

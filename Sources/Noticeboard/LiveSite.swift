@@ -51,6 +51,12 @@ public final class LiveSite: @unchecked Sendable {
             withExtendedLifetime(lock) {}
         }
 
+        /// The buffers the next edit in place writes its spliced documents over, no longer kept here.
+        func takeSpareFiles() -> [String: [UInt8]] {
+            guard built != nil else { return [:] }
+            return exchange(&built!.spareFiles, with: [:])
+        }
+
         /// After a build that rendered nothing, makes what an edit in place starts from, as the first edit
         /// would otherwise have to.
         func primeRender() {
@@ -90,6 +96,15 @@ public final class LiveSite: @unchecked Sendable {
     /// The files the next edit in place splices from memory rather than reading them back.
     var filesInMemory: Set<String> { kept.built.map { Set($0.writtenFiles.keys) } ?? [] }
 
+    /// Where the bytes of the files the next edit in place splices from start in memory, and those of the
+    /// buffers it splices into, by path.
+    var addressesInMemory: (written: [String: UInt], spare: [String: UInt]) {
+        func addresses(_ files: [String: [UInt8]]) -> [String: UInt] {
+            files.mapValues { bytes in bytes.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } }
+        }
+        return (addresses(kept.built?.writtenFiles ?? [:]), addresses(kept.built?.spareFiles ?? [:]))
+    }
+
     /// Builds the site after its input files changed; `inputs` is a scan of them (taken now when nil).
     /// Bad input fails an in-place build as it would fail any build, and the last good build stays in
     /// memory and in the output folder.
@@ -97,7 +112,12 @@ public final class LiveSite: @unchecked Sendable {
         waitUntilIdle()
         let inputs = inputs ?? InputStamps.scan(SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes), folders: Noticeboard.inputFolders)
         let manifest = options.outputPath + "/" + Manifest.path
-        if let built = kept.built, var run = try BuildRun(options, after: built, inputs: inputs, manifestStamp: kept.manifestStamp, waiting: waiting) {
+        // Taken before `built` is copied, and handed on with `consume`, so that nothing else holds them (see
+        // `SpareBuffers`): without it a build for debugging keeps a local's value until the end of its scope.
+        let spares = kept.takeSpareFiles()
+        if let built = kept.built,
+            var run = try BuildRun(options, after: built, spares: consume spares, inputs: inputs, manifestStamp: kept.manifestStamp, waiting: waiting)
+        {
             if let summary = run.unchangedSummary { return run.report(summary, imagesProcessed: 0) }
             if let rebuilt = try Noticeboard.runStages(&run) {
                 kept.built = rebuilt

@@ -155,7 +155,7 @@ extension Noticeboard {
         let last = run.changes?.last.kept
         let keeper = run.keepsSite ? RenderKeeper(startingFrom: last) : nil
         renderer.render(
-            changes: run.changes?.slugs, last: last, lastBytes: book.lastBytes, keeper: keeper,
+            changes: run.changes?.slugs, last: last, lastBytes: book.lastBytes, spares: book.spares, keeper: keeper,
             previousKey: { previousKeys?[$0]?.renderKey }, emit: book.add)
         stages.finish(run.changes == nil ? "render" : "render what shows them")
         return keeper?.kept
@@ -173,7 +173,7 @@ extension Noticeboard {
         var history = run.lastRecord?.sync ?? .none
         var kept = kept
         let derived = { (digests: WrittenDigests, changed: Set<String>?) -> [OutputFile] in
-            let made = renderer.derivedFiles(digests: digests, changed: changed, lastBytes: book.lastBytes, kept: &kept)
+            let made = renderer.derivedFiles(digests: digests, changed: changed, lastBytes: book.lastBytes, spares: book.spares, kept: &kept)
             history = made.history
             return made.files
         }
@@ -200,7 +200,7 @@ extension Noticeboard {
         summary.warnings += finished.keptAside.map(\.warning)
         return BuiltSite(
             site: site, enrichment: enriched.enrichment, catalogue: catalogue, kept: kept, state: finished.state, statePath: run.statePath,
-            summary: summary, writtenFiles: finished.writtenFiles, record: record)
+            summary: summary, writtenFiles: finished.writtenFiles, spareFiles: finished.spareFiles, record: record)
     }
 
     /// Theme assets, the site's `static/` files, and the published images of the media files that public

@@ -19,6 +19,8 @@ public final class OutputBook: Sendable {
     let recorded: BuildState?
     /// In place: the bytes of the files the last edit in place wrote (`Finished.writtenFiles`).
     private let lastWritten: [String: [UInt8]]
+    /// In place: the buffers of files the edit before last wrote, which the spliced documents are written into.
+    public let spares: SpareBuffers
     /// Whether the record keeps its layout, which the next record is spliced from; in place, the layout of the last.
     private let recordLayout: RecordLayoutUse
     private let mode: Mode
@@ -47,6 +49,9 @@ public final class OutputBook: Sendable {
         /// In place: the bytes of the files written (or, when none were, of those the last edit wrote), which
         /// the next edit in place splices from without reading them back (`lastBytes`).
         public var writtenFiles: [String: [UInt8]] = [:]
+        /// In place: the bytes of the files the last edit wrote, when this one wrote others in their place: the
+        /// next edit's `spares`.
+        public var spareFiles: [String: [UInt8]] = [:]
         /// In place: the outputs that differ from the last build's, written or removed; any other has its bytes.
         public var changedPaths: Set<String> = []
         /// Earlier outputs kept aside, not removed, for the files in them that no build wrote.
@@ -55,7 +60,7 @@ public final class OutputBook: Sendable {
 
     private init(
         outputPath: String, statePath: String, recorded: BuildState?, mode: Mode, outputs: OutputTable,
-        lastWritten: [String: [UInt8]] = [:], recordLayout: RecordLayoutUse
+        lastWritten: [String: [UInt8]] = [:], spares: SpareBuffers = .none, recordLayout: RecordLayoutUse
     ) {
         self.outputPath = outputPath
         self.statePath = statePath
@@ -63,6 +68,7 @@ public final class OutputBook: Sendable {
         self.mode = mode
         self.outputs = Mutex(outputs)
         self.lastWritten = lastWritten
+        self.spares = spares
         self.recordLayout = recordLayout
     }
 
@@ -84,15 +90,17 @@ public final class OutputBook: Sendable {
 
     /// A write of the files an in-place edit renders over the last build's; nil when there is no staging
     /// folder the record vouches for (the first edit after a build that kept none). `lastWritten` holds the
-    /// bytes of the files the last edit in place wrote (`Finished.writtenFiles`); `recordLayout`, the layout of the last
-    /// record when it was kept (`Finished.save`), which the new record is spliced from.
+    /// bytes of the files the last edit in place wrote (`Finished.writtenFiles`); `spares`, those the edit before
+    /// it wrote, taken to be written over (see `SpareBuffers`); `recordLayout`, the layout of the last record when
+    /// it was kept (`Finished.save`), which the new record is spliced from.
     public static func inPlace(
-        outputPath: String, statePath: String, last: BuildState, lastWritten: [String: [UInt8]], recordLayout: RecordLayout?
+        outputPath: String, statePath: String, last: BuildState, lastWritten: [String: [UInt8]], spares: consuming [String: [UInt8]] = [:],
+        recordLayout: RecordLayout?
     ) -> OutputBook? {
         guard let staged = last.staged else { return nil }
         return OutputBook(
             outputPath: outputPath, statePath: statePath, recorded: last, mode: .inPlace(staged), outputs: last.outputs, lastWritten: lastWritten,
-            recordLayout: recordLayout.map { .splice($0) } ?? .keep)
+            spares: SpareBuffers(consume spares), recordLayout: recordLayout.map { .splice($0) } ?? .keep)
     }
 
     /// Folders that files will go into, made while the site is still being enriched (see `Staging`).
@@ -250,7 +258,7 @@ public final class OutputBook: Sendable {
             let layout = written?.save()
             saved.confirmStaged(statePath: statePath)
             return layout
-        }, writtenFiles: writtenFiles, changedPaths: removed.union(files.keys))
+        }, writtenFiles: writtenFiles, spareFiles: files.isEmpty ? [:] : lastWritten, changedPaths: removed.union(files.keys))
     }
 
     /// The staging folder holds the site before last: brings the paths where it differs from the new site

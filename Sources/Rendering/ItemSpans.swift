@@ -1,4 +1,5 @@
 import SiteModel
+import Support
 
 /// Where each item lies in a list document: the kind document (`api/<kind>.json`) and the CSV download
 /// (`api/<kind>.csv`), an item per listing in the kind's order, and the manifest, an entry per file in path
@@ -71,13 +72,15 @@ public struct ItemSpans: Sendable, Equatable {
     /// the same position. The last items between edits are copied as they were, with what lies between them;
     /// `separator` joins an edited item to its neighbours (`,` in a JSON list; nothing for CSV rows, which end
     /// their own lines). What comes before the first item and after the last is `last`'s, or `head` and `tail`.
-    /// `unchanged` counts the bytes at the start that are `last`'s.
+    /// `unchanged` counts the bytes at the start that are `last`'s. The result is written `into` a buffer from
+    /// `SpareBuffers` when given one.
     public func splicing(
-        _ last: [UInt8], _ edits: [Edit], separator: [UInt8], head: [UInt8]? = nil, tail: [UInt8]? = nil
+        _ last: [UInt8], _ edits: [Edit], separator: [UInt8], head: [UInt8]? = nil, tail: [UInt8]? = nil, into buffer: consuming [UInt8] = []
     ) -> (bytes: [UInt8], spans: ItemSpans, unchanged: Int) {
         precondition(count > 0, "a document without items has no known head")
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(last.count + edits.reduce(0) { $0 + ($1.item?.count ?? 0) + separator.count })
+        var bytes = consume buffer
+        bytes.removeAll(keepingCapacity: true)
+        SpareBuffers.reserve(last.count + edits.reduce(0) { $0 + ($1.item?.count ?? 0) + separator.count }, in: &bytes)
         var spans = ItemSpans()
         spans.starts.reserveCapacity(count + edits.count)
         spans.ends.reserveCapacity(count + edits.count)

@@ -40,9 +40,11 @@ public enum Manifest {
 
     /// In place: the manifest whole, and its layout for the next edit. Spliced from the `last` manifest (its
     /// bytes, as its layout lays them out) with the entries of `paths`, the only files that may have come, gone
-    /// or changed, made again from `digest`; without one, made anew from `every` path.
+    /// or changed, made again from `digest`, `into` a buffer from `SpareBuffers`; without one, made anew from
+    /// `every` path.
     static func inPlace(
-        paths: Set<String>, digest: (String) -> FileDigest?, last: (bytes: [UInt8], layout: Layout)?, every: () -> [String], site: SiteConfig
+        paths: Set<String>, digest: (String) -> FileDigest?, last: (bytes: [UInt8], layout: Layout)?, every: () -> [String], site: SiteConfig,
+        into buffer: consuming [UInt8] = []
     ) -> (bytes: [UInt8], layout: Layout) {
         guard let last, !last.layout.order.isEmpty, last.layout.spans.fit(last.bytes, count: last.layout.order.count) else {
             let order = every().sorted()
@@ -53,7 +55,7 @@ public enum Manifest {
             return (bytes, Layout(order: order, spans: spans))
         }
         let (edits, order) = ItemSpans.edits(order: last.layout.order, at: paths.sorted()) { path in digest(path).map { entry(path, $0).bytes } }
-        let spliced = last.layout.spans.splicing(last.bytes, edits, separator: [UInt8(ascii: ",")])
+        let spliced = last.layout.spans.splicing(last.bytes, edits, separator: [UInt8(ascii: ",")], into: buffer)
         return (spliced.bytes, Layout(order: order, spans: spliced.spans))
     }
 

@@ -226,6 +226,8 @@ struct RenderPass: Sendable {
     let last: KeptRender?
     /// The bytes of a file the last build wrote, when they are still those it recorded.
     let lastBytes: @Sendable (String) -> [UInt8]?
+    /// Buffers that held documents the last edits spliced, to splice this pass's into.
+    let spares: SpareBuffers
     /// Receives what this pass makes for the next, when the caller keeps the site (`serve`).
     let keeper: RenderKeeper?
     /// Card digests made ahead for a whole render, by kind; for an in-place edit, each is made when asked.
@@ -235,12 +237,13 @@ struct RenderPass: Sendable {
 
     init(
         renderer: SiteRenderer, changes: [String: Set<String>]?, last: KeptRender? = nil,
-        lastBytes: @escaping @Sendable (String) -> [UInt8]? = { _ in nil }, keeper: RenderKeeper? = nil
+        lastBytes: @escaping @Sendable (String) -> [UInt8]? = { _ in nil }, spares: SpareBuffers = .none, keeper: RenderKeeper? = nil
     ) {
         self.renderer = renderer
         self.changes = changes
         self.last = last
         self.lastBytes = lastBytes
+        self.spares = spares
         self.keeper = keeper
         var cards: [String: (listings: CardDigests, entries: CardDigests)] = [:]
         if changes == nil {
@@ -322,7 +325,7 @@ struct RenderPass: Sendable {
             spans.fit(bytes, count: collection.listings.count)
         else { return nil }
         let listings = collection.listings
-        let made = spans.splicing(bytes, positions.map { .replacing($0, with: item(listings[$0])) }, separator: separator)
+        let made = spans.splicing(bytes, positions.map { .replacing($0, with: item(listings[$0])) }, separator: separator, into: spares.take(path))
         let digest = last?.digests[path].flatMap { $0.size == bytes.count ? $0 : nil }
             .map { ResumableDigest(of: made.bytes, resuming: $0, sameFor: made.unchanged) } ?? ResumableDigest(of: made.bytes)
         keeper?.keep(made.spans, digest: digest, for: path)

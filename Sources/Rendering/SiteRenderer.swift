@@ -66,12 +66,15 @@ public struct SiteRenderer: Sendable {
     /// Everything is made in one pass across all cores. The sync documents and the manifest are not made here
     /// but by the writer, from every other file's digest (`derivedFiles`). In place, the search
     /// index and the documents with an item per listing start from what the `last` render kept, and those
-    /// documents from their `lastBytes`; what this render makes for the next is left with `keeper`.
+    /// documents from their `lastBytes`, spliced into `spares`; what this render makes for the next is left
+    /// with `keeper`.
     public func render(
         changes: [String: Set<String>]? = nil, last: KeptRender? = nil, lastBytes: @escaping @Sendable (String) -> [UInt8]? = { _ in nil },
-        keeper: RenderKeeper? = nil, previousKey: @Sendable (String) -> SHA256.Digest? = { _ in nil }, emit: @Sendable ([RenderedFile]) -> Void
+        spares: SpareBuffers = .none, keeper: RenderKeeper? = nil, previousKey: @Sendable (String) -> SHA256.Digest? = { _ in nil },
+        emit: @Sendable ([RenderedFile]) -> Void
     ) {
-        let (work, fromPages) = plan(RenderPass(renderer: self, changes: changes, last: last, lastBytes: lastBytes, keeper: keeper))
+        let pass = RenderPass(renderer: self, changes: changes, last: last, lastBytes: lastBytes, spares: spares, keeper: keeper)
+        let (work, fromPages) = plan(pass)
         let pages = run(work, previousKey: previousKey, emit: emit)
         for make in fromPages { emit(make(self, pages).map { RenderedFile(file: $0, renderKey: nil) }) }
     }

@@ -95,11 +95,13 @@ extension SiteRenderer {
     /// The API root, the sync documents and the manifest, from the digests of every other file; and the
     /// history the build record keeps for the next build. A build that changes none of the synced files keeps
     /// the last build's number and date, so its API root, and so every synced file, is the same. In place,
-    /// `changed` are the files whose bytes changed, and `lastBytes` gives the last manifest's. What a render
+    /// `changed` are the files whose bytes changed, and `lastBytes` gives the last manifest's, spliced into a
+    /// buffer from `spares`. What a render
     /// `kept` for the next in place holds the synced files, the sync tree and the manifest's layout, which
     /// this updates.
     public func derivedFiles(
-        digests: WrittenDigests, changed: Set<String>? = nil, lastBytes: (String) -> [UInt8]? = { _ in nil }, kept: inout KeptRender?
+        digests: WrittenDigests, changed: Set<String>? = nil, lastBytes: (String) -> [UInt8]? = { _ in nil }, spares: SpareBuffers = .none,
+        kept: inout KeptRender?
     ) -> (files: [OutputFile], history: SyncHistory) {
         var synced = syncedFiles(digests, changed: changed, last: kept?.synced)
         var root = apiRoot(build: lastSync.build, date: lastSync.date ?? catalogue.buildDate)
@@ -130,7 +132,7 @@ extension SiteRenderer {
         let head = head(history, treeSize: files[1].madeBytes.count, changeFiles: changeFiles)
         files.append(OutputFile(path: SyncDocuments.headPath, contents: .bytes(JSONWriter.bytes(head))))
         let derived = Dictionary(uniqueKeysWithValues: files.map { ($0.path, $0.digest ?? Manifest.digest($0.madeBytes)) })
-        files.append(manifest(digests, derived: derived, changed: changed, lastBytes: lastBytes, kept: &kept))
+        files.append(manifest(digests, derived: derived, changed: changed, lastBytes: lastBytes, spares: spares, kept: &kept))
         return (files, history)
     }
 
@@ -139,7 +141,7 @@ extension SiteRenderer {
     /// the derived ones, then and now; the first edit in place makes it anew, to know where its entries lie.
     private func manifest(
         _ digests: WrittenDigests, derived: [String: FileDigest], changed: Set<String>?, lastBytes: (String) -> [UInt8]?,
-        kept: inout KeptRender?
+        spares: SpareBuffers, kept: inout KeptRender?
     ) -> OutputFile {
         guard let changed else {
             kept?.manifest = nil
@@ -150,7 +152,8 @@ extension SiteRenderer {
         let every = digests.adding(derived)
         let made = Manifest.inPlace(
             paths: changed.union(derived.keys).union(lastDerived), digest: { every[$0] },
-            last: lastLayout.flatMap { layout in lastBytes(Manifest.path).map { ($0, layout) } }, every: { every.paths }, site: site)
+            last: lastLayout.flatMap { layout in lastBytes(Manifest.path).map { ($0, layout) } }, every: { every.paths }, site: site,
+            into: spares.take(Manifest.path))
         kept?.manifest = made.layout
         return OutputFile(path: Manifest.path, contents: .bytes(made.bytes))
     }

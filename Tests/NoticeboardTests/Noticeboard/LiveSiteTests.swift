@@ -257,6 +257,34 @@ import Testing
         }
     }
 
+    /// An edit in place writes the documents it splices (a kind's JSON and CSV, the manifest) over the buffers
+    /// that held those the edit before last wrote, which the site keeps until then, rather than into buffers
+    /// made anew; and the output still equals a clean build's. The first edit after a whole build makes the
+    /// manifest anew, with no room kept for it to grow, so the buffers are checked from the fourth edit on.
+    @Test func anEditSplicesItsDocumentsIntoTheBuffersOfTheEditBeforeLast() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let live = LiveSite(options: BuildOptions(root: site, now: Self.now))
+        _ = try build(live, site)
+        let aoife = site + "/content/cleaners/aoife-byrne.yaml"
+        let documents: Set = ["api/cleaners.json", "api/cleaners.csv", "api/manifest.json"]
+        let edits = [("eight years", "nine years"), ("nine years", "ten"), ("over ten", "over eleven years"), ("eleven", "twelve")]
+        var spare: [String: UInt] = [:]
+        for (number, (old, new)) in zip(1..., edits) {
+            edit(aoife, old, new)
+            #expect(try build(live, site).stages.stages.map(\.name) == Self.inPlaceStages)
+            try TestSupport.expectSameAsCleanBuild(site, "\(old) → \(new)")
+            let addresses = live.addressesInMemory
+            #expect(documents.isSubset(of: addresses.written.keys))
+            if number >= 4 {
+                for path in documents { #expect(addresses.written[path] == spare[path], "\(path) not written over the buffer kept for it") }
+            }
+            // From the second edit, the first's documents are kept beside the last's, for the next edit.
+            spare = addresses.spare
+            #expect(number == 1 ? spare.isEmpty : documents.isSubset(of: spare.keys) && documents.allSatisfy { spare[$0] != addresses.written[$0] })
+        }
+    }
+
     /// An edit in place splices the kind's documents from the bytes the last edit wrote, kept in memory, not
     /// from the output folder: one changed there since, even to bytes of the same length, is replaced by what
     /// a clean build writes.
