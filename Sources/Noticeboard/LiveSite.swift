@@ -3,6 +3,7 @@ import OutputWriter
 import Rendering
 import SiteLoader
 import SiteModel
+import Support
 
 /// A site kept in memory between builds into one output folder, as `serve` keeps it. When the only change
 /// is to the content of existing listing files (a bio, a price: not what orders, groups or names a listing,
@@ -21,7 +22,8 @@ public final class LiveSite: @unchecked Sendable {
     public let options: BuildOptions
     /// What the builds leave for the next one, which the background work after a build completes.
     private let kept = Kept()
-    /// Saves the record of an in-place build after its output is in place; the next build waits for it.
+    /// Saves the record of an in-place build after its output is in place, then makes ready the next edit's
+    /// spare buffers; the next build waits for it.
     private let saving = DispatchQueue(label: "noticeboard.live-site.saving")
     /// Prepares the next edit in place after a build that was not in place; the next build waits for it.
     private let preparing = DispatchQueue(label: "noticeboard.live-site.preparing")
@@ -49,6 +51,22 @@ public final class LiveSite: @unchecked Sendable {
             // Linking the output's files changed their stamps, the manifest's among them.
             manifestStamp = FileStamp(of: manifest)
             withExtendedLifetime(lock) {}
+        }
+
+        /// After an edit in place, leaves a buffer for each document it spliced, which the next edit, likeliest
+        /// to be of the same kind, splices again: the one that held the document's version before last, or when
+        /// that is missing or too small, a new one, faulted in now rather than during the edit. Any other spare
+        /// is let go: after a start on an output left up to date, the first edit's spares are the documents of
+        /// every kind.
+        func prepareSpares() {
+            guard let spliced = built?.kept?.splicedDocuments else { return }
+            let written = built!.writtenFiles
+            var earlier = exchange(&built!.spareFiles, with: [:])
+            for path in spliced {
+                guard let size = written[path]?.count else { continue }
+                let kept = earlier.removeValue(forKey: path).flatMap { $0.capacity >= size ? $0 : nil }
+                built!.spareFiles[path] = kept ?? SpareBuffers.prefaulted(for: size)
+            }
         }
 
         /// The buffers the next edit in place writes its spliced documents over, no longer kept here.
@@ -132,7 +150,12 @@ public final class LiveSite: @unchecked Sendable {
                         withExtendedLifetime(lock) {}
                     }
                 }
-                if run.changes == nil { prepareLater() }
+                if run.changes == nil {
+                    prepareLater()
+                } else {
+                    // After the record is saved, on the same queue: both change what `kept` holds.
+                    saving.async { [kept] in kept.prepareSpares() }
+                }
                 return run.report(rebuilt.summary, imagesProcessed: 0)
             }
         }

@@ -19,6 +19,12 @@ public struct KeptRender: Sendable {
     /// The sync tree's buckets, also set by `SiteRenderer.derivedFiles`.
     var syncTree: SyncTree?
 
+    /// The documents the next edit in place splices from the last ones' bytes: those whose items' spans it
+    /// keeps, and the manifest once its layout is kept.
+    public var splicedDocuments: [String] {
+        Array(spans.keys) + (manifest == nil ? [] : [Manifest.path])
+    }
+
     /// The digest of a document whose spans it keeps, as its bytes are now, for the next splice to resume: as
     /// if an edit in place had just made it (`Noticeboard.primedRender`).
     public mutating func keep(_ digest: ResumableDigest, at path: String) {

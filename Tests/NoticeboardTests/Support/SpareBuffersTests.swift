@@ -40,6 +40,11 @@ import Testing
         #expect(held == Array("held bytes".utf8) && Self.address(made.bytes) != Self.address(held))
     }
 
+    @Test func aBufferMadeReadyAheadIsEmptyWithRoomForALongerDocument() {
+        let made = SpareBuffers.prefaulted(for: 100_000)
+        #expect(made.isEmpty && made.capacity >= 100_000 + 100_000 / 256 + 16_384)
+    }
+
     @Test func aNewBufferHasRoomForALongerDocument() {
         var buffer: [UInt8] = []
         SpareBuffers.reserve(1_000_000, in: &buffer)
