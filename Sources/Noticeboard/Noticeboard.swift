@@ -53,8 +53,9 @@ public enum Noticeboard {
         /// The bytes of the files the last edit in place wrote (`OutputBook.Finished.writtenFiles`), or
         /// after a start that rendered nothing, the documents `primedRender` made.
         var writtenFiles: [String: [UInt8]] = [:]
-        /// The bytes of the files the edit before the last wrote, which the next edit writes its spliced
-        /// documents over (`SpareBuffers`): `LiveSite` takes them out before the next build.
+        /// Buffers the next edit writes its spliced documents over (`SpareBuffers`): the files the edit before
+        /// the last wrote, until `LiveSite` leaves one for each document the last edit spliced
+        /// (`prepareSpares`). `LiveSite` takes them out before the next build.
         var spareFiles: [String: [UInt8]] = [:]
         /// Where the lines of the build record lie, once it is saved; the next edit in place splices its record from it.
         var record: RecordLayout?

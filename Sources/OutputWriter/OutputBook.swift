@@ -19,7 +19,7 @@ public final class OutputBook: Sendable {
     let recorded: BuildState?
     /// In place: the bytes of the files the last edit in place wrote (`Finished.writtenFiles`).
     private let lastWritten: [String: [UInt8]]
-    /// In place: the buffers of files the edit before last wrote, which the spliced documents are written into.
+    /// In place: the spare buffers the spliced documents are written into, which `LiveSite` keeps from edit to edit.
     public let spares: SpareBuffers
     /// Whether the record keeps its layout, which the next record is spliced from; in place, the layout of the last.
     private let recordLayout: RecordLayoutUse

@@ -226,7 +226,7 @@ struct RenderPass: Sendable {
     let last: KeptRender?
     /// The bytes of a file the last build wrote, when they are still those it recorded.
     let lastBytes: @Sendable (String) -> [UInt8]?
-    /// Buffers that held documents the last edits spliced, to splice this pass's into.
+    /// Spare buffers to splice this pass's documents into, by path.
     let spares: SpareBuffers
     /// Receives what this pass makes for the next, when the caller keeps the site (`serve`).
     let keeper: RenderKeeper?
