@@ -10,8 +10,9 @@ extension Catalogue {
     ///
     /// This is what makes an edit in `serve` cost the pages it touches rather than the whole site: the
     /// kind's order, facets and counts, and every other kind, stay exactly as they were.
-    /// Throws, as a whole build would, when a derived value of the listing passes `NumberLimit`.
-    public func replacing(_ enriched: Listing, formatter: DisplayFormatter) throws(BuildFailure) -> Catalogue? {
+    /// Throws, as a whole build would, when a derived value of the listing passes `NumberLimit`. Adds the
+    /// listing's position in its kind's list to `edited`.
+    public func replacing(_ enriched: Listing, formatter: DisplayFormatter, edited: inout EditedPositions) throws(BuildFailure) -> Catalogue? {
         guard let kindIndex = kinds.firstIndex(where: { $0.schema.name == enriched.kind }) else { return nil }
         let collection = kinds[kindIndex], schema = collection.schema
         guard schema.entriesField == nil, !kinds.contains(where: { reads($0.schema).contains(schema.name) }),
@@ -35,6 +36,7 @@ extension Catalogue {
         updatedKinds[kindIndex] = KindCollection(
             schema: schema, listings: listings, entries: collection.entries, facets: collection.facets.map { $0.over(listings) })
         let newest = newest.map { $0.kind == listing.kind && $0.slug == listing.slug ? listing : $0 }
+        edited.insert(position, ofKind: schema.name)
         return Catalogue(
             site: site, buildDate: buildDate, kinds: updatedKinds, newest: newest, pages: pages, collation: collation, referrers: referrers,
             locator: locator)

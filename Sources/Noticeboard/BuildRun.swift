@@ -165,9 +165,4 @@ struct ChangeSet {
     let listings: [Listing]
     /// The write over the last build's output.
     let book: OutputBook
-
-    /// The edited listings' slugs, by kind: the outputs that show them are rendered.
-    var slugs: [String: Set<String>] {
-        listings.reduce(into: [:]) { $0[$1.kind, default: []].insert($1.slug) }
-    }
 }

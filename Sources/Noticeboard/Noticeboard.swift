@@ -141,6 +141,6 @@ public enum Noticeboard {
     ) throws(BuildFailure) -> (enrichment: SiteEnrichment, catalogue: Catalogue) {
         var loaded = Loaded(site: site)
         var enriched = enrich(&loaded, changes: nil, keepsSite: true, stages: &stages)
-        return (enriched.enrichment, try index(&enriched, changes: nil, buildDate: buildDate, stages: &stages)!)
+        return (enriched.enrichment, try index(&enriched, changes: nil, buildDate: buildDate, stages: &stages)!.catalogue)
     }
 }

@@ -1,3 +1,4 @@
+import CatalogueIndex
 import OutputWriter
 import Rendering
 import SiteModel
@@ -24,9 +25,10 @@ extension Noticeboard {
         let recorded = state.outputs.digests
         let renderer = SiteRenderer(
             catalogue: catalogue, templates: built.site.templates,
-            versions: ListingVersions(catalogue: catalogue, previous: state.versions, edited: [:]), lastSync: state.sync, lastFiles: recorded)
+            versions: ListingVersions(catalogue: catalogue, previous: state.versions, edited: EditedPositions()), lastSync: state.sync,
+            lastFiles: recorded)
         // Every kind counts as touched, with no listing edited: what an edit in place would make of any kind.
-        let everyKind = Dictionary(uniqueKeysWithValues: catalogue.kinds.map { ($0.schema.name, Set<String>()) })
+        let everyKind = EditedPositions(slugs: Dictionary(uniqueKeysWithValues: catalogue.kinds.map { ($0.schema.name, Set<String>()) }), in: catalogue)
         let keeper = RenderKeeper(), differs = Atomic<Bool>(false)
         let documents = Mutex<[String: (bytes: [UInt8], digest: ResumableDigest)]>([:])
         renderer.render(changes: everyKind, keeper: keeper, previousKey: { state.outputs[$0]?.renderKey }) { rendered in

@@ -20,9 +20,10 @@ extension Noticeboard {
         let book = try beginWriting(run, loaded)
         var enriched = enrich(&loaded, changes: run.changes, keepsSite: run.keepsSite, stages: &run.stages)
         var catalogue: Catalogue
+        let edited: EditedPositions?
         do throws(BuildFailure) {
             guard let indexed = try index(&enriched, changes: run.changes, buildDate: run.buildDate, stages: &run.stages) else { return nil }
-            catalogue = indexed
+            (catalogue, edited) = indexed
         } catch {
             book.abandon()
             throw error
@@ -34,9 +35,9 @@ extension Noticeboard {
             enriched.enrichment.releaseReferences()
             catalogue = catalogue.withoutSourceDetails()
         }
-        let versions = track(catalogue, &run)
+        let versions = track(catalogue, edited: edited, &run)
         let renderer = planOutputs(catalogue, versions, loaded, run)
-        let kept = render(renderer, run, into: book, &run.stages)
+        let kept = render(renderer, edited: edited, run, into: book, &run.stages)
         return try write(book, renderer, enriched, kept: kept, &run)
     }
 
@@ -107,12 +108,12 @@ extension Noticeboard {
         return Enriched(site: site, enrichment: enrichment, listings: listings, pages: pages)
     }
 
-    /// The catalogue: made anew, or the last one with the edited listings in place (nil when an edit moves
-    /// a listing, see `Catalogue.replacing`). Throws the problems only indexing finds (`Catalogue.init`).
-    /// Takes the enriched listings, so a listing that gains derived fields gains them in place.
+    /// The catalogue: made anew, or the last one with the edited listings in place, with where they stand
+    /// (nil when an edit moves a listing, see `Catalogue.replacing`). Throws the problems only indexing finds
+    /// (`Catalogue.init`). Takes the enriched listings, so a listing that gains derived fields gains them in place.
     static func index(
         _ enriched: inout Enriched, changes: ChangeSet?, buildDate: CalendarDate, stages: inout StageTimes
-    ) throws(BuildFailure) -> Catalogue? {
+    ) throws(BuildFailure) -> (catalogue: Catalogue, edited: EditedPositions?)? {
         let listings = enriched.listings
         enriched.listings = [:]
         guard let changes else {
@@ -120,20 +121,21 @@ extension Noticeboard {
                 site: enriched.site.config, schemas: enriched.site.schemas, listings: consume listings, pages: enriched.pages,
                 buildDate: buildDate, formatter: enriched.enrichment.formatter, locator: enriched.site.fieldLocator)
             stages.finish("index")
-            return catalogue
+            return (catalogue, nil)
         }
         var catalogue = changes.last.catalogue
+        var edited = EditedPositions()
         for listing in listings.values.joined() {
-            guard let replaced = try catalogue.replacing(listing, formatter: enriched.enrichment.formatter) else { return nil }
+            guard let replaced = try catalogue.replacing(listing, formatter: enriched.enrichment.formatter, edited: &edited) else { return nil }
             catalogue = replaced
         }
         stages.finish("index them in place")
-        return catalogue
+        return (catalogue, edited)
     }
 
     /// Each listing's fields encoded, and dated by the last record: every listing, or in place the edited ones.
-    static func track(_ catalogue: Catalogue, _ run: inout BuildRun) -> ListingVersions {
-        let versions = ListingVersions(catalogue: catalogue, previous: run.takeLastVersions(), edited: run.changes?.slugs)
+    static func track(_ catalogue: Catalogue, edited: EditedPositions?, _ run: inout BuildRun) -> ListingVersions {
+        let versions = ListingVersions(catalogue: catalogue, previous: run.takeLastVersions(), edited: edited)
         run.stages.finish("encode and date listings")
         return versions
     }
@@ -149,13 +151,15 @@ extension Noticeboard {
     /// Every declared output, or in place those that show the edited listings; a page whose render key is
     /// the one the last build recorded is not rendered again. Returns what the next render in place starts
     /// from, when the site is kept.
-    static func render(_ renderer: SiteRenderer, _ run: BuildRun, into book: OutputBook, _ stages: inout StageTimes) -> KeptRender? {
+    static func render(
+        _ renderer: SiteRenderer, edited: EditedPositions?, _ run: BuildRun, into book: OutputBook, _ stages: inout StageTimes
+    ) -> KeptRender? {
         run.options.progress?("Rendering \(renderer.catalogue.listingCount) listings")
         let previousKeys = run.previous?.outputs
         let last = run.changes?.last.kept
         let keeper = run.keepsSite ? RenderKeeper(startingFrom: last) : nil
         renderer.render(
-            changes: run.changes?.slugs, last: last, lastBytes: book.lastBytes, spares: book.spares, keeper: keeper,
+            changes: edited, last: last, lastBytes: book.lastBytes, spares: book.spares, keeper: keeper,
             previousKey: { previousKeys?[$0]?.renderKey }, emit: book.add)
         stages.finish(run.changes == nil ? "render" : "render what shows them")
         return keeper?.kept

@@ -11,10 +11,11 @@ struct EditedListings: Sendable {
     let entryPositions: [Int]
     let pageSize: Int
 
-    init(_ slugs: Set<String>, in collection: KindCollection, pageSize: Int) {
-        let listings = collection.listings, entries = collection.entries
-        positions = listings.indices.filter { slugs.contains(listings[$0].slug) }
-        entryPositions = entries.indices.filter { slugs.contains(SiteRenderer.collectionSlug(of: entries[$0])) }
+    /// `positions`: ascending, in the kind's listings.
+    init(_ positions: [Int], in collection: KindCollection, pageSize: Int) {
+        let slugs = Set(positions.map { collection.listings[$0].slug }), entries = collection.entries
+        self.positions = positions
+        entryPositions = slugs.isEmpty ? [] : entries.indices.filter { slugs.contains(SiteRenderer.collectionSlug(of: entries[$0])) }
         self.pageSize = pageSize
     }
 

@@ -24,16 +24,16 @@ public struct ListingVersions: Sendable {
     /// By kind, its listings' newest `updated`: the `lastmod` of the pages that show the whole kind.
     let newestUpdates: [String: CalendarDate]
 
-    /// With `edited` (slugs by kind: an in-place edit), only those listings are encoded and dated again;
-    /// every other keeps the last record's version.
-    public init(catalogue: Catalogue, previous: VersionTable, edited: [String: Set<String>]? = nil) {
+    /// With `edited` (an in-place edit), only those listings are encoded and dated again; every other keeps
+    /// the last record's version.
+    public init(catalogue: Catalogue, previous: VersionTable, edited: EditedPositions? = nil) {
         let buildDate = catalogue.buildDate
         var table = edited == nil ? VersionTable() : previous
         for collection in catalogue.kinds {
             let kind = collection.schema.name, listings = collection.listings
-            // In place, only the edited kinds are read, by position: filtering the listings copied each one.
-            if let edited, edited[kind] == nil { continue }
-            let positions = edited.map { edited in listings.indices.filter { edited[kind]!.contains(listings[$0].slug) } } ?? Array(listings.indices)
+            // In place, only the edited listings are read, by position.
+            if let edited, edited.positions(ofKind: kind) == nil { continue }
+            let positions = edited?.positions(ofKind: kind) ?? Array(listings.indices)
             // The encoded fields are not kept: the documents encode them again as they are written (at XL they
             // held 1.1 GB through rendering).
             let made = positions.parallelMap { position -> Version in

@@ -220,8 +220,8 @@ enum RenderWork: Sendable {
 /// One render of the declared outputs: all of them, or those that show listings edited in place.
 struct RenderPass: Sendable {
     let renderer: SiteRenderer
-    /// The slugs of the listings edited in place, by kind; nil when every output is made.
-    let changes: [String: Set<String>]?
+    /// Where the listings edited in place stand, by kind; nil when every output is made.
+    let changes: EditedPositions?
     /// What the last render kept, which an in-place pass starts from.
     let last: KeptRender?
     /// The bytes of a file the last build wrote, when they are still those it recorded.
@@ -236,7 +236,7 @@ struct RenderPass: Sendable {
     private let edited: [String: EditedListings]
 
     init(
-        renderer: SiteRenderer, changes: [String: Set<String>]?, last: KeptRender? = nil,
+        renderer: SiteRenderer, changes: EditedPositions?, last: KeptRender? = nil,
         lastBytes: @escaping @Sendable (String) -> [UInt8]? = { _ in nil }, spares: SpareBuffers = .none, keeper: RenderKeeper? = nil
     ) {
         self.renderer = renderer
@@ -259,8 +259,8 @@ struct RenderPass: Sendable {
         self.cards = cards
         var edited: [String: EditedListings] = [:]
         for collection in renderer.catalogue.kinds {
-            if let slugs = changes?[collection.schema.name] {
-                edited[collection.schema.name] = EditedListings(slugs, in: collection, pageSize: renderer.site.pageSize)
+            if let positions = changes?.positions(ofKind: collection.schema.name) {
+                edited[collection.schema.name] = EditedListings(positions, in: collection, pageSize: renderer.site.pageSize)
             }
         }
         self.edited = edited
@@ -272,7 +272,7 @@ struct RenderPass: Sendable {
         switch declaration.shows {
         case .noListing: return false
         case .everyListing: return true
-        case .itsListings: return kind.map { changes[$0] != nil } ?? true
+        case .itsListings: return kind.map { changes.positions(ofKind: $0) != nil } ?? true
         }
     }
 

@@ -45,21 +45,22 @@ extension SiteRenderer {
         return (files, keepingCorpus ? corpus : nil)
     }
 
-    /// The index after an in-place edit of the `edited` listings (slugs by kind), from the last build's
+    /// The index after an in-place edit of the `edited` listings, from the last build's
     /// corpus: their documents are made again and their terms replaced. Facets, clusters and sort orders
     /// stay as they were (`Catalogue.replacing`), so only the term files, the card files that hold the
     /// edited documents, their kinds' range files and the meta document are made. Nil when an edited
     /// listing has no document in `last` (then the index is made anew).
-    public func searchIndex(replacing edited: [String: Set<String>], in last: SearchCorpus) -> (files: [OutputFile], corpus: SearchCorpus)? {
+    public func searchIndex(replacing edited: EditedPositions, in last: SearchCorpus) -> (files: [OutputFile], corpus: SearchCorpus)? {
         let collections = searchedKinds
         let numbers = Self.documentNumbers(collections)
         var documents = last.documents, terms = last.terms
         var changedKinds: [Int] = [], cardFiles: Set<Int> = []
         for (index, collection) in collections.enumerated() {
-            guard let slugs = edited[collection.schema.name] else { continue }
+            guard let positions = edited.positions(ofKind: collection.schema.name) else { continue }
             changedKinds.append(index)
-            for listing in collection.listings where slugs.contains(listing.slug) {
-                guard let number = numbers[index].first(where: { documents[$0].card.path == listing.outputPath }) else { return nil }
+            for listing in positions.map({ collection.listings[$0] }) {
+                let path = listing.outputPath
+                guard let number = numbers[index].first(where: { documents[$0].card.path == path }) else { return nil }
                 let old = documents[number]
                 documents[number] = searchDocument(listing, collection, cluster: old.cluster)
                 terms = terms.replacing(Int32(number), old, with: documents[number])

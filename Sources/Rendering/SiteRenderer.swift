@@ -60,7 +60,7 @@ public struct SiteRenderer: Sendable {
     }
 
     /// The outputs `Outputs.all` declares, handed to `emit` in batches as they are made, from any thread.
-    /// With `changes` (the slugs of listings edited in place, by kind: see `Catalogue.replacing`), only those
+    /// With `changes` (where the listings edited in place stand: see `Catalogue.replacing`), only those
     /// that show them; every other file is as the last render made it. A page whose render key is
     /// `previousKey(path)` is not rendered again: it comes as `.previous`, the file the last build wrote.
     /// Everything is made in one pass across all cores. The sync documents and the manifest are not made here
@@ -69,7 +69,7 @@ public struct SiteRenderer: Sendable {
     /// documents from their `lastBytes`, spliced into `spares`; what this render makes for the next is left
     /// with `keeper`.
     public func render(
-        changes: [String: Set<String>]? = nil, last: KeptRender? = nil, lastBytes: @escaping @Sendable (String) -> [UInt8]? = { _ in nil },
+        changes: EditedPositions? = nil, last: KeptRender? = nil, lastBytes: @escaping @Sendable (String) -> [UInt8]? = { _ in nil },
         spares: SpareBuffers = .none, keeper: RenderKeeper? = nil, previousKey: @Sendable (String) -> SHA256.Digest? = { _ in nil },
         emit: @Sendable ([RenderedFile]) -> Void
     ) {

@@ -35,7 +35,10 @@ import Testing
         let cleaners = try #require(catalogue.collection("cleaners"))
         var edited = cleaners.listings[3]
         edited.fields["bio"] = .html("<p>Edited in place.</p>")
-        let updated = try #require(try catalogue.replacing(edited, formatter: DisplayFormatter(language: catalogue.site.language, currency: catalogue.site.currency)))
+        var positions = EditedPositions()
+        let updated = try #require(try catalogue.replacing(
+            edited, formatter: DisplayFormatter(language: catalogue.site.language, currency: catalogue.site.currency), edited: &positions))
+        #expect(positions.positions(ofKind: "cleaners") == [3] && positions.positions(ofKind: "rentals") == nil)
         let facet = try #require(updated.collection("cleaners")?.facets.first)
         let shown = facet.values.flatMap(\.listings).filter { $0.slug == edited.slug }
         #expect(!shown.isEmpty && shown.allSatisfy { $0.fields["bio"] == .html("<p>Edited in place.</p>") })

@@ -108,7 +108,7 @@ import Testing
             let asked = Mutex<[String]>([])
             let next = RenderKeeper(startingFrom: keeper.kept)
             let pass = RenderPass(
-                renderer: renderer, changes: ["cleaners": slugs], last: keeper.kept,
+                renderer: renderer, changes: EditedPositions(slugs: ["cleaners": slugs], in: renderer.catalogue), last: keeper.kept,
                 lastBytes: { path in asked.withLock { $0.append(path) }; return lastBytes[path] }, keeper: next)
             let made = [pass.kindDocument(collection), pass.csvDownload(collection)].map { $0.contents.inMemory ?? [] }
             let expected = [anewBytes.0, anewBytes.1].map { bytes in

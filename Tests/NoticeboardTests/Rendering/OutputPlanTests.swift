@@ -1,3 +1,4 @@
+import CatalogueIndex
 import Foundation
 @testable import Noticeboard
 @testable import Rendering
@@ -38,7 +39,7 @@ import Testing
         let catalogue = try Noticeboard.enrichAndIndex(site, buildDate: now, stages: &stages).catalogue
         let collected = Collected()
         SiteRenderer(catalogue: catalogue, templates: site.templates, staticFiles: Noticeboard.staticFiles(site))
-            .render(changes: changes, emit: collected.add)
+            .render(changes: changes.map { EditedPositions(slugs: $0, in: catalogue) }, emit: collected.add)
         return collected.files
     }
 
