@@ -11,8 +11,10 @@ struct PageContexts: Sendable {
     private var siteValues: [NavigationPlace: SharedValue] = [:]
     private var kindValues: [String: SharedValue] = [:]
     /// By kind and slug, where in their kind's list the listings are that derived `list` fields gather (an
-    /// owner's rentals), for their cards. Positions, so that the listings are not copied to index them.
-    private var gathered: [String: [String: Int]] = [:]
+    /// owner's rentals), for their cards. Positions, so that the listings are not copied to index them; made
+    /// when a page first asks, as an edit in place of another kind's listing never does (at 430,000 listings,
+    /// made for every edit, they took a twentieth of its CPU).
+    private var gathered: [String: Once<[String: Int]>] = [:]
     private var layouts: [String: KindLayout] = [:]
 
     /// The kinds that have a map page (`SiteRenderer.mapPage`): their list pages and navigation link it.
@@ -32,7 +34,7 @@ struct PageContexts: Sendable {
                     let source = catalogue.collection(from), source.schema.hasPages
                 else { continue }
                 let listings = source.listings
-                gathered[from] = Dictionary(listings.indices.map { (listings[$0].slug, $0) }) { first, _ in first }
+                gathered[from] = Once { Dictionary(listings.indices.map { (listings[$0].slug, $0) }) { first, _ in first } }
             }
         }
         layouts = Dictionary(uniqueKeysWithValues: catalogue.kinds.map { ($0.schema.name, KindLayout($0.schema)) })
@@ -279,7 +281,7 @@ struct PageContexts: Sendable {
     func gatheredCards(_ listing: Listing, schema: KindSchema, digests: (KindCollection) -> CardDigests) -> GatheredCards {
         var cards: [(field: String, cards: [(card: Value, digest: SHA256.Digest?)])] = []
         for derived in schema.derived {
-            guard case .list = derived.operation, let from = derived.from, let positions = gathered[from],
+            guard case .list = derived.operation, let from = derived.from, let positions = gathered[from]?.value,
                 let source = catalogue.collection(from), let members = listing.fields[derived.name]?.listValue
             else { continue }
             let made = digests(source)
