@@ -28,7 +28,8 @@ extension Noticeboard {
             versions: ListingVersions(catalogue: catalogue, previous: state.versions, edited: EditedPositions()), lastSync: state.sync,
             lastFiles: recorded)
         // Every kind counts as touched, with no listing edited: what an edit in place would make of any kind.
-        let everyKind = EditedPositions(slugs: Dictionary(uniqueKeysWithValues: catalogue.kinds.map { ($0.schema.name, Set<String>()) }), in: catalogue)
+        let everyKind = EditedPositions(
+            slugs: Dictionary(uniqueKeysWithValues: catalogue.kinds.map { ($0.schema.name, Set<String>()) }), in: catalogue)
         let keeper = RenderKeeper(), differs = Atomic<Bool>(false)
         let documents = Mutex<[String: (bytes: [UInt8], digest: ResumableDigest)]>([:])
         renderer.render(changes: everyKind, keeper: keeper, previousKey: { state.outputs[$0]?.renderKey }) { rendered in
