@@ -91,8 +91,8 @@ public final class OutputBook: Sendable {
     /// A write of the files an in-place edit renders over the last build's; nil when there is no staging
     /// folder the record vouches for (the first edit after a build that kept none). `lastWritten` holds the
     /// bytes of the files the last edit in place wrote (`Finished.writtenFiles`); `spares`, the buffers `LiveSite`
-    /// kept for the documents to splice, taken to be written over (see `SpareBuffers`); `recordLayout`, the layout of the last record when
-    /// it was kept (`Finished.save`), which the new record is spliced from.
+    /// kept for the documents to splice, taken to be written over (see `SpareBuffers`); `recordLayout`, the
+    /// layout of the last record when it was kept (`Finished.save`), which the new record is spliced from.
     public static func inPlace(
         outputPath: String, statePath: String, last: BuildState, lastWritten: [String: [UInt8]], spares: consuming [String: [UInt8]] = [:],
         recordLayout: RecordLayout?

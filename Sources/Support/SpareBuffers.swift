@@ -1,11 +1,12 @@
 import Synchronization
 
-/// Byte buffers a document no longer needs, by the path of the document they held, kept to hold the next
-/// version of that document, or new ones made ready for it ahead (`prefaulted`). `serve`'s edit in place splices three documents of 650 MB at 430,000 listings
-/// (a kind's JSON and CSV, and the manifest) into new buffers; the kernel faults in and clears each page of a
-/// new buffer as it is first written, which took a fifth to a third of a second of each edit. A buffer taken
-/// from here is written over in place. It is an array like any other: one that something else still holds
-/// is not written over but copied as it would be anyway, so the pool can only save work, never share bytes.
+/// Byte buffers a document no longer needs, by the path of the document they held, kept to hold the next version
+/// of that document, or new ones made ready for it ahead (`prefaulted`). `serve`'s edit in place splices three
+/// documents of 650 MB at 430,000 listings (a kind's JSON and CSV, and the manifest) into new buffers; the kernel
+/// faults in and clears each page of a new buffer as it is first written, which took a fifth to a third of a
+/// second of each edit. A buffer taken from here is written over in place. It is an array like any other: one
+/// that something else still holds is not written over but copied as it would be anyway, so the pool can only
+/// save work, never share bytes.
 public final class SpareBuffers: Sendable {
     private let buffers: Mutex<[String: [UInt8]]>
 
