@@ -42,6 +42,17 @@ extension Catalogue {
             locator: locator)
     }
 
+    /// Makes the tables of referrers that edits in place read (`ReferrerIndex`), which the first edit would
+    /// otherwise make: at 10× L, 0.2 s of it.
+    public func prepareReferrers() {
+        for collection in kinds {
+            for derived in collection.schema.derived where derived.operation.gathers {
+                guard let from = derived.from, let via = derived.via, let listings = self.collection(from)?.listings else { continue }
+                _ = referrers.positions(of: "", in: listings, kind: from, field: via)
+            }
+        }
+    }
+
     /// Derived fields read the catalogue's own listings: referrers in their kind's order (`ReferrerIndex`),
     /// lookups by slug.
     private var sources: DerivationSources {

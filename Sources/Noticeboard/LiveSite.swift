@@ -69,17 +69,28 @@ public final class LiveSite: @unchecked Sendable {
             }
         }
 
-        /// The buffers the next edit in place writes its spliced documents over, no longer kept here.
-        func takeSpareFiles() -> [String: [UInt8]] {
-            guard built != nil else { return [:] }
-            return exchange(&built!.spareFiles, with: [:])
+        /// The buffers the next edit in place writes its spliced documents over, and the bytes of those it splices
+        /// from, no longer kept here.
+        func takeBuffers() -> (written: [String: [UInt8]], spares: [String: [UInt8]]) {
+            guard built != nil else { return ([:], [:]) }
+            return (exchange(&built!.writtenFiles, with: [:]), exchange(&built!.spareFiles, with: [:]))
         }
 
-        /// After a build that rendered nothing, makes what an edit in place starts from, as the first edit
-        /// would otherwise have to.
-        func primeRender() {
+        /// Makes what an edit in place starts from, as the first edit would otherwise have to: after a build that
+        /// rendered nothing, the render it keeps (`primedRender`); after a whole build, the documents it splices,
+        /// read back, and the manifest's layout (`primedFirstEdit`).
+        func primeRender(outputPath: String) {
             // Without a staging folder to write into, the next edit is a whole build, which renders all anew.
-            guard let built, built.kept == nil, built.state.staged != nil, let primed = Noticeboard.primedRender(for: built) else { return }
+            guard let built, built.state.staged != nil else { return }
+            let primed: Noticeboard.PrimedRender?
+            if built.kept == nil {
+                primed = Noticeboard.primedRender(for: built)
+            } else if built.kept?.holdsManifestLayout == false, built.writtenFiles.isEmpty {
+                primed = Noticeboard.primedFirstEdit(for: built, outputPath: outputPath)
+            } else {
+                primed = nil
+            }
+            guard let primed else { return }
             self.built?.kept = primed.kept
             self.built?.writtenFiles = primed.documents
         }
@@ -132,9 +143,11 @@ public final class LiveSite: @unchecked Sendable {
         let manifest = options.outputPath + "/" + Manifest.path
         // Taken before `built` is copied, and handed on with `consume`, so that nothing else holds them (see
         // `SpareBuffers`): without it a build for debugging keeps a local's value until the end of its scope.
-        let spares = kept.takeSpareFiles()
+        let (written, spares) = kept.takeBuffers()
         if let built = kept.built,
-            var run = try BuildRun(options, after: built, spares: consume spares, inputs: inputs, manifestStamp: kept.manifestStamp, waiting: waiting)
+            var run = try BuildRun(
+                options, after: built, written: consume written, spares: consume spares, inputs: inputs, manifestStamp: kept.manifestStamp,
+                waiting: waiting)
         {
             if let summary = run.unchangedSummary { return run.report(summary, imagesProcessed: 0) }
             if let rebuilt = try Noticeboard.runStages(&run) {
@@ -175,17 +188,17 @@ public final class LiveSite: @unchecked Sendable {
     }
 
     /// In the background, what the next edit in place starts from: the staging folder levelled with the
-    /// output (`LevelledStaging`), and after a build that rendered nothing, the render an edit keeps
-    /// (`Noticeboard.primedRender`). A start that found the output up to date has read nothing: the site is
-    /// read first, while the output is already served. One that cannot be read, or changed meanwhile, leaves
-    /// no site, and the next build is a whole one (which reports why it could not be read).
+    /// output (`LevelledStaging`), and what the first edit would otherwise make (`Kept.primeRender`). A start
+    /// that found the output up to date has read nothing: the site is read first, while the output is already
+    /// served. One that cannot be read, or changed meanwhile, leaves no site, and the next build is a whole one
+    /// (which reports why it could not be read).
     private func prepareLater(reading upToDate: Noticeboard.UpToDateSite? = nil) {
         let (kept, outputPath, log) = (kept, options.outputPath, log)
         preparing.async {
             let start = DispatchTime.now()
             if let upToDate { kept.built = try? upToDate.read() }
             kept.levelStaging(outputPath: outputPath)
-            kept.primeRender()
+            kept.primeRender(outputPath: outputPath)
             guard upToDate != nil else { return }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
             log(kept.built == nil

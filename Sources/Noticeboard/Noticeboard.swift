@@ -51,7 +51,7 @@ public enum Noticeboard {
         /// What its report says of its output, which an edit in place updates rather than walking every output.
         var summary: BuildState.Summary
         /// The bytes of the files the last edit in place wrote (`OutputBook.Finished.writtenFiles`), or
-        /// after a start that rendered nothing, the documents `primedRender` made.
+        /// the documents the first edit splices, made ready after the build before it (`PrimedRender`).
         var writtenFiles: [String: [UInt8]] = [:]
         /// Buffers the next edit writes its spliced documents over (`SpareBuffers`): the files the edit before
         /// the last wrote, until `LiveSite` leaves one for each document the last edit spliced

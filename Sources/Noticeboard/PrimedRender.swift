@@ -6,30 +6,28 @@ import Support
 import Synchronization
 
 extension Noticeboard {
-    /// What an edit in place starts from, made for a kept site that rendered nothing (`serve` started on an
-    /// output that was already up to date), as a render that kept it would have left it.
+    /// What an edit in place starts from beyond the site: what the last render kept, and the bytes of the
+    /// documents it splices, by path (`BuiltSite.writtenFiles`), so that it does not read them back. Made in
+    /// the background when a build leaves less than an edit in place would (`LiveSite`).
     struct PrimedRender {
         var kept: KeptRender
-        /// The documents spliced in place, by path, which the first edit splices from without reading them
-        /// back (`BuiltSite.writtenFiles`), as it would after an edit: about 650 MB at 430,000 listings,
-        /// against 0.7 s of reading back and digesting at that first edit.
         var documents: [String: [UInt8]]
     }
 
-    /// Without it the first edit makes the search index, the documents with an item per listing and the sync
-    /// documents anew: at 10× L, 12.9 s of its 19.5 s. Made from the catalogue and the build record as they
-    /// stand; nothing is written. Kept only when every file it makes is, byte for byte, the one the record
-    /// holds: the next edit takes it as describing the output.
+    /// For a kept site that rendered nothing (`serve` started on an output that was already up to date), as a
+    /// render that kept it would have left it. Without it the first edit makes the search index, the
+    /// documents with an item per listing and the sync documents anew: at 10× L, 12.9 s of its 19.5 s. Made
+    /// from the catalogue and the build record as they stand; nothing is written. Kept only when every file
+    /// it makes is, byte for byte, the one the record holds: the next edit takes it as describing the output.
+    /// Its documents are about 1.5 GB at 430,000 listings (an edit lets go of those of kinds it leaves alone),
+    /// against 0.7 s of reading back and digesting at that first edit. The tables of referrers are made too.
     static func primedRender(for built: BuiltSite) -> PrimedRender? {
-        let state = built.state, catalogue = built.catalogue
-        let recorded = state.outputs.digests
-        let renderer = SiteRenderer(
-            catalogue: catalogue, templates: built.site.templates,
-            versions: ListingVersions(catalogue: catalogue, previous: state.versions, edited: EditedPositions()), lastSync: state.sync,
-            lastFiles: recorded)
+        built.catalogue.prepareReferrers()
+        let state = built.state
+        let renderer = recordedRenderer(built)
         // Every kind counts as touched, with no listing edited: what an edit in place would make of any kind.
         let everyKind = EditedPositions(
-            slugs: Dictionary(uniqueKeysWithValues: catalogue.kinds.map { ($0.schema.name, Set<String>()) }), in: catalogue)
+            slugs: Dictionary(uniqueKeysWithValues: built.catalogue.kinds.map { ($0.schema.name, Set<String>()) }), in: built.catalogue)
         let keeper = RenderKeeper(), differs = Atomic<Bool>(false)
         let documents = Mutex<[String: (bytes: [UInt8], digest: ResumableDigest)]>([:])
         renderer.render(changes: everyKind, keeper: keeper, previousKey: { state.outputs[$0]?.renderKey }) { rendered in
@@ -47,14 +45,52 @@ extension Noticeboard {
             }
         }
         var kept: KeptRender? = keeper.kept
-        // As an edit in place derives them: from every other file's digest.
-        let derived = renderer.derivedFiles(digests: recorded.excluding(SyncDocuments.isDerived), changed: [], kept: &kept)
-        let derivedAreRecorded = derived.files.allSatisfy { file in
-            (file.digest ?? file.contents.inMemory.map(Manifest.digest)).map { state.outputs[file.path]?.digest == $0 } ?? true
-        }
-        guard !differs.load(ordering: .relaxed), derivedAreRecorded, var kept else { return nil }
+        guard !differs.load(ordering: .relaxed), let manifest = derivedAsRecorded(renderer, state, kept: &kept), var kept else { return nil }
         let made = documents.withLock { $0 }
         for (path, document) in made { kept.keep(document.digest, at: path) }
-        return PrimedRender(kept: kept, documents: made.mapValues(\.bytes))
+        return PrimedRender(kept: kept, documents: made.mapValues(\.bytes).merging([Manifest.path: manifest]) { made, _ in made })
+    }
+
+    /// After a whole build that kept its render (`serve`'s), what the first edit in place would otherwise make
+    /// on its own time (at 10× L that edit took 4.45 s, and 1.55 s with this): the documents it splices, read
+    /// back from `outputPath` with the digests their splices resume; the manifest, made as an edit makes it to
+    /// know where its entries lie; the tables of referrers. Nil when a file is not the one the record holds.
+    static func primedFirstEdit(for built: BuiltSite, outputPath: String) -> PrimedRender? {
+        guard var kept = built.kept, !kept.holdsManifestLayout else { return nil }
+        built.catalogue.prepareReferrers()
+        let recorded = built.state.outputs.digests
+        let read = kept.splicedDocuments.parallelMap { path in
+            recorded[path].flatMap { OutputBook.recordedBytes(at: path, outputPath: outputPath, recorded: $0) }.map { (path, $0) }
+        }
+        var documents: [String: [UInt8]] = [:]
+        for document in read {
+            guard let (path, made) = document else { return nil }
+            kept.keep(made.digest, at: path)
+            documents[path] = made.bytes
+        }
+        var keeping: KeptRender? = kept
+        guard let manifest = derivedAsRecorded(recordedRenderer(built), built.state, kept: &keeping), let keeping else { return nil }
+        documents[Manifest.path] = manifest
+        return PrimedRender(kept: keeping, documents: documents)
+    }
+
+    /// A renderer of the kept site as its record stands, whose listings keep their recorded versions.
+    private static func recordedRenderer(_ built: BuiltSite) -> SiteRenderer {
+        let state = built.state, catalogue = built.catalogue
+        return SiteRenderer(
+            catalogue: catalogue, templates: built.site.templates,
+            versions: ListingVersions(catalogue: catalogue, previous: state.versions, edited: EditedPositions()), lastSync: state.sync,
+            lastFiles: state.outputs.digests)
+    }
+
+    /// The files derived from every other file's digest, made as an edit in place makes them, which leaves
+    /// with `kept` the manifest's layout (and the sync documents' state): the manifest's bytes when every
+    /// derived file is the one the record holds, else nil.
+    private static func derivedAsRecorded(_ renderer: SiteRenderer, _ state: BuildState, kept: inout KeptRender?) -> [UInt8]? {
+        let derived = renderer.derivedFiles(digests: state.outputs.digests.excluding(SyncDocuments.isDerived), changed: [], kept: &kept)
+        let areRecorded = derived.files.allSatisfy { file in
+            (file.digest ?? file.contents.inMemory.map(Manifest.digest)).map { state.outputs[file.path]?.digest == $0 } ?? true
+        }
+        return areRecorded ? derived.files.first { $0.path == Manifest.path }?.contents.inMemory : nil
     }
 }

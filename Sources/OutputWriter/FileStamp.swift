@@ -28,16 +28,16 @@ public struct FileStamp: Equatable, Sendable {
                 == (right.modified.tv_sec, right.modified.tv_nsec, right.changed.tv_sec, right.changed.tv_nsec)
     }
 
-    /// A regular file's bytes when it holds `size` of them, read straight into the array, and its stamp
-    /// once they are read.
-    static func read(_ path: String, size: Int) -> (bytes: [UInt8], stamp: FileStamp)? {
+    /// A regular file's bytes when it holds `size` of them, read straight into the array (of `capacity`,
+    /// when more), and its stamp once they are read.
+    static func read(_ path: String, size: Int, capacity: Int = 0) -> (bytes: [UInt8], stamp: FileStamp)? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == size else { return nil }
         var complete = true
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+        let bytes = [UInt8](unsafeUninitializedCapacity: max(size, capacity)) { buffer, count in
             while count < size {
                 let result = Foundation.read(descriptor, buffer.baseAddress! + count, size - count)
                 if result < 0, errno == EINTR { continue }

@@ -126,6 +126,16 @@ public final class OutputBook: Sendable {
         return Manifest.digest(bytes) == digest ? bytes : nil
     }
 
+    /// The bytes of the file at `path` in the output folder, with the digest a splice of them resumes, when they
+    /// are still those `recorded`; nil when the file is gone or changed since. Read into a buffer with the room
+    /// of a spare (`SpareBuffers`), which the edit after next may write over.
+    public static func recordedBytes(at path: String, outputPath: String, recorded: FileDigest) -> (bytes: [UInt8], digest: ResumableDigest)? {
+        let read = FileStamp.read(outputPath + "/" + path, size: recorded.size, capacity: SpareBuffers.room(for: recorded.size))
+        guard let (bytes, _) = read else { return nil }
+        let digest = ResumableDigest(of: bytes)
+        return digest.digest == recorded.sha256 ? (bytes, digest) : nil
+    }
+
     /// Rendered files, from any thread: each is digested on the core that made it.
     public func add(_ batch: consuming [SiteRenderer.RenderedFile]) {
         switch mode {

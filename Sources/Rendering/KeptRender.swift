@@ -9,6 +9,8 @@ public struct KeptRender: Sendable {
     var search: SearchCorpus?
     /// By the document's path.
     var spans: [String: ItemSpans] = [:]
+    /// The kind whose listings each of those documents holds, by path.
+    var kinds: [String: String] = [:]
     /// The digests of the documents spliced in place (or made by a primed render), by path, which the next
     /// splice resumes.
     var digests: [String: ResumableDigest] = [:]
@@ -24,6 +26,16 @@ public struct KeptRender: Sendable {
     public var splicedDocuments: [String] {
         Array(spans.keys) + (manifest == nil ? [] : [Manifest.path])
     }
+
+    /// Whether an edit in place of listings of `kinds` splices the file at `path`: not when it is a document
+    /// of another kind's listings.
+    public func mayBeSpliced(_ path: String, byAnEditOf kinds: Set<String>) -> Bool {
+        self.kinds[path].map(kinds.contains) ?? true
+    }
+
+    /// Whether it holds where the manifest's entries lie: a whole build makes the manifest as it writes it,
+    /// and leaves that to the first edit in place.
+    public var holdsManifestLayout: Bool { manifest != nil }
 
     /// The digest of a document whose spans it keeps, as its bytes are now, for the next splice to resume: as
     /// if an edit in place had just made it (`Noticeboard.primedRender`).
@@ -46,10 +58,12 @@ public final class RenderKeeper: Sendable {
         made.withLock { $0.search = corpus }
     }
 
-    /// A document's spans, and its digest when it was spliced in place (a document made anew has none).
-    func keep(_ spans: ItemSpans, digest: ResumableDigest? = nil, for path: String) {
+    /// The spans of a document of `kind`'s listings, and its digest when it was spliced in place (a document
+    /// made anew has none).
+    func keep(_ spans: ItemSpans, digest: ResumableDigest? = nil, for path: String, kind: String) {
         made.withLock { kept in
             kept.spans[path] = spans
+            kept.kinds[path] = kind
             kept.digests[path] = digest
         }
     }

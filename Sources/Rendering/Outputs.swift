@@ -308,14 +308,14 @@ struct RenderPass: Sendable {
     func kindDocument(_ collection: KindCollection) -> OutputFile {
         let path = SiteRenderer.kindDocumentPath(collection.schema)
         return spliced(path, collection, separator: [UInt8(ascii: ",")], item: renderer.kindDocumentItem)
-            ?? renderer.kindDocument(collection, made: keep(for: path))
+            ?? renderer.kindDocument(collection, made: keep(for: path, kind: collection.schema.name))
     }
 
     /// `api/<kind>.csv`: made anew, or in place spliced from the last one.
     func csvDownload(_ collection: KindCollection) -> OutputFile {
         let path = SiteRenderer.csvDownloadPath(collection.schema), columns = SiteRenderer.csvColumns(collection.schema)
         return spliced(path, collection, separator: [], item: { SiteRenderer.csvRow($0, columns: columns) })
-            ?? renderer.csvDownload(collection, made: keep(for: path))
+            ?? renderer.csvDownload(collection, made: keep(for: path, kind: collection.schema.name))
     }
 
     /// In place, the last document at `path` with the edited listings' items made anew; nil when the last
@@ -328,13 +328,13 @@ struct RenderPass: Sendable {
         let made = spans.splicing(bytes, positions.map { .replacing($0, with: item(listings[$0])) }, separator: separator, into: spares.take(path))
         let digest = last?.digests[path].flatMap { $0.size == bytes.count ? $0 : nil }
             .map { ResumableDigest(of: made.bytes, resuming: $0, sameFor: made.unchanged) } ?? ResumableDigest(of: made.bytes)
-        keeper?.keep(made.spans, digest: digest, for: path)
+        keeper?.keep(made.spans, digest: digest, for: path, kind: collection.schema.name)
         return OutputFile(path: path, contents: .bytes(made.bytes), digest: FileDigest(size: digest.size, sha256: digest.digest))
     }
 
-    /// Leaves the spans of the document at `path` with the keeper.
-    private func keep(for path: String) -> @Sendable (ItemSpans) -> Void {
-        { [keeper] spans in keeper?.keep(spans, for: path) }
+    /// Leaves the spans of the document of `kind`'s listings at `path` with the keeper.
+    private func keep(for path: String, kind: String) -> @Sendable (ItemSpans) -> Void {
+        { [keeper] spans in keeper?.keep(spans, for: path, kind: kind) }
     }
 
     /// Listing pages are described and rendered in groups of this many, so the cores share them evenly.

@@ -43,7 +43,7 @@ public final class SpareBuffers: Sendable {
 
     /// A document's bytes and some more, so that a later version fits in the same buffer: an edit makes a
     /// text a few bytes longer, and the manifest gains an entry for each build's change list.
-    static func room(for count: Int) -> Int {
+    public static func room(for count: Int) -> Int {
         count + count / 256 + 16_384
     }
 }

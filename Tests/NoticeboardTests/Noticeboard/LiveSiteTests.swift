@@ -184,6 +184,39 @@ import Testing
         }
     }
 
+    /// After a whole build, what its first edit in place splices is made ready in the background: the
+    /// documents with an item per listing, read back from the output, and the manifest, made to know where
+    /// its entries lie. That edit splices them from memory, and equals a clean build.
+    @Test func aWholeBuildPreparesTheFirstEditInTheBackground() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let live = LiveSite(options: BuildOptions(root: site, now: Self.now))
+        #expect(try build(live, site).stages.stages.map(\.name).contains("render"))
+        live.waitUntilIdle()
+        #expect(live.filesInMemory.isSuperset(of: ["api/cleaners.json", "api/cleaners.csv", "api/rentals.json", "api/manifest.json"]))
+        edit(site + "/content/cleaners/aoife-byrne.yaml", "over eight years", "over nine years")
+        let report = try build(live, site)
+        #expect(report.stages.stages.map(\.name) == Self.inPlaceStages)
+        try TestSupport.expectSameAsCleanBuild(site, "first edit after a whole build")
+    }
+
+    /// The documents a whole build's first edit splices are read back only while they are those its record
+    /// holds: one changed since, even to bytes of the same length, leaves nothing prepared.
+    @Test func aFirstEditIsNotPreparedFromADocumentChangedSinceTheBuild() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        guard case .built(let built)? = try Noticeboard.build(BuildOptions(root: site, now: Self.now), waiting: {}, keeping: true).kept else {
+            Issue.record("the build kept no site")
+            return
+        }
+        let output = site + "/public", document = output + "/api/cleaners.json"
+        let primed = try #require(Noticeboard.primedFirstEdit(for: built, outputPath: output))
+        #expect(primed.documents["api/cleaners.json"] == Array(TestSupport.read(document).utf8))
+        #expect(primed.documents["api/manifest.json"] == Array(TestSupport.read(output + "/api/manifest.json").utf8))
+        TestSupport.write(TestSupport.read(document).replacingOccurrences(of: "Declan Murphy", with: "Declan Murphi"), to: document)
+        #expect(Noticeboard.primedFirstEdit(for: built, outputPath: output) == nil)
+    }
+
     /// A site found up to date is read later, while its output is served. A listing changed before that read
     /// is read with its change, and the next build, comparing it with what was read, would not see it move
     /// in its kind's order: such a read keeps nothing, and the next build is a whole one. One changed after

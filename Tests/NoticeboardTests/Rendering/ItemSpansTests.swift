@@ -98,6 +98,11 @@ import Testing
             lastFiles[file.path] = bytes
         }
         #expect(keeper.kept.spans.keys.sorted() == ["api/cleaners.csv", "api/cleaners.json"])
+        // An edit of rentals leaves the cleaners' documents alone; other files it may splice.
+        for path in ["api/cleaners.json", "api/cleaners.csv"] {
+            #expect(keeper.kept.mayBeSpliced(path, byAnEditOf: ["cleaners"]) && !keeper.kept.mayBeSpliced(path, byAnEditOf: ["rentals"]))
+        }
+        #expect(keeper.kept.mayBeSpliced("api/manifest.json", byAnEditOf: ["rentals"]))
 
         let (collection, slugs) = Self.edited(cleaners)
         var anewBytes: ([UInt8], [UInt8]) = ([], [])
