@@ -56,8 +56,7 @@ public final class LiveSite: @unchecked Sendable {
         /// After an edit in place, leaves a buffer for each document it spliced, which the next edit, likeliest
         /// to be of the same kind, splices again: the one that held the document's version before last, or when
         /// that is missing or too small, a new one, faulted in now rather than during the edit. Any other spare
-        /// is let go: after a start on an output left up to date, the first edit's spares are the documents of
-        /// every kind.
+        /// is let go.
         func prepareSpares() {
             guard let spliced = built?.kept?.splicedDocuments else { return }
             let written = built!.writtenFiles
@@ -85,7 +84,7 @@ public final class LiveSite: @unchecked Sendable {
             let primed: Noticeboard.PrimedRender?
             if built.kept == nil {
                 primed = Noticeboard.primedRender(for: built)
-            } else if built.kept?.holdsManifestLayout == false, built.writtenFiles.isEmpty {
+            } else if built.writtenFiles.isEmpty {
                 primed = Noticeboard.primedFirstEdit(for: built, outputPath: outputPath)
             } else {
                 primed = nil
@@ -142,15 +141,24 @@ public final class LiveSite: @unchecked Sendable {
         let inputs = inputs ?? InputStamps.scan(SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes), folders: Noticeboard.inputFolders)
         let manifest = options.outputPath + "/" + Manifest.path
         // Taken before `built` is copied, and handed on with `consume`, so that nothing else holds them (see
-        // `SpareBuffers`): without it a build for debugging keeps a local's value until the end of its scope.
-        let (written, spares) = kept.takeBuffers()
+        // `SpareBuffers`): without it a build for debugging keeps a local's value until the end of its scope. A
+        // scan that finds nothing changed builds nothing (`BuildRun.unchangedSummary`), and leaves them.
+        let (written, spares) = kept.built?.state.inputs == inputs ? ([:], [:]) : kept.takeBuffers()
         if let built = kept.built,
             var run = try BuildRun(
                 options, after: built, written: consume written, spares: consume spares, inputs: inputs, manifestStamp: kept.manifestStamp,
                 waiting: waiting)
         {
             if let summary = run.unchangedSummary { return run.report(summary, imagesProcessed: 0) }
-            if let rebuilt = try Noticeboard.runStages(&run) {
+            let rebuilt: Noticeboard.BuiltSite?
+            do throws(BuildFailure) {
+                rebuilt = try Noticeboard.runStages(&run)
+            } catch {
+                // The last good build stays, and the next edit splices from the bytes this one was given.
+                kept.built?.writtenFiles = run.changes?.book.lastWritten ?? [:]
+                throw error
+            }
+            if let rebuilt {
                 kept.built = rebuilt
                 // A build that was not in place swapped a folder in, whose manifest may be a link to the last one's.
                 if run.written > 0 || run.changes == nil { kept.manifestStamp = FileStamp(of: manifest) }

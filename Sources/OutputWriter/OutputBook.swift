@@ -17,8 +17,9 @@ public final class OutputBook: Sendable {
     let statePath: String
     /// What the last build wrote, when its record describes the output folder.
     let recorded: BuildState?
-    /// In place: the bytes of the files the last edit in place wrote (`Finished.writtenFiles`).
-    private let lastWritten: [String: [UInt8]]
+    /// In place: the bytes of the files the last edit in place wrote (`Finished.writtenFiles`), of those this
+    /// one may splice.
+    public let lastWritten: [String: [UInt8]]
     /// In place: the spare buffers the spliced documents are written into, which `LiveSite` keeps from edit to edit.
     public let spares: SpareBuffers
     /// Whether the record keeps its layout, which the next record is spliced from; in place, the layout of the last.
@@ -46,8 +47,8 @@ public final class OutputBook: Sendable {
         /// record's layout when it keeps one. The output is in place before; until it is saved, the caller
         /// holds the output's lock.
         public var save: @Sendable () -> RecordLayout?
-        /// In place: the bytes of the files written (or, when none were, of those the last edit wrote), which
-        /// the next edit in place splices from without reading them back (`lastBytes`).
+        /// In place: the bytes of the files written (or, when none were, those it was given of the files the
+        /// last edit wrote), which the next edit in place splices from without reading them back (`lastBytes`).
         public var writtenFiles: [String: [UInt8]] = [:]
         /// In place: the bytes of the files the last edit wrote, when this one wrote others in their place: the
         /// next edit's `spares`.

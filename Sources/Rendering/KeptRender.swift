@@ -11,8 +11,8 @@ public struct KeptRender: Sendable {
     var spans: [String: ItemSpans] = [:]
     /// The kind whose listings each of those documents holds, by path.
     var kinds: [String: String] = [:]
-    /// The digests of the documents spliced in place (or made by a primed render), by path, which the next
-    /// splice resumes.
+    /// The digests of the documents spliced in place (or made ready for the first edit, `PrimedRender`), by
+    /// path, which the next splice resumes.
     var digests: [String: ResumableDigest] = [:]
     /// These two are set by `SiteRenderer.derivedFiles`, which the writer calls after the render: the files
     /// apps sync, the API root among them, and every file the manifest lists.
@@ -38,7 +38,7 @@ public struct KeptRender: Sendable {
     public var holdsManifestLayout: Bool { manifest != nil }
 
     /// The digest of a document whose spans it keeps, as its bytes are now, for the next splice to resume: as
-    /// if an edit in place had just made it (`Noticeboard.primedRender`).
+    /// if an edit in place had just made it (`Noticeboard.PrimedRender`).
     public mutating func keep(_ digest: ResumableDigest, at path: String) {
         guard spans[path] != nil else { return }
         digests[path] = digest

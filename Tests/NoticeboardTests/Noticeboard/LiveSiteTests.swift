@@ -186,18 +186,50 @@ import Testing
 
     /// After a whole build, what its first edit in place splices is made ready in the background: the
     /// documents with an item per listing, read back from the output, and the manifest, made to know where
-    /// its entries lie. That edit splices them from memory, and equals a clean build.
+    /// its entries lie. The first edit (of two kinds) splices from those buffers, which then become its spares;
+    /// an edit lets go of the other kinds' documents, and a later edit of such a kind reads them back. Each
+    /// equals a clean build.
     @Test func aWholeBuildPreparesTheFirstEditInTheBackground() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
         let live = LiveSite(options: BuildOptions(root: site, now: Self.now))
         #expect(try build(live, site).stages.stages.map(\.name).contains("render"))
         live.waitUntilIdle()
-        #expect(live.filesInMemory.isSuperset(of: ["api/cleaners.json", "api/cleaners.csv", "api/rentals.json", "api/manifest.json"]))
-        edit(site + "/content/cleaners/aoife-byrne.yaml", "over eight years", "over nine years")
-        let report = try build(live, site)
-        #expect(report.stages.stages.map(\.name) == Self.inPlaceStages)
-        try TestSupport.expectSameAsCleanBuild(site, "first edit after a whole build")
+        let cleaners = ["api/cleaners.json", "api/cleaners.csv"], owners = ["api/owners.json", "api/owners.csv"]
+        #expect(live.filesInMemory.isSuperset(of: cleaners + owners + ["api/rentals.json", "api/manifest.json"]))
+        let prepared = live.addressesInMemory.written
+        let aoife = site + "/content/cleaners/aoife-byrne.yaml", aisling = site + "/content/owners/aisling-ryan.yaml"
+        edit(aoife, "over eight years", "over nine years")
+        edit(aisling, "Keen hillwalker", "Keen hill walker")
+        #expect(try build(live, site).stages.stages.map(\.name) == Self.inPlaceStages)
+        try TestSupport.expectSameAsCleanBuild(site, "first edit after a whole build, of a cleaner and an owner")
+        live.waitUntilIdle()
+        for path in cleaners + owners { #expect(live.addressesInMemory.spare[path] == prepared[path], "\(path): not the buffer read back") }
+        edit(aoife, "over nine years", "over ten years")
+        #expect(try build(live, site).stages.stages.map(\.name) == Self.inPlaceStages)
+        try TestSupport.expectSameAsCleanBuild(site, "a cleaner alone")
+        #expect(!live.filesInMemory.contains("api/owners.json"))
+        edit(aisling, "Keen hill walker", "Keen walker")
+        #expect(try build(live, site).stages.stages.map(\.name) == Self.inPlaceStages)
+        try TestSupport.expectSameAsCleanBuild(site, "an owner, whose documents were let go")
+    }
+
+    /// An edit that fails (bad input) leaves the last good build, and the bytes it was given for the next edit
+    /// to splice from, rather than to be read back again.
+    @Test func aFailedEditKeepsTheBytesTheNextEditSplices() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let live = LiveSite(options: BuildOptions(root: site, now: Self.now))
+        _ = try build(live, site)
+        live.waitUntilIdle()
+        let aoife = site + "/content/cleaners/aoife-byrne.yaml", documents: Set = ["api/cleaners.json", "api/cleaners.csv", "api/manifest.json"]
+        let prepared = live.addressesInMemory.written
+        edit(aoife, "hourly_rate: 19.50", "hourly_rate: lots")
+        #expect(throws: BuildFailure.self) { try build(live, site) }
+        #expect(documents.allSatisfy { live.addressesInMemory.written[$0] == prepared[$0] })
+        edit(aoife, "hourly_rate: lots", "hourly_rate: 20.50")
+        #expect(try build(live, site).stages.stages.map(\.name) == Self.inPlaceStages)
+        try TestSupport.expectSameAsCleanBuild(site, "an edit after one that failed")
     }
 
     /// The documents a whole build's first edit splices are read back only while they are those its record
@@ -213,6 +245,7 @@ import Testing
         let primed = try #require(Noticeboard.primedFirstEdit(for: built, outputPath: output))
         #expect(primed.documents["api/cleaners.json"] == Array(TestSupport.read(document).utf8))
         #expect(primed.documents["api/manifest.json"] == Array(TestSupport.read(output + "/api/manifest.json").utf8))
+        #expect(TestSupport.read(document).contains("Declan Murphy"))
         TestSupport.write(TestSupport.read(document).replacingOccurrences(of: "Declan Murphy", with: "Declan Murphi"), to: document)
         #expect(Noticeboard.primedFirstEdit(for: built, outputPath: output) == nil)
     }
