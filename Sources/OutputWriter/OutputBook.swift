@@ -123,8 +123,7 @@ public final class OutputBook: Sendable {
     @Sendable public func lastBytes(_ path: String) -> [UInt8]? {
         guard let digest = recorded?.outputs[path]?.digest else { return nil }
         if let bytes = lastWritten[path], bytes.count == digest.size { return bytes }
-        guard let (bytes, _) = FileStamp.read(outputPath + "/" + path, size: digest.size) else { return nil }
-        return Manifest.digest(bytes) == digest ? bytes : nil
+        return Self.recordedBytes(at: path, outputPath: outputPath, recorded: digest)?.bytes
     }
 
     /// The bytes of the file at `path` in the output folder, with the digest a splice of them resumes, when they
