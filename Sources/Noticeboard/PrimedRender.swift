@@ -49,7 +49,9 @@ extension Noticeboard {
         guard !differs.load(ordering: .relaxed), let manifest = derivedAsRecorded(renderer, state, kept: &kept), var kept else { return nil }
         let made = documents.withLock { $0 }
         for (path, document) in made { kept.keep(document.digest, at: path) }
-        return PrimedRender(kept: kept, documents: made.mapValues(\.bytes).merging([Manifest.path: manifest]) { made, _ in made })
+        var bytes = made.mapValues(\.bytes)
+        bytes[Manifest.path] = manifest
+        return PrimedRender(kept: kept, documents: bytes)
     }
 
     /// After a whole build that kept its render (`serve`'s), what the first edit in place would otherwise make
