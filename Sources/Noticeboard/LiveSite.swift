@@ -85,7 +85,7 @@ public final class LiveSite: @unchecked Sendable {
             if built.kept == nil {
                 primed = Noticeboard.primedRender(for: built)
             } else if built.writtenFiles.isEmpty {
-                primed = Noticeboard.primedFirstEdit(for: built, outputPath: outputPath)
+                primed = Noticeboard.primedFirstEdit(for: built, outputPath: outputPath, manifestStamp: manifestStamp)
             } else {
                 primed = nil
             }

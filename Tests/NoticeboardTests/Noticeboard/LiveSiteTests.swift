@@ -1,5 +1,6 @@
 import Foundation
 @testable import Noticeboard
+import OutputWriter
 import SiteModel
 import Testing
 
@@ -241,13 +242,35 @@ import Testing
             Issue.record("the build kept no site")
             return
         }
-        let output = site + "/public", document = output + "/api/cleaners.json"
-        let primed = try #require(Noticeboard.primedFirstEdit(for: built, outputPath: output))
+        let output = site + "/public", document = output + "/api/cleaners.json", manifest = output + "/api/manifest.json"
+        let stamp = FileStamp(of: manifest)
+        let primed = try #require(Noticeboard.primedFirstEdit(for: built, outputPath: output, manifestStamp: stamp))
         #expect(primed.documents["api/cleaners.json"] == Array(TestSupport.read(document).utf8))
-        #expect(primed.documents["api/manifest.json"] == Array(TestSupport.read(output + "/api/manifest.json").utf8))
+        #expect(primed.documents["api/manifest.json"] == Array(TestSupport.read(manifest).utf8))
         #expect(TestSupport.read(document).contains("Declan Murphy"))
         TestSupport.write(TestSupport.read(document).replacingOccurrences(of: "Declan Murphy", with: "Declan Murphi"), to: document)
-        #expect(Noticeboard.primedFirstEdit(for: built, outputPath: output) == nil)
+        #expect(Noticeboard.primedFirstEdit(for: built, outputPath: output, manifestStamp: stamp) == nil)
+    }
+
+    /// Nor after another build wrote the output, which the manifest's stamp tells before any document is read:
+    /// the next build is a whole one. Here that build wrote the same bytes, which the record's digests would
+    /// have taken for the ones the record holds.
+    @Test func aFirstEditIsNotPreparedAfterAnotherBuildWroteTheOutput() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        guard case .built(let built)? = try Noticeboard.build(BuildOptions(root: site, now: Self.now), waiting: {}, keeping: true).kept else {
+            Issue.record("the build kept no site")
+            return
+        }
+        let output = site + "/public", manifest = output + "/api/manifest.json"
+        let stamp = FileStamp(of: manifest)
+        #expect(Noticeboard.primedFirstEdit(for: built, outputPath: output, manifestStamp: stamp) != nil)
+        // A build swaps in a new folder, so its manifest is a new file.
+        TestSupport.write(TestSupport.read(manifest), to: manifest + ".new")
+        #expect(rename(manifest + ".new", manifest) == 0)
+        // A Bool: the expectation would print the whole site it made.
+        let primedAfterwards = Noticeboard.primedFirstEdit(for: built, outputPath: output, manifestStamp: stamp) != nil
+        #expect(!primedAfterwards)
     }
 
     /// A site found up to date is read later, while its output is served. A listing changed before that read
