@@ -75,21 +75,9 @@ public final class LiveSite: @unchecked Sendable {
             return (exchange(&built!.writtenFiles, with: [:]), exchange(&built!.spareFiles, with: [:]))
         }
 
-        /// Makes what an edit in place starts from, as the first edit would otherwise have to: after a build that
-        /// rendered nothing, the render it keeps (`primedRender`); after a whole build, the documents it splices,
-        /// read back, and the manifest's layout (`primedFirstEdit`).
+        /// Makes what the next edit in place starts from, as that edit would otherwise have to (`Noticeboard.primed`).
         func primeRender(outputPath: String) {
-            // Without a staging folder to write into, the next edit is a whole build, which renders all anew.
-            guard let built, built.state.staged != nil else { return }
-            let primed: Noticeboard.PrimedRender?
-            if built.kept == nil {
-                primed = Noticeboard.primedRender(for: built)
-            } else if built.writtenFiles.isEmpty {
-                primed = Noticeboard.primedFirstEdit(for: built, outputPath: outputPath, manifestStamp: manifestStamp)
-            } else {
-                primed = nil
-            }
-            guard let primed else { return }
+            guard let built, let primed = Noticeboard.primed(for: built, outputPath: outputPath, manifestStamp: manifestStamp) else { return }
             self.built?.kept = primed.kept
             self.built?.writtenFiles = primed.documents
         }

@@ -14,6 +14,17 @@ extension Noticeboard {
         var documents: [String: [UInt8]]
     }
 
+    /// What the next edit in place after `built` starts from, made as that edit would otherwise make it: after a
+    /// build that rendered nothing, the render it keeps (`primedRender`); after a whole build, the documents it
+    /// splices, read back, and the manifest's layout (`primedFirstEdit`). Nil when the next build is a whole
+    /// one anyway: without a staging folder to write into, or when another build wrote the output since its
+    /// manifest was `manifestStamp` (at 10× L, 12.9 s of rendering or 1.5 GB read back, for nothing).
+    static func primed(for built: BuiltSite, outputPath: String, manifestStamp: FileStamp?) -> PrimedRender? {
+        guard built.state.staged != nil, FileStamp(of: outputPath + "/" + Manifest.path) == manifestStamp else { return nil }
+        if built.kept == nil { return primedRender(for: built) }
+        return built.writtenFiles.isEmpty ? primedFirstEdit(for: built, outputPath: outputPath) : nil
+    }
+
     /// For a kept site that rendered nothing (`serve` started on an output that was already up to date), as a
     /// render that kept it would have left it. Without it the first edit makes the search index, the
     /// documents with an item per listing and the sync documents anew: at 10× L, 12.9 s of its 19.5 s. Made
@@ -57,11 +68,9 @@ extension Noticeboard {
     /// After a whole build that kept its render (`serve`'s), what the first edit in place would otherwise make
     /// on its own time (at 10× L that edit took 4.45 s, and 1.55 s with this): the documents it splices, read
     /// back from `outputPath` with the digests their splices resume; the manifest, made as an edit makes it to
-    /// know where its entries lie; the tables of referrers. Nil when a file is not the one the record holds,
-    /// or when another build wrote the output since the manifest was `manifestStamp` (the next build is then a
-    /// whole one, and reading the documents back, 1.5 GB at 10× L, would be for nothing).
-    static func primedFirstEdit(for built: BuiltSite, outputPath: String, manifestStamp: FileStamp?) -> PrimedRender? {
-        guard var kept = built.kept, !kept.holdsManifestLayout, FileStamp(of: outputPath + "/" + Manifest.path) == manifestStamp else { return nil }
+    /// know where its entries lie; the tables of referrers. Nil when a file is not the one the record holds.
+    static func primedFirstEdit(for built: BuiltSite, outputPath: String) -> PrimedRender? {
+        guard var kept = built.kept, !kept.holdsManifestLayout else { return nil }
         built.catalogue.prepareReferrers()
         let recorded = built.state.outputs.digests
         let read = kept.splicedDocuments.parallelMap { path in

@@ -243,34 +243,47 @@ import Testing
             return
         }
         let output = site + "/public", document = output + "/api/cleaners.json", manifest = output + "/api/manifest.json"
-        let stamp = FileStamp(of: manifest)
-        let primed = try #require(Noticeboard.primedFirstEdit(for: built, outputPath: output, manifestStamp: stamp))
+        let primed = try #require(Noticeboard.primedFirstEdit(for: built, outputPath: output))
         #expect(primed.documents["api/cleaners.json"] == Array(TestSupport.read(document).utf8))
         #expect(primed.documents["api/manifest.json"] == Array(TestSupport.read(manifest).utf8))
         #expect(TestSupport.read(document).contains("Declan Murphy"))
         TestSupport.write(TestSupport.read(document).replacingOccurrences(of: "Declan Murphy", with: "Declan Murphi"), to: document)
-        #expect(Noticeboard.primedFirstEdit(for: built, outputPath: output, manifestStamp: stamp) == nil)
+        #expect(Noticeboard.primedFirstEdit(for: built, outputPath: output) == nil)
     }
 
-    /// Nor after another build wrote the output, which the manifest's stamp tells before any document is read:
-    /// the next build is a whole one. Here that build wrote the same bytes, which the record's digests would
-    /// have taken for the ones the record holds.
-    @Test func aFirstEditIsNotPreparedAfterAnotherBuildWroteTheOutput() throws {
+    /// Nothing is prepared after another build wrote the output, which the manifest's stamp tells before
+    /// anything is read or made: the next build is a whole one. Here that build wrote the same bytes, which
+    /// the record's digests would have taken for the ones it holds. So for a whole build, whose documents
+    /// would be read back, as for a start on an up-to-date output, whose render would be made.
+    @Test func nothingIsPreparedAfterAnotherBuildWroteTheOutput() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
-        guard case .built(let built)? = try Noticeboard.build(BuildOptions(root: site, now: Self.now), waiting: {}, keeping: true).kept else {
-            Issue.record("the build kept no site")
+        let options = BuildOptions(root: site, now: Self.now)
+        _ = try Noticeboard.build(options)
+        // Not up to date: a whole build, which leaves the first output in the staging folder.
+        edit(site + "/templates/layout.mustache", "site-footer", "site-fouter")
+        guard case .built(let whole)? = try Noticeboard.build(options, waiting: {}, keeping: true).kept,
+            case .upToDate(let upToDate)? = try Noticeboard.build(options, waiting: {}, keeping: true).kept
+        else {
+            Issue.record("the builds kept no site, or did not find the output up to date")
             return
         }
+        let started = try #require(try upToDate.read())
         let output = site + "/public", manifest = output + "/api/manifest.json"
         let stamp = FileStamp(of: manifest)
-        #expect(Noticeboard.primedFirstEdit(for: built, outputPath: output, manifestStamp: stamp) != nil)
+        // Bools, made before the expectations: one on the value would print the whole site it made.
+        func primed() -> (whole: Bool, started: Bool) {
+            (Noticeboard.primed(for: whole, outputPath: output, manifestStamp: stamp) != nil,
+             Noticeboard.primed(for: started, outputPath: output, manifestStamp: stamp) != nil)
+        }
+        let before = primed()
+        #expect(before.whole && before.started)
         // A build swaps in a new folder, so its manifest is a new file.
         TestSupport.write(TestSupport.read(manifest), to: manifest + ".new")
         #expect(rename(manifest + ".new", manifest) == 0)
-        // A Bool: the expectation would print the whole site it made.
-        let primedAfterwards = Noticeboard.primedFirstEdit(for: built, outputPath: output, manifestStamp: stamp) != nil
-        #expect(!primedAfterwards)
+        let after = primed()
+        #expect(!after.whole, "a whole build's documents read back")
+        #expect(!after.started, "a start's render made")
     }
 
     /// A site found up to date is read later, while its output is served. A listing changed before that read
