@@ -44,7 +44,8 @@ public enum Noticeboard {
         var enrichment: SiteEnrichment
         var catalogue: Catalogue
         /// What the render left for the next in place; nil when nothing was rendered, until `LiveSite` makes
-        /// it in the background (`primedRender`), and after that too when what it made was not the output.
+        /// it in the background (`primedRender`), and after that too when what it made was not the output, or
+        /// when another build replaced the output first (`primed`).
         var kept: KeptRender?
         var state: BuildState
         var statePath: String

@@ -16,9 +16,11 @@ extension Noticeboard {
 
     /// What the next edit in place after `built` starts from, made as that edit would otherwise make it: after a
     /// build that rendered nothing, the render it keeps (`primedRender`); after a whole build, the documents it
-    /// splices, read back, and the manifest's layout (`primedFirstEdit`). Nil when the next build is a whole
-    /// one anyway: without a staging folder to write into, or when another build wrote the output since its
-    /// manifest was `manifestStamp` (at 10× L, 12.9 s of rendering or 1.5 GB read back, for nothing).
+    /// splices, read back, and the manifest's layout (`primedFirstEdit`). Nil when there is nothing to make (an
+    /// edit in place left both), when what was made is not what the record holds, and, before anything is
+    /// made, when the next build is a whole one anyway: without a staging folder to write into, or when another
+    /// build wrote the output since its manifest was `manifestStamp` (at 10× L, 12.9 s of rendering or 1.5 GB
+    /// read back, for nothing).
     static func primed(for built: BuiltSite, outputPath: String, manifestStamp: FileStamp?) -> PrimedRender? {
         guard built.state.staged != nil, FileStamp(of: outputPath + "/" + Manifest.path) == manifestStamp else { return nil }
         if built.kept == nil { return primedRender(for: built) }
