@@ -109,7 +109,7 @@ struct BuildRun {
         let listings = changed.sorted().compactMap { last.site.listing(inFile: $0) }
         guard listings.count == changed.count else { return nil }
         lock = try OutputLock(outputPath: options.outputPath, waiting: waiting)
-        guard FileStamp(of: options.outputPath + "/" + Manifest.path) == manifestStamp else { return nil }
+        guard FileStamp(ofManifestIn: options.outputPath) == manifestStamp else { return nil }
         if listings.isEmpty {
             changes = nil
         } else {

@@ -1,6 +1,5 @@
 import Dispatch
 import OutputWriter
-import Rendering
 import SiteLoader
 import SiteModel
 import Support
@@ -43,13 +42,12 @@ public final class LiveSite: @unchecked Sendable {
         /// is an ordinary build.
         func levelStaging(outputPath: String) {
             guard let built, LevelledStaging.isNeeded(for: built.state) else { return }
-            let manifest = outputPath + "/" + Manifest.path
-            guard let lock = try? OutputLock(outputPath: outputPath, waiting: {}), FileStamp(of: manifest) == manifestStamp else { return }
+            guard let lock = try? OutputLock(outputPath: outputPath, waiting: {}), FileStamp(ofManifestIn: outputPath) == manifestStamp else { return }
             let levelled = LevelledStaging.level(outputPath: outputPath, statePath: built.statePath, state: built.state)
             self.built?.state.staged = levelled?.staged
             if let record = levelled?.record { self.built?.record = record }
             // Linking the output's files changed their stamps, the manifest's among them.
-            manifestStamp = FileStamp(of: manifest)
+            manifestStamp = FileStamp(ofManifestIn: outputPath)
             withExtendedLifetime(lock) {}
         }
 
@@ -127,7 +125,6 @@ public final class LiveSite: @unchecked Sendable {
     public func build(inputs: InputStamps? = nil, waiting: () -> Void = {}) throws(BuildFailure) -> BuildReport {
         waitUntilIdle()
         let inputs = inputs ?? InputStamps.scan(SiteFiles(root: options.root, maxFileBytes: options.maxFileBytes), folders: Noticeboard.inputFolders)
-        let manifest = options.outputPath + "/" + Manifest.path
         // Taken before `built` is copied, and handed on with `consume`, so that nothing else holds them (see
         // `SpareBuffers`): without it a build for debugging keeps a local's value until the end of its scope. A
         // scan that finds nothing changed builds nothing (`BuildRun.unchangedSummary`), and leaves them.
@@ -149,7 +146,7 @@ public final class LiveSite: @unchecked Sendable {
             if let rebuilt {
                 kept.built = rebuilt
                 // A build that was not in place swapped a folder in, whose manifest may be a link to the last one's.
-                if run.written > 0 || run.changes == nil { kept.manifestStamp = FileStamp(of: manifest) }
+                if run.written > 0 || run.changes == nil { kept.manifestStamp = FileStamp(ofManifestIn: options.outputPath) }
                 if let save = run.saveLater {
                     // The output is in place: its record is saved while the caller goes on (the lock is held
                     // until then, so no other build reads the record before it).
@@ -170,7 +167,7 @@ public final class LiveSite: @unchecked Sendable {
         }
         kept.built = nil
         let (report, keptSite) = try Noticeboard.build(options, waiting: waiting, keeping: true, scanned: inputs)
-        kept.manifestStamp = FileStamp(of: manifest)
+        kept.manifestStamp = FileStamp(ofManifestIn: options.outputPath)
         switch keptSite {
         case .built(let built)?:
             kept.built = built

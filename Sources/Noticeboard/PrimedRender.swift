@@ -22,7 +22,7 @@ extension Noticeboard {
     /// build wrote the output since its manifest was `manifestStamp` (at 10× L, 12.9 s of rendering or 1.5 GB
     /// read back, for nothing).
     static func primed(for built: BuiltSite, outputPath: String, manifestStamp: FileStamp?) -> PrimedRender? {
-        guard built.state.staged != nil, FileStamp(of: outputPath + "/" + Manifest.path) == manifestStamp else { return nil }
+        guard built.state.staged != nil, FileStamp(ofManifestIn: outputPath) == manifestStamp else { return nil }
         if built.kept == nil { return primedRender(for: built) }
         return built.writtenFiles.isEmpty ? primedFirstEdit(for: built, outputPath: outputPath) : nil
     }

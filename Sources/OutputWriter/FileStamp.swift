@@ -1,4 +1,5 @@
 import Foundation
+import Rendering
 
 /// Identity, size, and modification and change times of a file, to tell whether it was replaced or
 /// written since: any write changes its change time, which no one can set.
@@ -10,6 +11,12 @@ public struct FileStamp: Equatable, Sendable {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         self.init(info)
+    }
+
+    /// The stamp of the manifest in the output folder at `outputPath`. A build that writes that folder replaces
+    /// its manifest, so another stamp than the one a build left means another build wrote there since.
+    public init?(ofManifestIn outputPath: String) {
+        self.init(of: outputPath + "/" + Manifest.path)
     }
 
     public var changeTime: timespec { changed }
