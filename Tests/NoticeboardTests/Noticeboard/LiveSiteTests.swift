@@ -32,10 +32,15 @@ import Testing
         return live
     }
 
-    /// Replaces `old` with `new` in the listing file at `file`, builds, and expects what a clean build writes.
-    func expectEditMatchesACleanBuild(_ live: LiveSite, _ site: String, _ file: String, _ old: String, _ new: String, _ label: String) throws {
-        edit(site + "/" + file, old, new)
-        _ = try build(live, site)
+    /// Replaces `old` with `new` in the listing file at `file`, builds, and expects what a clean build writes;
+    /// with `inPlace`, expects the build to have been an edit in place.
+    func expectEditMatchesACleanBuild(
+        _ live: LiveSite, _ site: String, _ file: String, _ old: String, _ new: String, inPlace: Bool = false, _ label: String,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
+        edit(file, old, new)
+        let report = try build(live, site)
+        if inPlace { #expect(report.stages.stages.map(\.name) == Self.inPlaceStages, "\(label)", sourceLocation: sourceLocation) }
         try TestSupport.expectSameAsCleanBuild(site, label)
     }
 
@@ -81,9 +86,7 @@ import Testing
 
             // Two listings at once; then a private field, which changes no file at all.
             edit(aoife, "Oven cleaning", "Oven and hob cleaning")
-            edit(site + "/content/cleaners/declan-murphy.yaml", "bio: |\n", "bio: |\n  Hello.\n\n")
-            #expect(try build(live, site).stages.stages.map(\.name) == Self.inPlaceStages)
-            try TestSupport.expectSameAsCleanBuild(site, "two listings in place")
+            try expectEditMatchesACleanBuild(live, site, site + "/content/cleaners/declan-murphy.yaml", "bio: |\n", "bio: |\n  Hello.\n\n", inPlace: true, "two listings in place")
             edit(aoife, "+353 87 555 0101", "+353 87 555 0102")
             let unseen = try build(live, site)
             #expect(unseen.written == 0 && unseen.stages.stages.map(\.name) == Array(Self.inPlaceStages.prefix(5)))
@@ -157,9 +160,7 @@ import Testing
         let restarted = try liveSiteOnItsOutput(site)
         // The site is read again in the background: an edit saved before that is done is an ordinary build.
         restarted.waitUntilIdle()
-        edit(site + "/content/cleaners/aoife-byrne.yaml", "over eight years", "over nine years")
-        #expect(try build(restarted, site).stages.stages.map(\.name) == Self.inPlaceStages)
-        try TestSupport.expectSameAsCleanBuild(site, "first edit after a restart")
+        try expectEditMatchesACleanBuild(restarted, site, site + "/content/cleaners/aoife-byrne.yaml", "over eight years", "over nine years", inPlace: true, "first edit after a restart")
     }
 
     /// A start that finds the output up to date reads nothing: the site is read in the background, and what the
@@ -201,18 +202,12 @@ import Testing
         let prepared = live.addressesInMemory.written
         let aoife = site + "/content/cleaners/aoife-byrne.yaml", aisling = site + "/content/owners/aisling-ryan.yaml"
         edit(aoife, "over eight years", "over nine years")
-        edit(aisling, "Keen hillwalker", "Keen hill walker")
-        #expect(try build(live, site).stages.stages.map(\.name) == Self.inPlaceStages)
-        try TestSupport.expectSameAsCleanBuild(site, "first edit after a whole build, of a cleaner and an owner")
+        try expectEditMatchesACleanBuild(live, site, aisling, "Keen hillwalker", "Keen hill walker", inPlace: true, "first edit after a whole build, of a cleaner and an owner")
         live.waitUntilIdle()
         for path in cleaners + owners { #expect(live.addressesInMemory.spare[path] == prepared[path], "\(path): not the buffer read back") }
-        edit(aoife, "over nine years", "over ten years")
-        #expect(try build(live, site).stages.stages.map(\.name) == Self.inPlaceStages)
-        try TestSupport.expectSameAsCleanBuild(site, "a cleaner alone")
+        try expectEditMatchesACleanBuild(live, site, aoife, "over nine years", "over ten years", inPlace: true, "a cleaner alone")
         #expect(!live.filesInMemory.contains("api/owners.json"))
-        edit(aisling, "Keen hill walker", "Keen walker")
-        #expect(try build(live, site).stages.stages.map(\.name) == Self.inPlaceStages)
-        try TestSupport.expectSameAsCleanBuild(site, "an owner, whose documents were let go")
+        try expectEditMatchesACleanBuild(live, site, aisling, "Keen hill walker", "Keen walker", inPlace: true, "an owner, whose documents were let go")
     }
 
     /// An edit that fails (bad input) leaves the last good build, and the bytes it was given for the next edit
@@ -228,9 +223,7 @@ import Testing
         edit(aoife, "hourly_rate: 19.50", "hourly_rate: lots")
         #expect(throws: BuildFailure.self) { try build(live, site) }
         #expect(documents.allSatisfy { live.addressesInMemory.written[$0] == prepared[$0] })
-        edit(aoife, "hourly_rate: lots", "hourly_rate: 20.50")
-        #expect(try build(live, site).stages.stages.map(\.name) == Self.inPlaceStages)
-        try TestSupport.expectSameAsCleanBuild(site, "an edit after one that failed")
+        try expectEditMatchesACleanBuild(live, site, aoife, "hourly_rate: lots", "hourly_rate: 20.50", inPlace: true, "an edit after one that failed")
     }
 
     /// The documents a whole build's first edit splices are read back only while they are those its record
@@ -314,7 +307,7 @@ import Testing
         defer { TestSupport.removeTree(site) }
         _ = try Noticeboard.build(BuildOptions(root: site, now: Self.now))
         let live = try liveSiteOnItsOutput(site)
-        try expectEditMatchesACleanBuild(live, site, "content/cleaners/aoife-byrne.yaml", "county: Cork", "county: Kerry", "a county changed while the site was read again")
+        try expectEditMatchesACleanBuild(live, site, site + "/content/cleaners/aoife-byrne.yaml", "county: Cork", "county: Kerry", "a county changed while the site was read again")
     }
 
     /// What a start prepares is kept only when it makes each file as the record holds it. A record whose
@@ -337,7 +330,7 @@ import Testing
         let live = try liveSiteOnItsOutput(site)
         live.waitUntilIdle()
         #expect(!live.keepsARender)
-        try expectEditMatchesACleanBuild(live, site, "content/cleaners/aoife-byrne.yaml", "over eight years", "over nine years", "first edit after a start whose record differs")
+        try expectEditMatchesACleanBuild(live, site, site + "/content/cleaners/aoife-byrne.yaml", "over eight years", "over nine years", "first edit after a start whose record differs")
     }
 
     /// With two listings to a page, the edited cleaners sit on later pages of their lists (the kind's, their
@@ -373,9 +366,7 @@ import Testing
         let edits = [("eight years", "nine years"), ("nine years", "ten"), ("over ten", "over eleven years"), ("eleven", "twelve")]
         var spare: [String: UInt] = [:]
         for (number, (old, new)) in zip(1..., edits) {
-            edit(aoife, old, new)
-            #expect(try build(live, site).stages.stages.map(\.name) == Self.inPlaceStages)
-            try TestSupport.expectSameAsCleanBuild(site, "\(old) → \(new)")
+            try expectEditMatchesACleanBuild(live, site, aoife, old, new, inPlace: true, "\(old) → \(new)")
             live.waitUntilIdle()
             let addresses = live.addressesInMemory
             #expect(documents.isSubset(of: addresses.written.keys))
@@ -406,9 +397,7 @@ import Testing
         // Another cleaner's item, which the next edit does not make again.
         #expect(text.contains("Declan Murphy"))
         TestSupport.write(text.replacingOccurrences(of: "Declan Murphy", with: "Declan Murphi"), to: document)
-        edit(aoife, "Oven cleaning", "Oven and hob cleaning")
-        #expect(try build(live, site).stages.stages.map(\.name) == Self.inPlaceStages)
-        try TestSupport.expectSameAsCleanBuild(site, "after the document changed")
+        try expectEditMatchesACleanBuild(live, site, aoife, "Oven cleaning", "Oven and hob cleaning", inPlace: true, "after the document changed")
     }
 
     @Test func anotherBuildIntoTheSameFolderIsNoticed() throws {
