@@ -48,7 +48,7 @@ extension Catalogue {
         for collection in kinds {
             for derived in collection.schema.derived where derived.operation.gathers {
                 guard let from = derived.from, let via = derived.via, let listings = self.collection(from)?.listings else { continue }
-                _ = referrers.positions(of: "", in: listings, kind: from, field: via)
+                referrers.prepare(listings, kind: from, field: via)
             }
         }
     }

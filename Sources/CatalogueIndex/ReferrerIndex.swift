@@ -15,16 +15,23 @@ final class ReferrerIndex: Sendable {
 
     /// The positions in `listings` (the `kind`'s, in its order) of those whose `field` names `slug`.
     func positions(of slug: String, in listings: [Listing], kind: String, field: String) -> [Int] {
-        made.withLock { made in
-            let key = Key(kind: kind, field: field)
-            if made[key] == nil {
-                var groups: [String: [Int]] = [:]
-                for position in listings.indices {
-                    if let slug = referencedSlug(listings[position].fields[field]) { groups[slug, default: []].append(position) }
-                }
-                made[key] = groups
-            }
-            return made[key]![slug] ?? []
+        made.withLock { made in Self.table(of: listings, kind: kind, field: field, in: &made)[slug] ?? [] }
+    }
+
+    /// Makes the table for the `kind`'s `field` before an edit asks for it (`Catalogue.prepareReferrers`).
+    func prepare(_ listings: [Listing], kind: String, field: String) {
+        made.withLock { made in _ = Self.table(of: listings, kind: kind, field: field, in: &made) }
+    }
+
+    /// The positions of `listings` by the slug their `field` names, made on first use.
+    private static func table(of listings: [Listing], kind: String, field: String, in made: inout [Key: [String: [Int]]]) -> [String: [Int]] {
+        let key = Key(kind: kind, field: field)
+        if let table = made[key] { return table }
+        var groups: [String: [Int]] = [:]
+        for position in listings.indices {
+            if let slug = referencedSlug(listings[position].fields[field]) { groups[slug, default: []].append(position) }
         }
+        made[key] = groups
+        return groups
     }
 }
