@@ -130,8 +130,7 @@ public struct StagedOutput: Sendable {
 
     /// Output paths are made by the pipeline from validated slugs; this is the last guard that none escapes.
     static func isSafeRelativePath(_ path: String) -> Bool {
-        !path.isEmpty && !path.hasPrefix("/") && !path.utf8.contains(0)
-            && !path.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty || $0 == "." || $0 == ".." }
+        !path.utf8.contains(0) && !RelativePath.hasEmptyOrDotSegment(path)
     }
 
     /// The first thing written: when this fails, the output's folder cannot be written at all.

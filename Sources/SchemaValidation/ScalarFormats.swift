@@ -1,4 +1,5 @@
 import Foundation
+import SiteModel
 
 /// An absolute http(s) URL with a host and no spaces or control characters.
 func isValidURL(_ text: String) -> Bool {
@@ -111,7 +112,7 @@ func unsafeMediaPathReason(_ path: String) -> String? {
     if path.hasPrefix("/") { return "it is absolute; write it relative to content/media/" }
     if path.contains("\\") { return "it contains a backslash; use /" }
     if path.contains("%") { return "it contains '%'; write the file name as it is, not URL-encoded" }
-    if path.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." || $0 == "." || $0.isEmpty }) {
+    if RelativePath.hasEmptyOrDotSegment(path) {
         return "it has an empty, '.' or '..' segment; it must stay inside content/media/"
     }
     return nil
