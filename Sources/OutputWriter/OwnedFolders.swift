@@ -97,8 +97,9 @@ public enum OwnedFolders {
         }
     }
 
-    /// Why the output folder is not Noticeboard's to replace, or nil when it is.
-    static func foreignOutput(_ path: String) -> String? {
+    /// Why the output folder is not Noticeboard's to replace, or nil when it is. `besides`: names at its top that a
+    /// build leaves there beside what its manifest lists.
+    static func foreignOutput(_ path: String, besides: Set<String> = []) -> String? {
         switch entry(path) {
         case .absent, .emptyFolder: return nil
         case .link: return "\(path) is a symbolic link, not a folder of its own"
@@ -107,7 +108,7 @@ public enum OwnedFolders {
             guard let manifest = manifestPaths(in: path) else {
                 return "\(path) holds files that Noticeboard did not write (it has no \(manifestPath) from an earlier build)"
             }
-            if let stray = names.sorted().first(where: { $0 != "api" && !manifest.contains($0) }) {
+            if let stray = names.sorted().first(where: { $0 != "api" && !besides.contains($0) && !manifest.contains($0) }) {
                 return "\(path) holds \(stray), which Noticeboard did not write (its \(manifestPath) does not list it; a file to publish at the site's top goes in static/)"
             }
             return nil
@@ -126,7 +127,9 @@ public enum OwnedFolders {
             // An earlier output a build was bringing up to date: its top level may already hold what the
             // manifest it started from does not list. Removing it keeps aside any file no build wrote.
             if names.contains(updateMarker), names.contains(updateManifest) || manifestPaths(in: path) != nil { return nil }
-            return foreignOutput(path).map { _ in "\(path) holds files that Noticeboard did not write" }
+            // A build killed between linking the manifest and putting the marker in (`StagedOutput.markUpdating`),
+            // or between taking the two out, left the link alone.
+            return foreignOutput(path, besides: [updateManifest]).map { _ in "\(path) holds files that Noticeboard did not write" }
         }
     }
 

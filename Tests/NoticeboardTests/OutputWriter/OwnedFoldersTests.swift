@@ -134,6 +134,28 @@ import Testing
         #expect(TestSupport.read(site + "/mine/notes.txt") == "my own notes")
     }
 
+    /// A build killed as it marks the earlier output in the staging folder for an update, between linking the
+    /// manifest and putting the marker in, leaves the link alone: the folder is still a build's, and the next
+    /// build goes on. A file of someone else's beside the link still makes it theirs.
+    @Test func aStagingFolderLeftWithTheUpdatesManifestAloneIsTheBuilds() throws {
+        let site = Self.makeSite()
+        defer { TestSupport.removeTree(site) }
+        #expect(try TestSupport.runCLI(["build", "--quiet"], in: site).status == 0)
+        let staging = site + "/.public.staging"
+        try FileManager.default.copyItem(atPath: site + "/public", toPath: staging)
+        #expect(link(staging + "/api/manifest.json", staging + "/.noticeboard-updating.manifest") == 0)
+        TestSupport.write("keep me", to: staging + "/notes.txt")
+        TestSupport.write("name: Mary Byrne", to: site + "/content/owners/mary.yaml")
+        let refused = try TestSupport.runCLI(["build"], in: site)
+        #expect(refused.stderr.hasPrefix("error: refusing to write the site to public/: .public.staging holds files that Noticeboard did not write;"))
+        try FileManager.default.removeItem(atPath: staging + "/notes.txt")
+        let result = try TestSupport.runCLI(["build", "--quiet"], in: site)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(TestSupport.read(site + "/public/owners/mary/index.html").contains("Mary Byrne"))
+        #expect(!FileManager.default.fileExists(atPath: staging + "/.noticeboard-updating.manifest"))
+        #expect(TestSupport.read(site + "/mine/notes.txt") == "my own notes")
+    }
+
     /// A site whose root is itself named like the staging folder of the output asked for.
     @Test func aStagingFolderThatWouldBeTheSiteIsRefused() throws {
         let parent = TestSupport.temporaryFolder()
