@@ -83,6 +83,9 @@ public final class LiveSite: @unchecked Sendable {
 
     /// Told when a start that found the output up to date has read the site again in the background.
     private let log: @Sendable (String) -> Void
+    /// Run in the background after a build, before anything for the next edit is prepared: a test changes the
+    /// output there, between the build and what is read back from it.
+    var beforePreparing: @Sendable () -> Void = {}
 
     public init(options: BuildOptions, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.options = options
@@ -186,8 +189,9 @@ public final class LiveSite: @unchecked Sendable {
     /// served. One that cannot be read, or changed meanwhile, leaves no site, and the next build is a whole one
     /// (which reports why it could not be read).
     private func prepareLater(reading upToDate: Noticeboard.UpToDateSite? = nil) {
-        let (kept, outputPath, log) = (kept, options.outputPath, log)
+        let (kept, outputPath, log, beforePreparing) = (kept, options.outputPath, log, beforePreparing)
         preparing.async {
+            beforePreparing()
             let start = DispatchTime.now()
             if let upToDate { kept.built = try? upToDate.read() }
             kept.levelStaging(outputPath: outputPath)

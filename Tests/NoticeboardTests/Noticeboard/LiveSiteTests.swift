@@ -244,6 +244,25 @@ import Testing
         #expect(Noticeboard.primedFirstEdit(for: built, outputPath: output) == nil)
     }
 
+    /// Through `serve`: a document changed after a whole build, before the background reads it back, leaves
+    /// nothing prepared, and the first edit, still in place, makes that document whole rather than splicing
+    /// the changed bytes. The output equals a clean build's.
+    @Test func aFirstEditAfterItsDocumentChangedBeforeThePreparationMatchesACleanBuild() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let live = LiveSite(options: BuildOptions(root: site, now: Self.now))
+        let document = site + "/public/api/cleaners.json"
+        live.beforePreparing = {
+            TestSupport.write(TestSupport.read(document).replacingOccurrences(of: "Declan Murphy", with: "Declan Murphi"), to: document)
+        }
+        #expect(try build(live, site).stages.stages.map(\.name).contains("render"))
+        live.waitUntilIdle()
+        #expect(TestSupport.read(document).contains("Declan Murphi"))
+        #expect(live.keepsARender && !live.filesInMemory.contains("api/cleaners.json"))
+        let aoife = site + "/content/cleaners/aoife-byrne.yaml"
+        try expectEditMatchesACleanBuild(live, site, aoife, "over eight years", "over nine years", inPlace: true, "first edit after its document changed")
+    }
+
     /// Nothing is prepared after another build wrote the output, which the manifest's stamp tells before
     /// anything is read or made: the next build is a whole one. Here that build wrote the same bytes, which
     /// the record's digests would have taken for the ones it holds. So for a whole build, whose documents
