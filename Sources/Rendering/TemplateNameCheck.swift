@@ -106,14 +106,34 @@ public struct TemplateNameCheck {
                 check(children, stack: inner, place: place, template: template)
             case .group(let children):
                 check(children, stack: stack, place: place, template: template)
-            case .partial(let partial, let line, _):
-                // A partial that includes itself is checked once per chain.
-                guard sources[partial] != nil, partial != template,
-                    !place.includedFrom.contains(where: { sources[partial]?.file == $0.file })
-                else { continue }
-                check(partial, use: place.use, stack: stack, includedFrom: place.includedFrom + [Inclusion(file: place.file, line: line)])
+            case .partial(let partial, let line, let column):
+                guard let included = sources[partial] else { continue }
+                let inclusion = Inclusion(file: place.file, line: line)
+                if let cycle = Self.cycle(including: included.file, place: place, inclusion: inclusion) {
+                    problems.append(.error(at: SourceLocation(file: place.file, line: line, column: column), Self.includesItself(partial, cycle: cycle)))
+                    continue
+                }
+                check(partial, use: place.use, stack: stack, includedFrom: place.includedFrom + [inclusion])
             }
         }
+    }
+}
+
+/// A template that includes itself, which would render without end.
+extension TemplateNameCheck {
+    /// The inclusions from where `file` was first included down to `inclusion`, which includes it again; nil
+    /// when it is not already being included.
+    private static func cycle(including file: String, place: Place, inclusion: Inclusion) -> [Inclusion]? {
+        if file == place.file { return [inclusion] }
+        return place.includedFrom.firstIndex { $0.file == file }.map { Array(place.includedFrom[$0...]) + [inclusion] }
+    }
+
+    /// A section around the inclusion does not end it: its name is looked up outward, so it finds the same
+    /// value again at every depth (and the data's nesting is the schema's, known and finite).
+    private static func includesItself(_ partial: String, cycle: [Inclusion]) -> String {
+        let chain = cycle.map { "\($0.file):\($0.line)" }.joined(separator: " → ")
+        return "'\(partial)' is included inside itself (\(chain)), so a page rendered with it would never end: a section "
+            + "around the inclusion finds its value again at every depth, as names are looked up outward; write out each level instead"
     }
 }
 
