@@ -160,25 +160,32 @@ public struct Sync: Sendable {
         }
     }
 
-    /// `work` over `items`, `parallelFetches` at a time, results in the items' order.
-    private func inParallel<Item: Sendable, Result: Sendable>(_ items: [Item], _ work: @escaping @Sendable (Item) async throws -> Result) async throws -> [Result] {
-        try await withThrowingTaskGroup(of: (Int, Result).self) { group in
-            var results: [Result?] = Array(repeating: nil, count: items.count)
+    /// `work` over `items`, `parallelFetches` at a time, results in the items' order. After a failure no more
+    /// are started, and those in flight are waited for, not cancelled: FoundationNetworking on Linux leaves a
+    /// cancelled `data(from:)` waiting for ever (a sync whose tree bucket failed its digest hung), so the first
+    /// failure is thrown once they are done.
+    private func inParallel<Item: Sendable, Made: Sendable>(_ items: [Item], _ work: @escaping @Sendable (Item) async throws -> Made) async throws -> [Made] {
+        let outcome = await withTaskGroup(of: (Int, Result<Made, any Error>).self) { group -> Result<[Made], any Error> in
+            var made: [Made?] = Array(repeating: nil, count: items.count)
+            var failure: (any Error)?
             var next = 0
-            for _ in 0..<min(parallelFetches, items.count) {
+            func startNext() {
                 let index = next, item = items[index]
-                group.addTask { (index, try await work(item)) }
+                group.addTask {
+                    do { return (index, .success(try await work(item))) } catch { return (index, .failure(error)) }
+                }
                 next += 1
             }
-            while let (index, result) = try await group.next() {
-                results[index] = result
-                if next < items.count {
-                    let index = next, item = items[index]
-                    group.addTask { (index, try await work(item)) }
-                    next += 1
+            while next < min(parallelFetches, items.count) { startNext() }
+            while let (index, result) = await group.next() {
+                switch result {
+                case .success(let value): made[index] = value
+                case .failure(let error): failure = failure ?? error
                 }
+                if failure == nil, next < items.count { startNext() }
             }
-            return results.map { $0! }
+            return failure.map { .failure($0) } ?? .success(made.map { $0! })
         }
+        return try outcome.get()
     }
 }

@@ -168,6 +168,25 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: place + "/mirror") == ["current"])
     }
 
+    /// A tree bucket that fails its digest is an error naming it, with the other buckets' fetches in flight,
+    /// and the mirror keeps no snapshot of it. Such a sync once hung, two times in three: the fetches in flight
+    /// were cancelled, and FoundationNetworking on Linux never ended them. So five syncs, each given 30 s.
+    @Test func aBucketThatFailsItsDigestIsAnErrorAndNoHang() throws {
+        let served = try Served()
+        let place = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(place) }
+        // The first bucket asked for, so that the others are still on their way.
+        let bucket = served.site + "/public/api/sync/tree/0.json"
+        TestSupport.write(TestSupport.read(bucket) + "   ", to: bucket)
+
+        for attempt in 1...5 {
+            let sync = try TestSupport.runCLI(["sync", served.address, place + "/mirror"], in: served.site, launcher: ["timeout", "30"])
+            #expect(sync.status == 1, "sync \(attempt): exit \(sync.status) (124: it hung), \(sync.stderr)")
+            #expect(sync.stderr.contains("api/sync/tree/0.json:") && sync.stderr.contains("bytes, the site says"), "\(sync.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: place + "/mirror/current"))
+        }
+    }
+
     /// The README's example of the client library compiles against the library as built.
     @Test func theReadmeExampleCompiles() throws {
         let readme = TestSupport.read(TestSupport.repository + "/README.md")
