@@ -38,14 +38,19 @@ public final class OutputLock: Sendable {
     }
 
     /// Makes `path` and the folders above it that are missing, as `mkdir -p` does; nil, or why it could not.
-    /// (FileManager's error would not say which part is in the way.)
+    /// (FileManager's error would not say which part is in the way.) Only folders after the path's last `..`
+    /// are made: one before it is not on the way to the output (`new/../public` would leave `new` behind).
     private static func makeFolders(_ path: String) -> String? {
+        let parts = path.split(separator: "/")
+        let lastUp = parts.lastIndex(of: "..") ?? -1
         var prefix = path.hasPrefix("/") ? "/" : ""
-        for part in path.split(separator: "/") {
+        for (index, part) in parts.enumerated() {
             prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + part
             var info = stat()
             if stat(prefix, &info) == 0 {
                 if (info.st_mode & S_IFMT) != S_IFDIR { return "\(prefix) is a file, not a folder" }
+            } else if index < lastUp {
+                return "\(prefix) does not exist, and the path leads back out of it with '..'"
             } else if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
                 return "cannot create the folder \(prefix) (\(String(cString: strerror(errno))))"
             }

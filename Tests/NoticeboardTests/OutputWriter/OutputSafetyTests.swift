@@ -64,12 +64,19 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(FileManager.default.fileExists(atPath: site + "/missing/deeper/public/index.html"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: site + "/missing/deeper") == ["public"])
+        // After a `..` out of a folder that is there, as `../public` leads out of the site.
+        let after = try TestSupport.runCLI(["build", "--quiet", "--output", "content/../other/public"], in: site)
+        #expect(after.status == 0, "\(after.stderr)")
+        #expect(FileManager.default.fileExists(atPath: site + "/other/public/index.html"))
     }
 
     @Test(arguments: [
         ("a-file/public", "error: cannot write the site to a-file/public/: a-file is a file, not a folder"),
         ("a-file/deeper/public", "error: cannot write the site to a-file/deeper/public/: a-file is a file, not a folder"),
         ("a-file", "error: refusing to write the site to a-file/: a-file exists and is not a folder; a build replaces that folder whole, so move it away or choose an empty or new folder"),
+        // A folder that `..` leads back out of is not made: it would not be on the way to the output.
+        ("missing/../a-file", "error: cannot write the site to missing/../a-file/: missing does not exist, and the path leads back out of it with '..'"),
+        ("missing/../public", "error: cannot write the site to missing/../public/: missing does not exist, and the path leads back out of it with '..'"),
     ])
     func anOutputThatCannotBeWrittenIsAClearError(output: String, message: String) throws {
         let site = TestSupport.makeSite(fixture: "corpus-base")
