@@ -63,15 +63,38 @@ public enum OwnedFolders {
     /// folders gathered, to tell a stray entry from a folder of outputs.
     public static func checkNothingAdded(output: String, outputs: OutputTable, changedFolders: Set<String>) throws(BuildFailure) {
         guard !changedFolders.isEmpty else { return }
-        let folders = outputFolders(outputs.keys)
-        let strays = changedFolders.flatMap { folder in
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: output + "/" + folder)) ?? []
-            return names.map { folder + "/" + $0 }.filter { outputs[$0] == nil && !folders.contains($0) }
-        }
+        let strays = strays(in: output, changedFolders: changedFolders, holds: { outputs[$0] != nil }, folders: outputFolders(outputs.keys))
         guard let stray = strays.min() else { return }
-        let others = strays.count > 1 ? " (and \(strays.count - 1) more beside it)" : ""
-        throw refusal(output, "\(output)/\(stray)\(others) is not the site's (no build wrote it) and was put there since the last build; move it "
-            + "away (a file to publish goes in static/) and build again")
+        throw refusal(output, "\(output)/\(stray)\(besides(strays)) is not the site's (no build wrote it) and was put there since the last build; "
+            + "move it away (a file to publish goes in static/) and build again")
+    }
+
+    /// Before a build brings the earlier output kept in the staging folder up to date (`staged`, as the record
+    /// confirmed at `confirmed`): a file or folder someone added deeper in it since would be published with the
+    /// next swap, as one added to the output would be. The same rule: its folders changed since then are listed.
+    /// (One added at its top is refused by `foreignStaging`.)
+    public static func checkNothingAdded(toStagingOf output: String, staged: WrittenDigests, confirmed: timespec) throws(BuildFailure) {
+        let staging = StagedOutput(outputPath: output).stagingPath
+        let folders = outputFolders(staged.paths)
+        let changed = folders.filter { folder in
+            FileStamp(of: staging + "/" + folder).map { ($0.changeTime.tv_sec, $0.changeTime.tv_nsec) >= (confirmed.tv_sec, confirmed.tv_nsec) } ?? false
+        }
+        let strays = strays(in: staging, changedFolders: changed, holds: { staged[$0] != nil }, folders: folders)
+        guard let stray = strays.min() else { return }
+        throw refusal(output, "\(staging)/\(stray)\(besides(strays)) is not the site's (no build wrote it) and was put there since the last build; "
+            + "the next build would publish it, so move it away (a file to publish goes in static/) and build again")
+    }
+
+    /// The entries of `changedFolders` (relative to `root`) that are neither files `holds` nor `folders`.
+    private static func strays(in root: String, changedFolders: Set<String>, holds: (String) -> Bool, folders: Set<String>) -> [String] {
+        changedFolders.flatMap { folder in
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: root + "/" + folder)) ?? []
+            return names.map { folder + "/" + $0 }.filter { !holds($0) && !folders.contains($0) }
+        }
+    }
+
+    private static func besides(_ strays: [String]) -> String {
+        strays.count > 1 ? " (and \(strays.count - 1) more beside it)" : ""
     }
 
     /// Every folder below the top that holds an output, as a path relative to the output.

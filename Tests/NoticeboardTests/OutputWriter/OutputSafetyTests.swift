@@ -153,6 +153,15 @@ import Testing
         let site = try Self.siteWithEarlierOutput()
         defer { TestSupport.removeTree(site) }
         TestSupport.write("mine\n", to: site + "/.public.staging/assets/custom.css")
+        // The record's confirmation of the staging folder made again after it, as when the file came in while the
+        // last build was confirming it: the check before the update does not see the file (see
+        // `aFileAddedDeeperInTheStagingFolderIsRefusedAndKept`), so the update itself meets it. Made a clock tick
+        // later: a change in the same tick counts as after it.
+        usleep(50_000)
+        let cache = site + "/.noticeboard-cache"
+        for name in try FileManager.default.contentsOfDirectory(atPath: cache) where name.hasSuffix(".staged") {
+            TestSupport.write(TestSupport.read(cache + "/" + name), to: cache + "/" + name)
+        }
 
         TestSupport.write("theirs\n", to: site + "/templates/assets/custom.css")
         let failed = try TestSupport.runCLI(["build"], in: site)

@@ -115,6 +115,37 @@ import Testing
         #expect(TestSupport.read(site + "/public/owners/mary/index.html").contains("Mary Byrne"))
     }
 
+    /// The same for the earlier output a build keeps in the staging folder: a file put deeper in it would be
+    /// published by the next build, which brings that folder up to date and swaps it in. So that build
+    /// refuses, naming it, and changes nothing; once it is moved away, the build goes on.
+    @Test func aFileAddedDeeperInTheStagingFolderIsRefusedAndKept() throws {
+        let site = Self.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let mary = site + "/content/owners/mary.yaml"
+        for name in ["Mary Byrne", "Mary Ryan"] {
+            TestSupport.write("name: \(name)", to: mary)
+            #expect(try TestSupport.runCLI(["build", "--quiet"], in: site).status == 0)
+        }
+        // The staging folder now holds the first build's output, confirmed by the record.
+        let notes = site + "/.public.staging/assets/notes.txt"
+        TestSupport.write("my private notes", to: notes)
+        TestSupport.write("name: Mary Kelly", to: mary)
+        let before = Self.snapshot(site)
+        let refused = try TestSupport.runCLI(["build"], in: site)
+        #expect(refused.status == 1)
+        #expect(refused.stderr == """
+            error: refusing to write the site to public/: .public.staging/assets/notes.txt is not the site's (no build wrote it) and was \
+            put there since the last build; the next build would publish it, so move it away (a file to publish goes in static/) and build again
+            1 error; nothing was written.
+
+            """)
+        #expect(Self.snapshot(site) == before && TestSupport.read(notes) == "my private notes")
+        try FileManager.default.removeItem(atPath: notes)
+        #expect(try TestSupport.runCLI(["build", "--quiet"], in: site).status == 0)
+        #expect(TestSupport.read(site + "/public/owners/mary/index.html").contains("Mary Kelly"))
+        #expect(!FileManager.default.fileExists(atPath: site + "/public/assets/notes.txt"))
+    }
+
     /// A folder of someone else's named like the staging folder is not cleared either; a killed build's is.
     @Test func aStagingFolderNoticeboardDidNotMakeIsKept() throws {
         let site = Self.makeSite()
