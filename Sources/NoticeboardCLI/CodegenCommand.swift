@@ -17,16 +17,12 @@ struct Codegen: ParsableCommand {
 
     func run() throws {
         guard language == "swift" else { throw ValidationError("the only language is swift, not '\(language)'") }
-        do {
+        do throws(BuildFailure) {
             let files = try Noticeboard.swiftModels(BuildOptions(root: site.root, maxFileBytes: site.maxFileBytes))
-            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-            for file in files {
-                guard case .bytes(let bytes) = file.contents else { continue }
-                try Data(bytes).write(to: URL(fileURLWithPath: output + "/" + file.path))
-            }
+            try writeFiles(files, into: output)
             print("Wrote \(files.count) files to \(output)/")
-        } catch let failure as BuildFailure {
-            fail(failure)
+        } catch {
+            fail(error)
         }
     }
 }

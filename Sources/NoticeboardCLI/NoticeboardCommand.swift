@@ -182,16 +182,12 @@ struct Schema: ParsableCommand {
 
     func run() throws {
         let folder = output ?? SitePaths.path("content/schemas/json", in: site.root)
-        do {
+        do throws(BuildFailure) {
             let files = try Noticeboard.editorSchemas(BuildOptions(root: site.root, maxFileBytes: site.maxFileBytes))
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            for file in files {
-                guard case .bytes(let bytes) = file.contents else { continue }
-                try Data(bytes).write(to: URL(fileURLWithPath: folder + "/" + file.path))
-            }
+            try writeFiles(files, into: folder)
             print("Wrote \(files.count) schemas to \(folder)/")
-        } catch let failure as BuildFailure {
-            fail(failure)
+        } catch {
+            fail(error)
         }
     }
 }

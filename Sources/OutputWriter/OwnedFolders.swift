@@ -112,6 +112,7 @@ public enum OwnedFolders {
 
     /// For `noticeboard new`: it only writes into a folder that is absent or empty.
     public static func checkNewSite(_ folder: String) -> String? {
+        guard !folder.isEmpty else { return "name the folder to make the site in" }
         switch entry(folder) {
         case .absent, .emptyFolder: return nil
         case .folder: return "\(folder) is not empty; noticeboard new only writes into a new or empty folder"

@@ -22,4 +22,16 @@ import Testing
         // A `slug:` line is the listing's web address, not an unknown field.
         #expect(!failing.stdout.contains("'slug' was unexpected"))
     }
+
+    /// A file where the folder should be is an error naming it, as `build`'s are, not Foundation's.
+    @Test(arguments: [["schema", "--output", "a-file"], ["codegen", "swift", "--output", "a-file"]])
+    func aFileInTheWayOfTheFolderIsAPlainError(arguments: [String]) throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        TestSupport.write("mine", to: site + "/a-file")
+        let result = try TestSupport.runCLI(arguments, in: site)
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: cannot write to a-file/: a-file exists and is not a folder\n1 error; nothing was written.\n")
+        #expect(TestSupport.read(site + "/a-file") == "mine")
+    }
 }

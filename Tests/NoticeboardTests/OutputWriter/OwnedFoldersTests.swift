@@ -221,6 +221,8 @@ import Testing
         let folder = try TestSupport.runCLI(["new", "mine"], in: site)
         #expect(folder.status == 1)
         #expect(folder.stderr == "error: mine is not empty; noticeboard new only writes into a new or empty folder\n")
+        let unnamed = try TestSupport.runCLI(["new", ""], in: site)
+        #expect(unnamed.status == 1 && unnamed.stderr == "error: name the folder to make the site in\n", "\(unnamed.stderr)")
         #expect(TestSupport.read(site + "/a-file") == "a file")
         #expect(try FileManager.default.contentsOfDirectory(atPath: site + "/mine") == ["notes.txt"])
     }
