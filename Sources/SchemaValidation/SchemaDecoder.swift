@@ -340,6 +340,9 @@ private func decodeFieldSettings(name: String, type: FieldType, typeName: String
     for key in ["minimum", "maximum", "format"] where settings.value(key) != nil && !isNumber {
         problems.error(settings.value(key)!, "'\(key)' applies only to int and decimal fields, and '\(name)' is \(typeField(typeName))")
     }
+    if isNumber, let minimum = field.minimum, let maximum = field.maximum, minimum > maximum, let node = settings.value("maximum") {
+        problems.error(node, "'\(name)' has a maximum below its minimum, so no value could be given")
+    }
     if let formatName = settings.string("format", problems: &problems), let formatNode = settings.value("format") {
         if let format = DisplayFormat(rawValue: formatName) {
             field.format = format

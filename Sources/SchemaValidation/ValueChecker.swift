@@ -236,7 +236,8 @@ struct ValueChecker {
                 problems.error(node, "'\(name)' must be \(expectation(field.type)), not \(summary(node, hiding: hiding))")
                 return nil
             }
-            return inRange(number.doubleValue, field, node, name, hiding, &problems) ? .decimal(number) : nil
+            // The bounds hold for the number as written, before it is rounded to the field's scale (-0.004 is below 0).
+            return inRange(Double(text) ?? number.doubleValue, field, node, name, hiding, &problems) ? .decimal(number) : nil
         }
         guard let number = Int64(text), NumberLimit.holds(number) else {
             if isPlainNumber(text, fraction: false) { return tooLarge(node, name, hiding, &problems) }
