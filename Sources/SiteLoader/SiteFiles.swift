@@ -274,7 +274,8 @@ public struct SiteFiles: Sendable {
         let text = linkText(path) ?? ""
         let location = SourceLocation(file: path)
         guard let resolved = Self.realPath(absolute(path)) else {
-            return .problem(.error(at: location, "this symbolic link points to '\(text)', which does not exist"))
+            let end = errno == ELOOP ? "which leads round a loop of links and never reaches a file" : "which does not exist"
+            return .problem(.error(at: location, "this symbolic link points to '\(text)', \(end)"))
         }
         guard Self.isInside(resolved, area.real) else { return .problem(.error(at: location, Self.outsideMessage(linkText: text, area: area.name))) }
         guard isDirectory(path) else {

@@ -15,6 +15,7 @@ enum GeneratedInputs {
         "symlink-template-outside": ("templates/partials/secrets.mustache", "/etc/passwd"),
         "symlink-dangling": ("content/things/gone.yaml", "nowhere.yaml"),
         "symlink-loop": ("content/things/again", ".."),
+        "symlink-to-itself": ("content/things/loop.yaml", "loop.yaml"),
     ]
 
     static func makeLink(_ link: (path: String, target: String)) -> @Sendable (String) throws -> Void {
