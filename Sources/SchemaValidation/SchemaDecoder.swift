@@ -284,6 +284,10 @@ private func decodeFieldType(
             problems.error(settings.value("values")!, "enum field '\(name)' needs at least one value")
             return nil
         }
+        var seen = Set<String>()
+        for (value, valueNode) in values where !seen.insert(value).inserted {
+            problems.error(valueNode, "'\(value)' is listed twice in the values of enum field '\(name)'")
+        }
         return .enumeration(values.map(\.0))
     case "list":
         guard let itemNode = settings.value("of") else {
