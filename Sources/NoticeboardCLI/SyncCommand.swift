@@ -49,9 +49,20 @@ struct SyncCommand: AsyncParsableCommand {
         }
         if let error = error as? CocoaError {
             let path = error.filePath ?? error.url?.path ?? "the mirror's folder"
-            return "cannot write \(path) (file error \(error.code.rawValue))"
+            return "cannot write \(path): \(reason(error.code)) (file error \(error.code.rawValue))"
         }
         return "\(error)"
+    }
+
+    private static func reason(_ code: CocoaError.Code) -> String {
+        switch code {
+        case .fileWriteFileExists: "a file is in the way where a folder should be"
+        case .fileWriteNoPermission, .fileReadNoPermission: "permission denied"
+        case .fileWriteOutOfSpace: "the disk is full"
+        case .fileNoSuchFile, .fileReadNoSuchFile: "a folder on the way does not exist"
+        case .fileWriteVolumeReadOnly: "the disk is read-only"
+        default: "the file system refused"
+        }
     }
 
     private static func reason(_ code: URLError.Code) -> String {

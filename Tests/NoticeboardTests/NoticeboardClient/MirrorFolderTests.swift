@@ -86,6 +86,17 @@ import Testing
         #expect(!sync.stderr.contains("Domain"))
     }
 
+    /// A file where the mirror's folder should be is said in words too, and left as it was.
+    @Test func aFileInTheWayOfTheMirrorIsReportedPlainly() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        TestSupport.write("mine", to: folder + "/a-file")
+        let sync = try TestSupport.runCLI(["sync", Self.unreachable, folder + "/a-file"], in: folder)
+        #expect(sync.status == 1)
+        #expect(sync.stderr == "error: cannot write \(folder)/a-file: a file is in the way where a folder should be (file error 516)\n", "\(sync.stderr)")
+        #expect(TestSupport.read(folder + "/a-file") == "mine")
+    }
+
     static func link(_ target: String, at path: String) {
         try? FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
     }
