@@ -87,6 +87,9 @@ struct BuildRun {
             try OwnedFolders.checkNothingAdded(
                 output: outputPath, outputs: outputs, changedFolders: saved.foldersChanged(since: recordTime, in: outputPath))
         }
+        if !unchanged, let saved, let recorded {
+            try OwnedFolders.checkNothingAdded(toStagingOf: outputPath, saved: saved, recorded: recorded, statePath: statePath)
+        }
         // Kept, the site starts from the whole record: one damaged past its head is not taken as unchanged.
         unchangedSummary = unchanged && (!keepingSite || recorded != nil) ? saved?.summary : nil
         stages.finish("read last build's state")

@@ -57,7 +57,8 @@ public enum LevelledStaging {
         }
         let wanted = Set(paths.filter { outputs[$0] != nil })
         try output.update(root, from: WrittenDigests(held), wanted: wanted.contains, changed: wanted.map { OutputFile(path: $0, contents: .previous) })
-        // Level, it is an earlier output again, which no update is bringing forward.
-        for marker in [OwnedFolders.updateMarker, OwnedFolders.updateManifest] { unlink(root + "/" + marker) }
+        // Level, it is an earlier output again, which no update is bringing forward; one made anew loses the
+        // staging marker too, so that a name put at its top is refused as in any earlier output.
+        for marker in [OwnedFolders.stagingMarker, OwnedFolders.updateMarker, OwnedFolders.updateManifest] { unlink(root + "/" + marker) }
     }
 }

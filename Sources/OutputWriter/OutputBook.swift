@@ -81,9 +81,6 @@ public final class OutputBook: Sendable {
         outputPath: String, statePath: String, recorded: BuildState?, keepingRecordLayout: Bool = false
     ) throws(BuildFailure) -> OutputBook {
         let staged = recorded?.confirmedStaged(statePath: statePath)
-        if let staged, let confirmed = FileStamp(of: BuildState.stagingMarker(for: statePath))?.changeTime {
-            try OwnedFolders.checkNothingAdded(toStagingOf: outputPath, staged: staged, confirmed: confirmed)
-        }
         unlink(BuildState.stagingMarker(for: statePath))
         let staging = try StagedOutput(outputPath: outputPath).begin(staged: staged, previousIsKnown: recorded != nil)
         return OutputBook(

@@ -69,20 +69,25 @@ public enum OwnedFolders {
             + "move it away (a file to publish goes in static/) and build again")
     }
 
-    /// Before a build brings the earlier output kept in the staging folder up to date (`staged`, as the record
-    /// confirmed at `confirmed`): a file or folder someone added deeper in it since would be published with the
-    /// next swap, as one added to the output would be. The same rule: its folders changed since then are listed.
-    /// (One added at its top is refused by `foreignStaging`.)
-    public static func checkNothingAdded(toStagingOf output: String, staged: WrittenDigests, confirmed: timespec) throws(BuildFailure) {
+    /// Before a whole build brings the earlier output kept in the staging folder up to date and swaps it in
+    /// (`OutputBook.restaging`, when `recorded` confirms what the folder holds): a file or folder someone added
+    /// deeper in it since would be published, as one added to the output would be. The same rule: only folders
+    /// changed since the confirmation are read, among the outputs' (`SavedBuildState.foldersChanged`) and those
+    /// of the files it holds beside them (few). One added at its top is refused by `foreignStaging`.
+    public static func checkNothingAdded(toStagingOf output: String, saved: SavedBuildState, recorded: BuildState, statePath: String) throws(BuildFailure) {
+        guard let staged = recorded.confirmedStaged(statePath: statePath),
+            let confirmed = FileStamp(of: BuildState.stagingMarker(for: statePath))?.changeTime
+        else { return }
         let staging = StagedOutput(outputPath: output).stagingPath
-        let folders = outputFolders(staged.paths)
-        let changed = folders.filter { folder in
+        let beside = outputFolders(recorded.staged?.differing.keys.filter { recorded.outputs[$0] == nil } ?? []).filter { folder in
             FileStamp(of: staging + "/" + folder).map { ($0.changeTime.tv_sec, $0.changeTime.tv_nsec) >= (confirmed.tv_sec, confirmed.tv_nsec) } ?? false
         }
-        let strays = strays(in: staging, changedFolders: changed, holds: { staged[$0] != nil }, folders: folders)
+        let changed = saved.foldersChanged(since: confirmed, in: staging).union(beside)
+        guard !changed.isEmpty else { return }
+        let strays = strays(in: staging, changedFolders: changed, holds: { staged[$0] != nil }, folders: outputFolders(staged.paths))
         guard let stray = strays.min() else { return }
         throw refusal(output, "\(staging)/\(stray)\(besides(strays)) is not the site's (no build wrote it) and was put there since the last build; "
-            + "the next build would publish it, so move it away (a file to publish goes in static/) and build again")
+            + "a build would publish it with that folder, so move it away (a file to publish goes in static/) and build again")
     }
 
     /// The entries of `changedFolders` (relative to `root`) that are neither files `holds` nor `folders`.

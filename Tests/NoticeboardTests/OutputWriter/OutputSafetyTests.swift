@@ -155,12 +155,18 @@ import Testing
         TestSupport.write("mine\n", to: site + "/.public.staging/assets/custom.css")
         // The record's confirmation of the staging folder made again after it, as when the file came in while the
         // last build was confirming it: the check before the update does not see the file (see
-        // `aFileAddedDeeperInTheStagingFolderIsRefusedAndKept`), so the update itself meets it. Made a clock tick
-        // later: a change in the same tick counts as after it.
-        usleep(50_000)
-        let cache = site + "/.noticeboard-cache"
+        // `aFileAddedDeeperInTheStagingFolderIsRefusedAndKept`), so the update itself meets it. Made until its
+        // change time is past the folder's: a change in the same clock tick counts as after it.
+        func changeTime(_ path: String) -> (Int, Int) {
+            var info = stat()
+            return stat(path, &info) == 0 ? (info.st_ctim.tv_sec, info.st_ctim.tv_nsec) : (0, 0)
+        }
+        let cache = site + "/.noticeboard-cache", assets = changeTime(site + "/.public.staging/assets")
         for name in try FileManager.default.contentsOfDirectory(atPath: cache) where name.hasSuffix(".staged") {
-            TestSupport.write(TestSupport.read(cache + "/" + name), to: cache + "/" + name)
+            repeat {
+                usleep(10_000)
+                TestSupport.write(TestSupport.read(cache + "/" + name), to: cache + "/" + name)
+            } while changeTime(cache + "/" + name) <= assets
         }
 
         TestSupport.write("theirs\n", to: site + "/templates/assets/custom.css")

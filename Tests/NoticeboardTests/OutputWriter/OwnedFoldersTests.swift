@@ -135,7 +135,8 @@ import Testing
         #expect(refused.status == 1)
         #expect(refused.stderr == """
             error: refusing to write the site to public/: .public.staging/assets/notes.txt is not the site's (no build wrote it) and was \
-            put there since the last build; the next build would publish it, so move it away (a file to publish goes in static/) and build again
+            put there since the last build; a build would publish it with that folder, so move it away (a file to publish goes in static/) and \
+            build again
             1 error; nothing was written.
 
             """)
