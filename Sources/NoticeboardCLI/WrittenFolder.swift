@@ -2,8 +2,8 @@ import Foundation
 import SiteModel
 
 /// Writes the files `schema` and `codegen` make into `folder`, made with the folders above it when missing.
-/// A folder that cannot be made or written is a plain error naming it, not Foundation's (`NSCocoaErrorDomain
-/// Code=516 …` for a file in the way).
+/// A file in the folder's place is said in words (Foundation printed `NSCocoaErrorDomain Code=516 …`); any
+/// other failure gives Foundation's description, after the folder's name.
 func writeFiles(_ files: [OutputFile], into folder: String) throws(BuildFailure) {
     var isFolder: ObjCBool = false
     if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {

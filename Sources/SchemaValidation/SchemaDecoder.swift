@@ -284,9 +284,9 @@ private func decodeFieldType(
             problems.error(settings.value("values")!, "enum field '\(name)' needs at least one value")
             return nil
         }
-        var seen = Set<String>()
-        for (value, valueNode) in values where !seen.insert(value).inserted {
-            problems.error(valueNode, "'\(value)' is listed twice in the values of enum field '\(name)'")
+        var seen = Set<String>(), repeated = Set<String>()
+        for (value, valueNode) in values where !seen.insert(value).inserted && repeated.insert(value).inserted {
+            problems.error(valueNode, "'\(value)' is listed more than once in the values of enum field '\(name)'")
         }
         return .enumeration(values.map(\.0))
     case "list":
