@@ -239,8 +239,10 @@ public enum OwnedFolders {
         }
     }
 
+    /// `output` as given, with one slash after it (`public/`, `./`, `/`); '' when empty.
     private static func refusal(_ output: String, _ reason: String) -> BuildFailure {
-        BuildFailure([.error("refusing to write the site to \(output)/: \(reason)")])
+        let place = output.isEmpty ? "''" : output.hasSuffix("/") ? output : output + "/"
+        return BuildFailure([.error("refusing to write the site to \(place): \(reason)")])
     }
 
     /// `path` with links, `.` and `..` resolved as far as it exists, and the rest taken as written.

@@ -54,6 +54,13 @@ import Testing
             1 error; nothing was written.
 
             """)
+        // The folder as given, with one slash after it; an empty one in quotes.
+        for (output, shown) in [("", "''"), ("./", "./"), ("/", "/")] {
+            let result = try TestSupport.runCLI(["build", "--output", output], in: site)
+            #expect(result.stderr.hasPrefix("error: refusing to write the site to \(shown): "), "\(result.stderr)")
+        }
+        let empty = try TestSupport.runCLI(["build", "--output", ""], in: site)
+        #expect(empty.stderr.hasPrefix("error: refusing to write the site to '': name the output folder itself, not ''"), "\(empty.stderr)")
     }
 
     /// An earlier output is replaced, an empty folder is used, but a file someone added to an output is theirs.
