@@ -55,7 +55,7 @@ extension StagedOutput {
     }
 
     /// Whether the entry at `path` changed (was written, linked or renamed) at or after `time`; false without one.
-    private static func changed(_ path: String, since time: timespec?) -> Bool {
+    static func changed(_ path: String, since time: timespec?) -> Bool {
         guard let time, let changed = changeTime(path) else { return false }
         return (changed.tv_sec, changed.tv_nsec) >= (time.tv_sec, time.tv_nsec)
     }

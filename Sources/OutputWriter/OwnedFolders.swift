@@ -80,7 +80,7 @@ public enum OwnedFolders {
         else { return }
         let staging = StagedOutput(outputPath: output).stagingPath
         let beside = outputFolders(recorded.staged?.differing.keys.filter { recorded.outputs[$0] == nil } ?? []).filter { folder in
-            FileStamp(of: staging + "/" + folder).map { ($0.changeTime.tv_sec, $0.changeTime.tv_nsec) >= (confirmed.tv_sec, confirmed.tv_nsec) } ?? false
+            StagedOutput.changed(staging + "/" + folder, since: confirmed)
         }
         let changed = saved.foldersChanged(since: confirmed, in: staging).union(beside)
         guard !changed.isEmpty else { return }
