@@ -8,8 +8,10 @@ enum MustacheNode: Equatable {
     case variable(MustacheName)
     /// `{{#name}}…{{/name}}`, or `{{^name}}…{{/name}}` when inverted.
     case section(MustacheName, inverted: Bool, [MustacheNode])
-    /// `{{> name}}`; dynamic partials (`{{>*name}}`) are read as a variable, the name they are chosen by.
+    /// `{{> name}}`.
     case partial(name: String, line: Int, column: Int)
+    /// `{{>*name}}`, a partial chosen by the text a name gives, which `TemplateSet` refuses.
+    case dynamicPartial(MustacheName)
     /// What is inside `{{<parent}}…{{/parent}}` (after the parent, as a partial) or `{{$block}}…{{/block}}`: it
     /// renders in the same context.
     case group([MustacheNode])
@@ -81,7 +83,7 @@ struct MustacheTagScanner {
                 if position < scalars.count, scalars[position] == "*" {
                     position += 1
                     guard let name = readName(allowingSlash: true) else { return nodes }
-                    nodes.append(.variable(name))
+                    nodes.append(.dynamicPartial(name))
                 } else {
                     guard let name = readName(allowingSlash: true) else { return nodes }
                     nodes.append(.partial(name: name.path, line: name.line, column: name.column))

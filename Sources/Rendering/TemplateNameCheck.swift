@@ -106,6 +106,9 @@ public struct TemplateNameCheck {
                 check(children, stack: inner, place: place, template: template)
             case .group(let children):
                 check(children, stack: stack, place: place, template: template)
+            case .dynamicPartial:
+                // Refused where the templates are compiled (`TemplateSet`).
+                continue
             case .partial(let partial, let line, let column):
                 guard let included = sources[partial] else { continue }
                 let inclusion = Inclusion(file: place.file, line: line)

@@ -52,7 +52,7 @@ enum TemplateNode: BitwiseCopyable, Sendable {
 /// `{{> name}}` (its indentation when it stands alone on its line), or `{{<name}}…{{/name}}` with the blocks
 /// it overrides.
 struct PartialTag: Sendable {
-    let name: PartialName
+    let name: String
     let indentation: String?
     let overrides: [String: Run<TemplateNode>]?
 }
@@ -72,12 +72,6 @@ enum Escaping: Sendable {
     init(_ contentType: any MustacheContentType) {
         self = contentType is HTMLEscaping ? .html : .other(contentType)
     }
-}
-
-enum PartialName: Sendable {
-    case fixed(String)
-    /// `{{>*name}}`: the partial named by the text the tag's name gives.
-    case dynamic(TagName)
 }
 
 /// A tag's name as lookups use it: `.`, the item's place in its list (`first()`), a path from the innermost
@@ -135,10 +129,9 @@ extension TemplateProgram {
             if let name = fields.name, let transforms = fields.transforms, let body = fields["template"] as? MustacheTemplate {
                 return .section(addedTag(name: name, transforms: transforms), try compile(body), inverted: label == "invertedSection")
             }
-        case "partial", "dynamicNamePartial":
+        case "partial":
             if let name = fields[".0"] as? String {
-                let partialName: PartialName = label == "partial" ? .fixed(name) : .dynamic(addedTag(name: name, transforms: []))
-                partials.append(PartialTag(name: partialName, indentation: fields["indentation"] as? String,
+                partials.append(PartialTag(name: name, indentation: fields["indentation"] as? String,
                                            overrides: try overrides(fields["inherits"])))
                 return .partial(Int32(partials.count - 1))
             }

@@ -76,7 +76,7 @@ struct TemplateRenderer {
             if inverted { renderInverted(value, body, scope) } else { renderSection(value, body, scope) }
         case .partial(let place):
             let tag = program.partials[Int(place)]
-            guard let template = partial(tag.name, scope) else { return }
+            guard let template = program.templates[tag.name] else { return }
             let inherited = scope.overrides.map { outer in outer.merging(tag.overrides ?? [:]) { outerBlock, _ in outerBlock } } ?? tag.overrides
             render(template, Scope(indentation: indented(scope, by: tag.indentation), overrides: inherited))
         case .block(let place):
@@ -90,16 +90,6 @@ struct TemplateRenderer {
 
     private func indented(_ scope: Scope, by indentation: String?) -> String? {
         indentation.map { (scope.indentation ?? "") + $0 } ?? scope.indentation
-    }
-
-    private func partial(_ name: PartialName, _ scope: Scope) -> Run<TemplateNode>? {
-        switch name {
-        case .fixed(let name): return program.templates[name]
-        // The library takes a Swift String only: a field's text is a value, not one.
-        case .dynamic(let tag):
-            guard case .text(let name)? = lookUp(tag, scope) else { return nil }
-            return program.templates[name]
-        }
     }
 
     private mutating func renderSection(_ value: TemplateValue?, _ body: Run<TemplateNode>, _ scope: Scope) {

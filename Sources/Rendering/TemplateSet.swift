@@ -28,6 +28,11 @@ public struct TemplateSet: Sendable {
         var problems: [Diagnostic] = []
         HTMLEscaping.registered
         for (name, source) in sources.sorted(by: { $0.key < $1.key }) {
+            let chosenByValue = dynamicPartials(in: MustacheTagScanner.nodes(of: source.text))
+            guard chosenByValue.isEmpty else {
+                problems += chosenByValue.map { .error(at: SourceLocation(file: source.file, line: $0.line, column: $0.column), choosesItsPartial($0)) }
+                continue
+            }
             do {
                 try program.add(MustacheTemplate(string: HTMLEscaping.pragma + source.text), named: name)
             } catch let error as MustacheTemplate.ParserError {
@@ -117,7 +122,26 @@ private func describe(_ error: Error) -> String {
     }
 }
 
-/// `{{> name}}` tags with the place they start; dynamic (`{{>*name}}`) partials are left alone.
+/// The `{{>*name}}` tags among `nodes`, at any depth.
+private func dynamicPartials(in nodes: [MustacheNode]) -> [MustacheName] {
+    nodes.flatMap { node -> [MustacheName] in
+        switch node {
+        case .dynamicPartial(let name): return [name]
+        case .section(_, _, let children), .group(let children): return dynamicPartials(in: children)
+        case .variable, .partial: return []
+        }
+    }
+}
+
+/// Why `{{>*name}}` is refused: the template check follows partials by name, to check the names they use in
+/// each place they are included and to find one included inside itself, which would render without end.
+private func choosesItsPartial(_ name: MustacheName) -> String {
+    "'{{>*\(name.written)}}' chooses its partial by a value, which Noticeboard does not do, as no check before the build "
+        + "could follow it (to the names it uses, or to a partial included inside itself); include each partial by name, "
+        + "in a section that chooses it"
+}
+
+/// `{{> name}}` tags with the place they start; dynamic (`{{>*name}}`) partials are refused on their own.
 private func partialReferences(in text: String) -> [(name: String, line: Int, column: Int)] {
     var found: [(String, Int, Int)] = []
     for (lineIndex, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

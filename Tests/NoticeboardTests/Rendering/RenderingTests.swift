@@ -62,6 +62,32 @@ import Testing
         }
     }
 
+    /// A partial chosen by a value (`{{>*name}}`) could include itself, which would render without end, where
+    /// no check can see it: it is refused wherever it stands, whatever delimiters it is written with.
+    @Test func aPartialChosenByAValueIsAnError() {
+        let choosing = [
+            "templates/home.mustache": "<p>{{>*page.title}}</p>",
+            "templates/list.mustache": "{{#kind}}\n  {{> partials/x}}{{>* kind.name }}{{/kind}}",
+            "templates/facet.mustache": "{{=<% %>=}}\n<%>*listing.layout%>",
+        ]
+        var sources = Dictionary(uniqueKeysWithValues: choosing.map { file, text in
+            (String(file.dropFirst("templates/".count).dropLast(".mustache".count)), (file: file, text: text))
+        })
+        for name in ["layout", "listing", "partials/x"] { sources[name] = ("templates/\(name).mustache", "") }
+        do throws(BuildFailure) {
+            _ = try TemplateSet(sources: sources)
+            Issue.record("partials chosen by a value were accepted")
+        } catch {
+            let refusal = "chooses its partial by a value, which Noticeboard does not do, as no check before the build could follow it "
+                + "(to the names it uses, or to a partial included inside itself); include each partial by name, in a section that chooses it"
+            #expect(error.diagnostics.map(\.description) == [
+                "templates/facet.mustache:2:5: error: '{{>*listing.layout}}' \(refusal)",
+                "templates/home.mustache:1:8: error: '{{>*page.title}}' \(refusal)",
+                "templates/list.mustache:2:24: error: '{{>*kind.name}}' \(refusal)",
+            ])
+        }
+    }
+
     @Test func htmlEscapingMatchesSwiftMustache() {
         let library: [Character: String] = ["<": "&lt;", ">": "&gt;", "&": "&amp;", "\"": "&quot;", "'": "&#39;"]
         // Special characters beside non-ASCII text: some are Characters of their own, some are not.

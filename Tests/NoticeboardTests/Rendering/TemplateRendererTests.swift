@@ -25,7 +25,6 @@ import Testing
         "one": .int(1),
         "rating": .decimal(FixedDecimal(units: 44, scale: 1)),
         "date": .date(CalendarDate(year: 2026, month: 3, day: 9)!),
-        "partial_name": .string("partials/item"),
         "listing": .object([
             "name": .string("Drill"),
             "languages": .list([.string("French")]),
@@ -67,7 +66,6 @@ import Testing
         "<section>\n    {{> partials/nested}}\n</section>\n",
         "{{<frame}}{{$title}}Mine {{name}}{{/title}}{{/frame}}",
         "{{<frame}}\n{{$body}}\nLines\n{{/body}}\n{{/frame}}\n",
-        "[{{>*partial_name}}] [{{>*missing}}]",
         "{{% CONTENT_TYPE: TEXT }}\n{{name}}",
         "{{#languages}}{{> partials/position}}|{{/languages}}",
         "{{#cards}}{{> partials/card}}{{#last()}}!{{/last()}}{{/cards}}",
