@@ -75,6 +75,15 @@ public struct MirrorFolder: Sendable {
         }
     }
 
+    /// Removes what syncs made in the folder when none of them completed (no `current` snapshot), for a sync that
+    /// failed in a folder it made.
+    func removeUnfinished() {
+        guard Self.entry(current) == nil else { return }
+        for name in [Self.markerName] + Self.ownNames.sorted() {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
+    }
+
     /// The snapshot a `current` link made by a sync names (`snapshots/<name>`); nil for any other link.
     static func snapshotName(linkedAs target: String) -> String? {
         let parts = target.split(separator: "/", omittingEmptySubsequences: false)

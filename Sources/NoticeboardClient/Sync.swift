@@ -44,9 +44,22 @@ public struct Sync: Sendable {
     /// How many times a sync starts again when the site is rebuilt while it fetches.
     static let restartsForNewBuilds = 3
 
+    /// A sync that fails in a folder it made leaves no folder, unless a sync before it completed there.
     public func run() async throws -> Report {
         let hold = try await MirrorLock.take(mirror.folder, waiting: waiting)
         defer { withExtendedLifetime(hold) {} }
+        do {
+            return try await runHolding()
+        } catch {
+            if hold.madeFolders.last == mirror.folder.path {
+                mirror.removeUnfinished()
+                hold.removeMadeFolders()
+            }
+            throw error
+        }
+    }
+
+    private func runHolding() async throws -> Report {
         try mirror.claim()
         var head = try await fetchHead(), restarts = 0
         while true {

@@ -112,4 +112,37 @@ import Testing
         #expect(!report.wasUpToDate)
         Self.expectMirror(mirror, is: site + "/built")
     }
+
+    /// A sync that waited on a folder that was then removed (as a sync that fails in a folder it made removes
+    /// it) locks the folder made at its path after, and waits while another holds that one.
+    @Test func aSyncThatWaitedOnARemovedFolderLocksTheNewOne() async throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        _ = try Noticeboard.build(BuildOptions(root: site, output: site + "/built", now: Self.now))
+        ServedBuilds.serve(site + "/built")
+        let folder = site + "/mirror"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let first = open(folder, O_RDONLY | O_DIRECTORY)
+        #expect(flock(first, LOCK_EX) == 0)
+
+        let waited = Mutex(false)
+        let mirror = MirrorFolder(folder: URL(fileURLWithPath: folder))
+        var sync = Sync(fetcher: Self.fetcher(), mirror: mirror)
+        sync.waiting = { waited.withLock { $0 = true } }
+        let run = Task { [sync] in try await sync.run() }
+        let didWait = await Self.eventually { waited.withLock { $0 } }
+        rmdir(folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let second = open(folder, O_RDONLY | O_DIRECTORY)
+        #expect(flock(second, LOCK_EX) == 0)
+        close(first)
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let wroteWhileWaiting = try FileManager.default.contentsOfDirectory(atPath: folder)
+        close(second)
+        let report = try await run.value
+
+        #expect(didWait && wroteWhileWaiting.isEmpty, "\(wroteWhileWaiting)")
+        #expect(!report.wasUpToDate)
+        Self.expectMirror(mirror, is: site + "/built")
+    }
 }

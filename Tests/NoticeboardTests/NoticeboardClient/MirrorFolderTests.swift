@@ -86,6 +86,18 @@ import Testing
         #expect(!sync.stderr.contains("Domain"))
     }
 
+    /// A sync that fails in a folder it made leaves no folder, nor the folders it made above it; one that fails
+    /// in a folder that was there leaves the folder.
+    @Test func aFailedSyncRemovesTheFoldersItMade() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let intoNew = try TestSupport.runCLI(["sync", Self.unreachable, "new/deeper/mirror"], in: folder)
+        try FileManager.default.createDirectory(atPath: folder + "/mine", withIntermediateDirectories: false)
+        let intoMine = try TestSupport.runCLI(["sync", Self.unreachable, "mine"], in: folder)
+        #expect(intoNew.status == 1 && intoMine.status == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["mine"])
+    }
+
     /// A file where the mirror's folder should be is said in words too, and left as it was.
     @Test func aFileInTheWayOfTheMirrorIsReportedPlainly() throws {
         let folder = TestSupport.temporaryFolder()
