@@ -25,6 +25,14 @@ struct SiteOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Build as if today were this date (YYYY-MM-DD), for reproducible output.", valueName: "date"))
     var now: BuildDate?
+
+    func validate() throws {
+        let dates = DailyPick.buildDates
+        if let now = now?.date, !dates.contains(now) {
+            throw ValidationError("--now \(now) is outside \(dates.lowerBound) to \(dates.upperBound): the daily picks of up to "
+                + "\(DailyPick.archiveDays) days before the build date and \(DailyPick.mostDays) days from it must be dates of years 1 to 9999")
+        }
+    }
 }
 
 struct Build: ParsableCommand {

@@ -3,17 +3,14 @@ import OrderedCollections
 import SiteModel
 
 /// The archive of a kind's daily picks: a page per day at `<kind>/daily/YYYY-MM-DD/` and an index at
-/// `<kind>/daily/`, for the build date and the `archiveDays` days before it. Rendered with the kind's
+/// `<kind>/daily/`, for the build date and the `DailyPick.archiveDays` days before it. Rendered with the kind's
 /// `daily` and `daily_index` templates; a kind whose theme has none gets no archive.
 extension SiteRenderer {
-    /// Days before the build date that the archive keeps.
-    public static let archiveDays = 30
-
     /// The archive's picks, newest first; empty when the kind has no daily picks or no archive templates.
     func archivedPicks(_ collection: KindCollection) -> [DailyPicks.Pick] {
         guard hasArchive(collection.schema) else { return [] }
-        let first = catalogue.buildDate.adding(days: -Self.archiveDays)
-        return DailyPicks(collection: collection, from: first, days: Self.archiveDays + 1).picks.reversed()
+        let first = catalogue.buildDate.adding(days: -DailyPick.archiveDays)
+        return DailyPicks(collection: collection, from: first, days: DailyPick.archiveDays + 1).picks.reversed()
     }
 
     func dailyPages(_ collection: KindCollection) -> [Page] {

@@ -148,7 +148,7 @@ private struct KindSchemaReader {
         if case .scalar("true", .plain) = dailyNode.content { return DailyPick(days: 366) }
         guard let dailySettings = MappingReader(dailyNode, what: "'daily'", problems: &problems) else { return nil }
         dailySettings.reportUnknownKeys(known: ["days"], what: "'daily'", problems: &problems)
-        return DailyPick(days: dailySettings.int("days", in: 1...3660, problems: &problems) ?? 366)
+        return DailyPick(days: dailySettings.int("days", in: 1...DailyPick.mostDays, problems: &problems) ?? 366)
     }
 
     /// `geo: {lat, lon}`: two public decimal fields.

@@ -164,6 +164,15 @@ public struct DailyPick: Sendable {
     public init(days: Int) {
         self.days = days
     }
+
+    /// The most `days` a schema may ask for: ten years.
+    public static let mostDays = 3660
+    /// Days before the build date that a kind's archive of picks keeps (`<kind>/daily/`).
+    public static let archiveDays = 30
+
+    /// The build dates whose picks, up to `mostDays` ahead and `archiveDays` back, all have four-digit years.
+    public static let buildDates: ClosedRange<CalendarDate> =
+        CalendarDate(year: 1, month: 1, day: 1)!.adding(days: archiveDays)...CalendarDate(year: 9999, month: 12, day: 31)!.adding(days: 1 - mostDays)
 }
 
 public enum FeedFormat: String, Sendable, CaseIterable {

@@ -149,6 +149,22 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: site).sorted() == [".noticeboard-cache", "content", "public", "templates"])
     }
 
+    /// A build date whose daily picks would reach past 9999-12-31 (`10000-12-29.json`) is refused before
+    /// anything is read; the last one allowed writes four-digit dates.
+    @Test func aBuildDateWhoseDailyPicksPassTheYear9999IsRefused() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let refused = try TestSupport.runCLI(["build", "--now", "9999-12-31"], in: site)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.hasPrefix("Error: --now 9999-12-31 is outside 0001-01-31 to 9989-12-24: the daily picks"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: site + "/public"))
+
+        #expect(try TestSupport.runCLI(["build", "--now", "9989-12-24"], in: site).status == 0)
+        let daily = TestSupport.tree(site + "/public").keys.filter { $0.contains("/daily/") }
+        #expect(daily.contains("api/quotes/daily/9989-12-24.json"))
+        #expect(daily.allSatisfy { $0.wholeMatch(of: /[a-z]+(\/[a-z]+)?\/daily\/(index\.html|\d{4}-\d\d-\d\d(\.json|\/index\.html))/) != nil }, "\(daily.sorted().suffix(3))")
+    }
+
     @Test func checkReportsEveryProblemSortedAndExitsOne() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }

@@ -17,7 +17,7 @@ import Testing
         defer { TestSupport.removeTree(site) }
         let files = try TestSupport.buildTree(site)
         let days = files.keys.filter { $0.hasPrefix("quotes/daily/2") }.sorted()
-        #expect(days.count == SiteRenderer.archiveDays + 1)
+        #expect(days.count == DailyPick.archiveDays + 1)
         #expect(days.first == "quotes/daily/2026-10-24/index.html" && days.last == "quotes/daily/2026-11-23/index.html")
         let index = text(files, "quotes/daily/index.html")
         for day in days { #expect(index.contains("<a href=\"/catalogue/\(day.dropLast("index.html".count))\">")) }
