@@ -89,6 +89,7 @@ private struct Composer {
         // libyaml reads UTF-16 too when the file starts with its byte order mark; anything else must be UTF-8.
         // Checked here because libyaml names the byte after a broken sequence, not the byte that starts it.
         let isUTF16 = bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
+        if !isUTF16, TextPosition.looksLikeUTF16(bytes) { throw .error(at: location(1, 1), TextPosition.utf16Message) }
         if !isUTF16, let (offset, byte) = TextPosition.firstInvalidUTF8(in: bytes) {
             let (line, column) = TextPosition.lineAndColumn(ofByte: offset, in: bytes)
             throw .error(at: location(line, column), TextPosition.notUTF8Message(offset: offset, byte: byte))

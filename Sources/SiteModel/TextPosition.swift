@@ -36,6 +36,18 @@ public enum TextPosition {
         "the file is not UTF-8 text: byte \(hex(byte)) at byte offset \(offset) is not valid UTF-8; save the file with UTF-8 encoding"
     }
 
+    /// Whether the text starts as UTF-16 without a byte order mark does: a zero byte beside each of its first
+    /// characters (those of the Latin alphabet, as a YAML file's first key is), in either byte order.
+    public static func looksLikeUTF16(_ bytes: [UInt8]) -> Bool {
+        let start = bytes.prefix(16)
+        guard start.count >= 4, start.count % 2 == 0 else { return false }
+        let pairs = stride(from: start.startIndex, to: start.endIndex, by: 2).map { (start[$0], start[$0 + 1]) }
+        return pairs.allSatisfy { $0.0 == 0 && $0.1 != 0 } || pairs.allSatisfy { $0.0 != 0 && $0.1 == 0 }
+    }
+
+    public static let utf16Message = "the file looks like UTF-16 text without a byte order mark (a zero byte beside each character); "
+        + "save it with UTF-8 encoding"
+
     /// `0x07`, `0xE9`.
     public static func hex(_ byte: UInt8) -> String {
         let digits = String(byte, radix: 16, uppercase: true)

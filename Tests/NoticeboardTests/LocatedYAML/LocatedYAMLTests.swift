@@ -90,6 +90,25 @@ import Testing
         }
     }
 
+    /// UTF-16 without a byte order mark, in either byte order, is named as such rather than as a zero byte;
+    /// with its mark, libyaml reads it.
+    @Test func utf16WithoutAByteOrderMarkIsNamed() throws {
+        let text = "name: Ana\ncounty: Cork\n"
+        let littleEndian = text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let bigEndian = text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        for bytes in [littleEndian, bigEndian] {
+            do throws(Diagnostic) {
+                _ = try parseYAML(bytes, file: "x.yaml")
+                Issue.record("UTF-16 without a byte order mark was accepted")
+            } catch {
+                #expect(error.description == "x.yaml:1:1: error: the file looks like UTF-16 text without a byte order mark (a zero byte beside each character); save it with UTF-8 encoding")
+            }
+        }
+        let marked = try #require(try parseYAML([0xFF, 0xFE] + littleEndian, file: "x.yaml"))
+        guard case .mapping(let pairs) = marked.content else { Issue.record("not a mapping"); return }
+        #expect(pairs.map { $0.value.scalar } == ["Ana", "Cork"])
+    }
+
     @Test func controlCharactersAreNamedWithTheirOffset() {
         #expect(error("name: A\u{1}na\n")?.description == "x.yaml:1:8: error: the file holds the control character 0x01 at byte offset 7, which YAML does not allow; remove it")
     }
