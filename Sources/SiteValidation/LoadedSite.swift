@@ -58,11 +58,13 @@ public struct LoadedSite: Sendable {
         let validators = Dictionary(uniqueKeysWithValues: schemas.map { ($0.name, ListingValidator(
             schema: $0, mediaFiles: mediaFiles, markdown: config.markdown, sitePath: config.basePath, allowRawHTML: config.allowRawHTML)) })
         let (listings, failed) = Self.loadListings(files, content, schemas: schemas, validators: validators, diagnostics: &diagnostics)
+        // A kind with `pages: false` writes nothing at /<kind>/.
+        let kindFolders = schemas.filter(\.hasPages).map(\.name)
         let (pages, pageProblems) = Self.loadPages(
-            files, content.files(under: "content/pages", extensions: ["md", "markdown"]), kinds: config.kinds, markdown: config.markdown, sitePath: config.basePath,
+            files, content.files(under: "content/pages", extensions: ["md", "markdown"]), kinds: kindFolders, markdown: config.markdown, sitePath: config.basePath,
             allowRawHTML: config.allowRawHTML)
         diagnostics += pageProblems
-        diagnostics += Self.staticFilesTaken(statics.files, kinds: config.kinds, pages: pages) + statics.files.compactMap(files.sizeProblem)
+        diagnostics += Self.staticFilesTaken(statics.files, kinds: kindFolders, pages: pages) + statics.files.compactMap(files.sizeProblem)
         // Each kind's slugs, then every listing's references to them, on every core: 430,000 listings at 10× L.
         let slugs = Dictionary(uniqueKeysWithValues: Array(listings).parallelMap { kind, listings in (kind, Set(listings.map(\.slug))) })
             .merging(failed) { $0.union($1) }

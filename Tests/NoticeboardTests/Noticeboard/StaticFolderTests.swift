@@ -69,6 +69,17 @@ import Testing
         #expect(TestSupport.tree(site + "/public") == good)
     }
 
+    /// A kind with `pages: false` writes nothing at /<kind>/, so a static file or a page may go there.
+    @Test func aKindWithoutPagesLeavesItsFolderFree() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        TestSupport.write("x\n", to: site + "/static/reviews/notes.txt")
+        TestSupport.write("---\ntitle: Tasks\n---\nHow chores are shared.\n", to: site + "/content/pages/tasks.md")
+        _ = try Noticeboard.build(BuildOptions(root: site, now: Self.now))
+        #expect(TestSupport.read(site + "/public/reviews/notes.txt") == "x\n")
+        #expect(TestSupport.read(site + "/public/tasks/index.html").contains("How chores are shared."))
+    }
+
     /// A file is copied whole, so it is held to the limit every input file is.
     @Test func aStaticFileOverTheInputLimitIsRefused() throws {
         let site = TestSupport.makeSite(fixture: "corpus-base")
