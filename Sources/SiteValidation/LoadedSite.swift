@@ -178,12 +178,25 @@ public struct LoadedSite: Sendable {
 
     /// What takes a path below the output that a file of `static/` would, and where; nil when nothing does.
     private static func staticTaker(of path: String, kinds: [String], pages: [FreePage]) -> String? {
+        siteTaker(of: path.lowercased(), kinds: kinds, pages: pages).map { taker in
+            // The site's own names are lower case; a disk or host that ignores case takes `Cleaners/` for them.
+            path.lowercased() == path ? taker : taker + ", and names that differ only in case are one on a disk or host that ignores case"
+        } ?? reservedName(path)
+    }
+
+    /// What the site itself writes at a path in lower case, and where; nil when it writes nothing there.
+    private static func siteTaker(of path: String, kinds: [String], pages: [FreePage]) -> String? {
         let first = String(path.prefix { $0 != "/" })
         if kinds.contains(first) { return "the kind '\(first)' is published at /\(first)/" }
         if let page = pages.first(where: { $0.slug == first }) { return "the page \(page.file) is published at /\(first)/" }
         if Outputs.siteFolders.contains(first) { return "the site writes /\(first)/" }
         if !path.contains("/") && Outputs.writesAtTop(path) { return "the site writes /\(path)" }
-        if path.split(separator: "/").contains(where: { $0.hasPrefix(".noticeboard") }) { return "names starting .noticeboard are the build's own" }
+        return nil
+    }
+
+    /// Why a name of `static/` cannot be published, whatever the site writes; nil when it can.
+    private static func reservedName(_ path: String) -> String? {
+        if path.split(separator: "/").contains(where: { $0.lowercased().hasPrefix(".noticeboard") }) { return "names starting .noticeboard are the build's own" }
         // The output's own checks read its manifest's names as they are written, without JSON's escapes.
         if path.unicodeScalars.contains(where: { $0 == "\"" || $0 == "\\" || $0.value < 0x20 || $0.value == 0x7F }) {
             return "a published name may not hold a quote, a backslash or a control character"

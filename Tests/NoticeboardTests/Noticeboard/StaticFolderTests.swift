@@ -41,19 +41,21 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: site + "/public/brand/logo.svg"))
     }
 
-    /// A file where the site's own go is refused where it is, and nothing is written.
+    /// A file where the site's own go, in any case, is refused where it is, and nothing is written.
     @Test func aStaticFileWhereTheSitesOwnGoIsRefused() throws {
         let site = TestSupport.makeSite(fixture: "corpus-base")
         defer { TestSupport.removeTree(site) }
         _ = try Noticeboard.build(BuildOptions(root: site, now: Self.now))
         let good = TestSupport.tree(site + "/public")
         for path in ["index.html", "robots.txt", "sitemap-2.xml", "api/extra.json", "assets/theme.css", "things/extra.txt", "search", "owners", "quo\"te.txt",
-                     "x/.noticeboard-staging", "fine.txt", "things.txt"] {
+                     "x/.noticeboard-staging", "fine.txt", "things.txt", "Things/Extra.txt", "Robots.TXT", "y/.Noticeboard-x"] {
             TestSupport.write("x\n", to: site + "/static/" + path)
         }
         let result = try TestSupport.runCLI(["build", "--now", "2026-11-23"], in: site)
         #expect(result.status == 1)
         #expect(result.stderr.split(separator: "\n").map(String.init) == [
+            "static/Robots.TXT:1:1: error: static/Robots.TXT would be published at /Robots.TXT, but the site writes /robots.txt, and names that differ only in case are one on a disk or host that ignores case; move or rename it",
+            "static/Things/Extra.txt:1:1: error: static/Things/Extra.txt would be published at /Things/Extra.txt, but the kind 'things' is published at /things/, and names that differ only in case are one on a disk or host that ignores case; move or rename it",
             "static/api/extra.json:1:1: error: static/api/extra.json would be published at /api/extra.json, but the site writes /api/; move or rename it",
             "static/assets/theme.css:1:1: error: static/assets/theme.css would be published at /assets/theme.css, but the site writes /assets/; move or rename it",
             "static/index.html:1:1: error: static/index.html would be published at /index.html, but the site writes /index.html; move or rename it",
@@ -64,7 +66,8 @@ import Testing
             "static/sitemap-2.xml:1:1: error: static/sitemap-2.xml would be published at /sitemap-2.xml, but the site writes /sitemap-2.xml; move or rename it",
             "static/things/extra.txt:1:1: error: static/things/extra.txt would be published at /things/extra.txt, but the kind 'things' is published at /things/; move or rename it",
             "static/x/.noticeboard-staging:1:1: error: static/x/.noticeboard-staging would be published at /x/.noticeboard-staging, but names starting .noticeboard are the build's own; move or rename it",
-            "10 errors; nothing was written.",
+            "static/y/.Noticeboard-x:1:1: error: static/y/.Noticeboard-x would be published at /y/.Noticeboard-x, but names starting .noticeboard are the build's own; move or rename it",
+            "13 errors; nothing was written.",
         ])
         #expect(TestSupport.tree(site + "/public") == good)
     }
