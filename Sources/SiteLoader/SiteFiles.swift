@@ -183,9 +183,10 @@ public struct SiteFiles: Sendable {
     }
 
     private func walk(_ folder: String, includingHidden: Bool = false) -> (files: [String], problems: [Diagnostic]) {
-        guard let area = area(of: folder), let start = Self.realPath(absolute(folder)), Self.isInside(start, area.real) else {
+        let resolution = Self.resolve(absolute(folder))
+        guard let area = area(of: folder), case .real(let start) = resolution, Self.isInside(start, area.real) else {
             // Absent is fine (loading says what is missing); out of reach is an error, not an empty folder.
-            if Self.realPath(absolute(folder)) == nil, errno == EACCES { return ([], [Self.unreadable(folder, EACCES, folder: true)]) }
+            if case .failed(errno: EACCES) = resolution { return ([], [Self.unreadable(folder, EACCES, folder: true)]) }
             return ([], [])
         }
         var files: [String] = []
@@ -273,9 +274,10 @@ public struct SiteFiles: Sendable {
     private func follow(_ path: String, area: Area, walking: Set<String>) -> LinkTarget {
         let text = linkText(path) ?? ""
         let location = SourceLocation(file: path)
-        guard let resolved = Self.realPath(absolute(path)) else {
-            let end = errno == ELOOP ? "which leads round a loop of links and never reaches a file" : "which does not exist"
-            return .problem(.error(at: location, "this symbolic link points to '\(text)', \(end)"))
+        let resolved: String
+        switch Self.resolve(absolute(path)) {
+        case .real(let real): resolved = real
+        case .failed(let reason): return .problem(.error(at: location, "this symbolic link points to '\(text)', \(Self.leadsNowhere(reason))"))
         }
         guard Self.isInside(resolved, area.real) else { return .problem(.error(at: location, Self.outsideMessage(linkText: text, area: area.name))) }
         guard isDirectory(path) else {
@@ -392,11 +394,27 @@ public struct SiteFiles: Sendable {
     }
 
     /// The path with every symbolic link, `.` and `..` resolved; nil when it names nothing.
-    private static func realPath(_ path: String) -> String? {
+    /// Where a path leads, links followed, or the `errno` of why it leads nowhere.
+    private enum Resolution {
+        case real(String)
+        case failed(errno: Int32)
+    }
+
+    private static func resolve(_ path: String) -> Resolution {
         let named = nb_open_path(path)
-        guard named >= 0 else { return nil }
+        guard named >= 0 else { return .failed(errno: errno) }
         defer { close(named) }
-        return realPath(of: named, else: path)
+        guard let real = realPath(of: named, else: path) else { return .failed(errno: errno) }
+        return .real(real)
+    }
+
+    /// Why a link's target cannot be reached, from the `errno` of following it.
+    private static func leadsNowhere(_ reason: Int32) -> String {
+        switch reason {
+        case ENOENT, ENOTDIR: "which does not exist"
+        case ELOOP: "which leads round a loop of links, or through more than 40, and never reaches a file"
+        default: "which cannot be reached (\(String(cString: strerror(reason))))"
+        }
     }
 
     /// Where a descriptor leads, as the kernel names it (one `readlink` of /proc/self/fd/…, where realpath(3)

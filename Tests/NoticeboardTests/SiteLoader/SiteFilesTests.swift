@@ -32,6 +32,31 @@ import Testing
         ])
     }
 
+    /// A link that leads nowhere says why: to nothing, through a file as if it were a folder, round a loop,
+    /// or through more links than the kernel follows (40), each read from the failure itself.
+    @Test func aLinkThatLeadsNowhereSaysWhy() throws {
+        let site = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(site) }
+        let things = site + "/content/things"
+        TestSupport.write("name: A\n", to: things + "/a.yaml")
+        let links = FileManager.default
+        try links.createSymbolicLink(atPath: things + "/gone.yaml", withDestinationPath: "missing.yaml")
+        try links.createSymbolicLink(atPath: things + "/through-a-file.yaml", withDestinationPath: "a.yaml/b.yaml")
+        try links.createSymbolicLink(atPath: things + "/loop.yaml", withDestinationPath: "loop.yaml")
+        try links.createSymbolicLink(atPath: things + "/chain-0.yaml", withDestinationPath: "a.yaml")
+        for step in 1...41 { try links.createSymbolicLink(atPath: things + "/chain-\(step).yaml", withDestinationPath: "chain-\(step - 1).yaml") }
+        let problems = SiteFiles(root: site).entryProblems(under: "content").map(\.description).sorted()
+        let loop = "which leads round a loop of links, or through more than 40, and never reaches a file"
+        // chain-39.yaml is 40 links from a file; chain-40.yaml, 41.
+        #expect(problems == [
+            "content/things/chain-40.yaml:1:1: error: this symbolic link points to 'chain-39.yaml', \(loop)",
+            "content/things/chain-41.yaml:1:1: error: this symbolic link points to 'chain-40.yaml', \(loop)",
+            "content/things/gone.yaml:1:1: error: this symbolic link points to 'missing.yaml', which does not exist",
+            "content/things/loop.yaml:1:1: error: this symbolic link points to 'loop.yaml', \(loop)",
+            "content/things/through-a-file.yaml:1:1: error: this symbolic link points to 'a.yaml/b.yaml', which does not exist",
+        ])
+    }
+
     /// A folder two levels down gives its own files, read from the walk's index of such folders, as a
     /// filter of every file by the folder's bytes gives them: not a folder whose name begins with it, nor
     /// one whose name is the same String in other bytes (é composed, and e with a combining accent).
