@@ -38,7 +38,36 @@ public enum OwnedFolders {
             if let input = inputs.first(where: { isInside(place, $0) }) {
                 throw refusal(output, "\(what) would be inside the site's sources (\(input)); choose a folder outside content/, templates/ and static/")
             }
+            if let holder = enclosingBuildFolder(of: place) {
+                throw refusal(output, "\(what) would be inside \(holder), where builds write only what they list; choose a folder outside it")
+            }
         }
+    }
+
+    /// The nearest folder above `place` (a canonical path) that builds write, described: an output (it holds
+    /// a manifest) or the staging folder beside one, which may be empty.
+    private static func enclosingBuildFolder(of place: String) -> String? {
+        var folder = StagedOutput.parentFolder(of: place)
+        while folder != "/" {
+            var info = stat()
+            if lstat(folder + "/" + manifestPath, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
+                return "\(folder), a site's output (it holds \(manifestPath))"
+            }
+            if let output = outputStaged(in: folder) { return "\(folder), the staging folder of \(output)" }
+            folder = StagedOutput.parentFolder(of: folder)
+        }
+        return nil
+    }
+
+    /// The output folder beside `folder` whose staging folder it is by name (`.public.staging` for `public`); nil
+    /// for any other folder, or when there is no such output.
+    private static func outputStaged(in folder: String) -> String? {
+        let name = StagedOutput.lastComponent(of: folder)
+        guard name.hasPrefix("."), name.hasSuffix(".staging") else { return nil }
+        let output = StagedOutput.parentFolder(of: folder) + "/" + name.dropFirst().dropLast(".staging".count)
+        var info = stat()
+        guard StagedOutput(outputPath: output).stagingPath == folder, stat(output, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+        return output
     }
 
     /// Once the build holds its lock, before anything is removed: the output folder and the staging folder

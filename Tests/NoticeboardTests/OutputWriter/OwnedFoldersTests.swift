@@ -63,6 +63,31 @@ import Testing
         #expect(empty.stderr.hasPrefix("error: refusing to write the site to '': name the output folder itself, not ''"), "\(empty.stderr)")
     }
 
+    /// An output inside a folder builds write (an output, or the staging folder beside one, even empty) would be
+    /// a folder no build wrote there, which the next build into it refuses: it is refused first, and nothing
+    /// is made.
+    @Test func anOutputInsideAnotherOrItsStagingFolderIsRefused() throws {
+        let site = Self.makeSite()
+        defer { TestSupport.removeTree(site) }
+        #expect(try TestSupport.runCLI(["build"], in: site).status == 0)
+        try FileManager.default.createDirectory(atPath: site + "/other/.out.staging", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: site + "/other/out", withIntermediateDirectories: false)
+        let before = Self.snapshot(site)
+        let real = URL(fileURLWithPath: site).resolvingSymlinksInPath().path
+        for (output, holder) in [
+            ("public/sub", "\(real)/public, a site's output (it holds api/manifest.json)"),
+            ("public/api/deeper/x", "\(real)/public, a site's output"),
+            ("other/.out.staging/x", "\(real)/other/.out.staging, the staging folder of \(real)/other/out"),
+        ] {
+            let result = try TestSupport.runCLI(["build", "--output", output], in: site)
+            #expect(result.status == 1)
+            #expect(result.stderr.hasPrefix("error: refusing to write the site to \(output)/: the output folder would be inside \(holder)"), "\(result.stderr)")
+            #expect(Self.snapshot(site) == before, "\(output) changed the site")
+        }
+        #expect(!FileManager.default.fileExists(atPath: site + "/public/sub") && !FileManager.default.fileExists(atPath: site + "/public/api/deeper"))
+        #expect(try TestSupport.runCLI(["build"], in: site).status == 0)
+    }
+
     /// An earlier output is replaced, an empty folder is used, but a file someone added to an output is theirs.
     @Test func anEarlierOutputIsReplacedButNotOneWithSomeoneElsesFile() throws {
         let site = Self.makeSite()
