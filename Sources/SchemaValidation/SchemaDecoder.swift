@@ -328,6 +328,22 @@ private func decodeFieldType(
     }
 }
 
+/// A bound with more decimal places than the field keeps (`maximum: 9.995` on a decimal kept to 2) would let
+/// through a value that is then kept past it (9.995 is kept as 10.00); so a bound is one of the values the
+/// field can hold.
+private func checkBoundsFit(_ field: FieldSchema, _ settings: MappingReader, problems: inout Problems) {
+    let places = if case .decimal(let scale) = field.type { scale } else { 0 }
+    let unit = (0..<places).reduce(1.0) { power, _ in power * 10 }
+    for (key, bound) in [("minimum", field.minimum), ("maximum", field.maximum)] {
+        guard let bound, let node = settings.value(key) else { continue }
+        let scaled = bound * unit
+        guard abs(scaled - scaled.rounded()) > 1e-9 * max(1, abs(scaled)), abs(scaled) < 9e15 else { continue }
+        let (below, above) = (FixedDecimal(units: Int64(scaled.rounded(.down)), scale: places), FixedDecimal(units: Int64(scaled.rounded(.up)), scale: places))
+        let kept = places == 0 ? "holds whole numbers" : "keeps \(places) decimal place\(places == 1 ? "" : "s")"
+        problems.error(node, "'\(field.name)' \(kept), so its \(key) \(node.scalar ?? "") lies between two values it can hold; give \(below) or \(above)")
+    }
+}
+
 /// The settings every type may have: label, required, private, and for numbers their bounds and format, for
 /// text its placeholders.
 private func decodeFieldSettings(name: String, type: FieldType, typeName: String, _ settings: MappingReader, problems: inout Problems) -> FieldSchema {
@@ -346,6 +362,9 @@ private func decodeFieldSettings(name: String, type: FieldType, typeName: String
     }
     if isNumber, let minimum = field.minimum, let maximum = field.maximum, minimum > maximum, let node = settings.value("maximum") {
         problems.error(node, "'\(name)' has a maximum below its minimum, so no value could be given")
+    }
+    if isNumber {
+        checkBoundsFit(field, settings, problems: &problems)
     }
     if let formatName = settings.string("format", problems: &problems), let formatNode = settings.value("format") {
         if let format = DisplayFormat(rawValue: formatName) {
