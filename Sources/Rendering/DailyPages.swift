@@ -16,10 +16,11 @@ extension SiteRenderer {
     func dailyPages(_ collection: KindCollection) -> [Page] {
         let picks = archivedPicks(collection)
         let schema = collection.schema
+        let template = templates.name("daily", forKind: schema.name)
         return picks.indices.map { index in
             let pick = picks[index]
             let path = dailyPath(pick.date, in: collection)
-            var context = PageContext(site: contexts.siteValue(.inKind(schema.name)), [
+            var context = pageContext(template, site: contexts.siteValue(.inKind(schema.name)), [
                 "page": contexts.page(
                     title: "\(schema.title) of the day, \(contexts.dates.text(pick.date))", outputPath: path,
                     description: "The pick of \(contexts.dates.text(pick.date)) from \(schema.title.lowercased())."),
@@ -29,7 +30,7 @@ extension SiteRenderer {
             // Newest first: the day before is the next one in the list.
             context["earlier"] = index + 1 < picks.count ? .string(site.path(dailyPath(picks[index + 1].date, in: collection))) : .null
             context["later"] = index > 0 ? .string(site.path(dailyPath(picks[index - 1].date, in: collection))) : .null
-            return page(at: path, template: templates.name("daily", forKind: schema.name), context: context, lastModified: pick.date)
+            return page(at: path, template: template, context: context, lastModified: pick.date)
         }
     }
 
@@ -39,7 +40,8 @@ extension SiteRenderer {
         guard let newest = picks.first else { return nil }
         let schema = collection.schema
         let path = collection.outputPath + "daily/"
-        var context = PageContext(site: contexts.siteValue(.inKind(schema.name)), [
+        let template = templates.name("daily_index", forKind: schema.name)
+        var context = pageContext(template, site: contexts.siteValue(.inKind(schema.name)), [
             "page": contexts.page(title: "\(schema.title) of the day: the archive", outputPath: path, description: "Past picks of the day from \(schema.title.lowercased())."),
         ])
         context.set("kind", contexts.kindValue(collection))
@@ -48,7 +50,7 @@ extension SiteRenderer {
             fields["path"] = .string(site.path(dailyPath(pick.date, in: collection)))
             return .object(fields)
         })
-        return page(at: path, template: templates.name("daily_index", forKind: schema.name), context: context, lastModified: newest.date)
+        return page(at: path, template: template, context: context, lastModified: newest.date)
     }
 
     func hasArchive(_ schema: KindSchema) -> Bool {

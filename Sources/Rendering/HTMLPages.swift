@@ -9,7 +9,7 @@ import Support
 /// decides which to render.
 extension SiteRenderer {
     func homePage() -> Page {
-        let context = PageContext(site: contexts.siteValue(.outside), [
+        let context = pageContext("home", site: contexts.siteValue(.outside), [
             "page": contexts.page(title: site.title, outputPath: "", description: site.description),
             "is_home": .bool(true),
             "kinds": .list(catalogue.kinds.filter(\.schema.hasPages).map { contexts.kindValue($0).value }),
@@ -51,17 +51,18 @@ extension SiteRenderer {
         let schema = collection.schema
         let facetPath = facet.outputPath(kind: schema.name)
         let facetTitle = "\(schema.title) by \(facet.field.label.lowercased())"
-        var context = PageContext(site: contexts.siteValue(.inKind(schema.name)), [
+        let template = templates.name("facet", forKind: schema.name)
+        var context = pageContext(template, site: contexts.siteValue(.inKind(schema.name)), [
             "page": contexts.page(title: facetTitle, outputPath: facetPath, description: "\(schema.title) by \(facet.field.label.lowercased())."),
         ])
         context.set("kind", contexts.kindValue(collection))
-        context["facet"] = .object([
+        context.set("facet", .object([
             "label": .string(facet.field.label),
             "values": .list(facet.values.map { contexts.facetValue($0, of: facet, in: collection) }),
-        ])
-        context["breadcrumbs"] = contexts.breadcrumbs([(schema.title, collection.outputPath), (facet.field.label, facetPath)])
+        ]))
+        context.set("breadcrumbs", contexts.breadcrumbs([(schema.title, collection.outputPath), (facet.field.label, facetPath)]))
         return page(
-            at: facetPath, template: templates.name("facet", forKind: schema.name), context: context,
+            at: facetPath, template: template, context: context,
             lastModified: versions.newestUpdates[schema.name])
     }
 
@@ -98,22 +99,24 @@ extension SiteRenderer {
         let schema = collection.schema
         let paginations = Pagination.pages(of: listings, size: site.pageSize, basePath: basePath, in: pages)
         let listLinks = links.value { contexts.paginationLinks(count: Pagination<Listing>.count(of: listings.count, size: site.pageSize), basePath: basePath) }
+        let template = templates.name("list", forKind: schema.name)
         return zip(paginations, contexts.paginationValues(paginations, links: listLinks)).map { pagination, paginationValue in
-            var context = PageContext(site: contexts.siteValue(.of(kind: schema.name, outputPath: pagination.outputPath, kindPath: collection.outputPath)), [
+            let site = contexts.siteValue(.of(kind: schema.name, outputPath: pagination.outputPath, kindPath: collection.outputPath))
+            var context = pageContext(template, site: site, [
                 "page": contexts.page(title: title, description: description, pagination: pagination),
             ])
             context.set("kind", contexts.kindValue(collection))
-            context["facet"] = facet
-            context["total"] = .int(Int64(listings.count))
+            context.set("facet", facet)
+            context.set("total", .int(Int64(listings.count)))
             context.set("pagination", paginationValue)
-            let start = listings.startIndex + (pagination.number - 1) * site.pageSize
+            let start = listings.startIndex + (pagination.number - 1) * self.site.pageSize
             let shown = start..<start + pagination.items.count
             context.set("listings", CardList.made(listings, range: shown, schema: schema, contexts: contexts, digests: cardDigests))
-            context["sorts"] = sortChoices(schema, filter: filter)
-            context["breadcrumbs"] = breadcrumbs
-            context["combined"] = combined
+            context.set("sorts", sortChoices(schema, filter: filter))
+            context.set("breadcrumbs", breadcrumbs)
+            context.set("combined", combined)
             return page(
-                at: pagination.outputPath, template: templates.name("list", forKind: schema.name), context: context,
+                at: pagination.outputPath, template: template, context: context,
                 lastModified: lastUpdated(pagination.items, areEntries: filter.map { schema.facetIsOverEntries($0.name) } ?? false))
         }
     }
@@ -146,31 +149,33 @@ extension SiteRenderer {
     func listingPage(_ listing: Listing, in collection: KindCollection, cardDigests: (KindCollection) -> CardDigests = { _ in .none }) -> Page {
         let schema = collection.schema
         let title = contexts.title(of: listing, schema: schema)
-        var context = PageContext(site: contexts.siteValue(.inKind(schema.name)), [
+        let template = templates.name("listing", forKind: schema.name)
+        var context = pageContext(template, site: contexts.siteValue(.inKind(schema.name)), [
             "page": contexts.page(
                 title: title, outputPath: listing.outputPath,
                 description: contexts.summary(listing, schema: schema) ?? "\(schema.singular): \(title)"),
         ])
         context.set("kind", contexts.kindValue(collection))
-        context["listing"] = contexts.pageFields(listing, schema: schema)
-        context["display"] = .object(listing.display.mapValues(Value.string))
-        context["dates"] = contexts.datesValue(listing, schema: schema)
-        let facetLinks = contexts.facetLinks(listing, schema: schema)
-        context["fields"] = contexts.fieldRows(listing, schema: schema, facetLinks: facetLinks)
-        context["entries"] = contexts.entriesValue(listing, in: collection)
-        context["contact"] = contexts.contact(listing, schema: schema)
-        context["json_ld"] = contexts.jsonLD(listing, schema: schema)
-        context["sharing"] = contexts.sharing(listing, schema: schema)
+        context.set("listing", contexts.pageFields(listing, schema: schema))
+        context.set("display", .object(listing.display.mapValues(Value.string)))
+        context.set("dates", contexts.datesValue(listing, schema: schema))
+        // The generic rows show the facet links too.
+        let facetLinks = context.reads("facet_links") || context.reads("fields") ? contexts.facetLinks(listing, schema: schema) : .null
+        context.set("fields", contexts.fieldRows(listing, schema: schema, facetLinks: facetLinks))
+        context.set("entries", contexts.entriesValue(listing, in: collection))
+        context.set("contact", contexts.contact(listing, schema: schema))
+        context.set("json_ld", contexts.jsonLD(listing, schema: schema))
+        context.set("sharing", contexts.sharing(listing, schema: schema))
         context.set("cards", contexts.gatheredCards(listing, schema: schema, digests: cardDigests))
-        context["facet_links"] = facetLinks
-        context["breadcrumbs"] = contexts.breadcrumbs([(schema.title, collection.outputPath), (title, listing.outputPath)])
+        context.set("facet_links", facetLinks)
+        context.set("breadcrumbs", contexts.breadcrumbs([(schema.title, collection.outputPath), (title, listing.outputPath)]))
         return page(
-            at: listing.outputPath, template: templates.name("listing", forKind: schema.name), context: context,
+            at: listing.outputPath, template: template, context: context,
             lastModified: lastUpdated([listing]))
     }
 
     func freePage(_ freePage: FreePage) -> Page {
-        let context = PageContext(site: contexts.siteValue(.freePage(freePage.slug)), [
+        let context = pageContext("page", site: contexts.siteValue(.freePage(freePage.slug)), [
             "page": contexts.page(title: freePage.title, outputPath: freePage.outputPath, description: freePage.description),
             "body_html": .html(freePage.html),
         ])
@@ -178,7 +183,7 @@ extension SiteRenderer {
     }
 
     func searchPage() -> Page {
-        let context = PageContext(site: contexts.siteValue(.outside), [
+        let context = pageContext("search", site: contexts.siteValue(.outside), [
             "page": contexts.page(title: "Search", outputPath: "search/", description: "Search every listing on \(site.title)."),
             "index_url": .string(site.path(SiteRenderer.searchFolder)),
             // Without JavaScript, the page offers each kind's facet pages instead.
@@ -195,7 +200,7 @@ extension SiteRenderer {
     /// Served for any missing URL, so every link in it is root-relative (they all are). It has no `url`: a
     /// canonical link or `og:url` would name `404.html` as the page at every address it is served for.
     func notFoundPage() -> Page {
-        let context = PageContext(site: contexts.siteValue(.outside), [
+        let context = pageContext("404", site: contexts.siteValue(.outside), [
             "page": contexts.page(title: "Page not found", outputPath: "404.html", description: "There is no page at this address.", canonical: false),
         ])
         return Page(path: "404.html", template: "404", context: context, lastModified: nil, inSitemap: false)
@@ -227,6 +232,11 @@ extension SiteRenderer {
     }
 
     /// A page with a pretty URL: `outputPath` is a folder and the file is its `index.html`.
+    /// The context of a page rendered with `template`: `site`, then `fields`, of those its templates read.
+    func pageContext(_ template: String, site: SharedValue, _ fields: OrderedDictionary<String, Value>) -> PageContext {
+        PageContext(site: site, reading: templates.namesRead(by: template), fields)
+    }
+
     func page(at outputPath: String, template: String, context: PageContext, lastModified: CalendarDate?) -> Page {
         Page(path: outputPath + "index.html", template: template, context: context, lastModified: lastModified, inSitemap: true)
     }

@@ -10,7 +10,8 @@ extension SiteRenderer {
         let schema = collection.schema
         guard let geo = schema.geo, contexts.mapKinds.contains(schema.name) else { return nil }
         let path = collection.outputPath + "map/"
-        var context = PageContext(site: contexts.siteValue(.map(schema.name)), [
+        let template = templates.name("map", forKind: schema.name)
+        var context = pageContext(template, site: contexts.siteValue(.map(schema.name)), [
             "page": contexts.page(title: "\(schema.title) on a map", outputPath: path, description: "Where the \(schema.title.lowercased()) are."),
         ])
         context.set("kind", contexts.kindValue(collection))
@@ -20,7 +21,7 @@ extension SiteRenderer {
         // Those without both coordinates are not on the map: the page says how many, so none goes missing unseen.
         context["unplaced"] = .int(Int64(collection.listings.count - places.count))
         context.set("places", placeCards(places, schema: schema, digests: cardDigests))
-        return page(at: path, template: templates.name("map", forKind: schema.name), context: context, lastModified: versions.newestUpdates[schema.name])
+        return page(at: path, template: template, context: context, lastModified: versions.newestUpdates[schema.name])
     }
 
     /// The listing at `position` with both coordinates, with the text of its facets (`Tools · Cork · Good`);

@@ -27,6 +27,47 @@ struct TemplateProgram: Sendable {
     }
 }
 
+/// The names a template can read at the top of its context.
+extension TemplateProgram {
+    /// The first name of every tag in the template `name` and in what it includes (its partials, their blocks
+    /// and the blocks it overrides in them): every top-level field of a context that its render can read, as
+    /// a name is looked up outward from any section to the context itself.
+    func namesRead(by name: String) -> Set<String> {
+        var names: Set<String> = [], included: Set<String> = []
+        addNames(ofTemplate: name, to: &names, included: &included)
+        return names
+    }
+
+    private func addNames(ofTemplate name: String, to names: inout Set<String>, included: inout Set<String>) {
+        guard included.insert(name).inserted, let template = templates[name] else { return }
+        addNames(of: template, to: &names, included: &included)
+    }
+
+    private func addNames(of run: Run<TemplateNode>, to names: inout Set<String>, included: inout Set<String>) {
+        for index in run.indices {
+            switch nodes[index] {
+            case .text, .escaping:
+                break
+            case .variable(let tag, _):
+                addFirstName(of: tag, to: &names)
+            case .section(let tag, let body, _):
+                addFirstName(of: tag, to: &names)
+                addNames(of: body, to: &names, included: &included)
+            case .partial(let place):
+                let tag = partials[Int(place)]
+                addNames(ofTemplate: tag.name, to: &names, included: &included)
+                for body in (tag.overrides ?? [:]).values { addNames(of: body, to: &names, included: &included) }
+            case .block(let place):
+                addNames(of: blocks[Int(place)].defaultBody, to: &names, included: &included)
+            }
+        }
+    }
+
+    private func addFirstName(of tag: TagName, to names: inout Set<String>) {
+        if let first = tag.path.indices.first { names.insert(words[first]) }
+    }
+}
+
 /// A run of one of a program's tables: of its nodes (a template's, a section's, a block's), of its text, of
 /// its words.
 struct Run<Element>: BitwiseCopyable, Sendable {

@@ -16,6 +16,9 @@ public struct TemplateSet: Sendable {
     public let fingerprint: String
     /// How `{{longdate(…)}}` writes a date, in the site's language.
     let dates: DateText
+    /// By template, the top-level names a page rendered with it can read: its own and the layout's, which
+    /// renders around it with the same context (see `PageContext`).
+    private let namesRead: [String: Set<String>]
 
     /// Page types every site needs; a kind may override `list`, `listing` and `facet` with `<kind>/list` and so on.
     /// `search` and `404` are optional: their pages are written when the templates exist.
@@ -66,6 +69,8 @@ public struct TemplateSet: Sendable {
         self.names = Set(sources.keys)
         self.sources = sources
         self.dates = DateText(language: language)
+        let layoutReads = program.namesRead(by: "layout")
+        self.namesRead = Dictionary(uniqueKeysWithValues: sources.keys.map { ($0, program.namesRead(by: $0).union(layoutReads)) })
         var all = Array("\(language)\u{0}".utf8)
         for (name, source) in sources.sorted(by: { $0.key < $1.key }) { all += Array("\(name)\u{0}\(source.text)\u{0}".utf8) }
         self.fingerprint = SHA256.hex(all)
@@ -99,6 +104,11 @@ public struct TemplateSet: Sendable {
         var renderer = make()
         renderer.render(name)
         return renderer.output
+    }
+
+    /// The top-level names a page rendered with `template` (inside the layout) can read.
+    func namesRead(by template: String) -> Set<String> {
+        namesRead[template] ?? []
     }
 
     /// The kind's own template if it has one (`cleaners/listing`), else the site-wide one (`listing`).
