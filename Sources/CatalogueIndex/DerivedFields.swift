@@ -4,9 +4,9 @@ import OrderedCollections
 import SiteModel
 import Support
 
-/// Fills in every kind's derived fields. A kind is computed after the kinds it reads (those it gathers from
-/// and those it looks up), so what it reads is complete; a cycle between kinds is broken in site order.
-/// Within a kind, fields are computed in declaration order, so each may use the ones before it.
+/// Fills in every kind's derived fields, in runs of one kind's fields (`DerivedFieldOrder`): each after the
+/// derived fields it reads, so what it reads is complete. Fields that read each other in a loop are an error
+/// where the schemas are checked (`checkDerivedFields`); here the kinds' own order stands in.
 /// A value that cannot be computed (a sum past `NumberLimit`) is an error at the listing that caused it.
 /// A listing nothing else holds gains its fields in place, so the kind's listings are not held twice; the
 /// listings with the same fields share their names' storage (`FieldLayouts`).
@@ -16,19 +16,15 @@ func deriveFields(
 ) -> (listings: [String: [Listing]], problems: [Diagnostic]) {
     var result = listings
     var problems: [Diagnostic] = []
-    var pending = schemas.filter { !$0.derived.isEmpty }
-    while !pending.isEmpty {
-        let ready = pending.firstIndex { schema in
-            !reads(schema).contains { kind in kind != schema.name && pending.contains { $0.name == kind } }
-        } ?? 0
-        let schema = pending.remove(at: ready)
-        let sources = derivationSources(for: schema, in: result, schemas: schemas, collation: collation, locator: locator)
+    for run in derivationRuns(schemas) {
+        guard let schema = schemas.first(where: { $0.name == run.kind }) else { continue }
+        let sources = derivationSources(for: run.fields, of: schema, in: result, schemas: schemas, collation: collation, locator: locator)
         var kindListings = result.removeValue(forKey: schema.name) ?? []
         let layouts = FieldLayouts()
         let found = kindListings.parallelUpdate { listing -> Diagnostic? in
             do throws(Diagnostic) {
                 try addDerivedFields(
-                    to: &listing, schema: schema, sources: sources, buildDate: buildDate, formatter: formatter, layouts: layouts)
+                    run.fields, to: &listing, schema: schema, sources: sources, buildDate: buildDate, formatter: formatter, layouts: layouts)
                 return nil
             } catch {
                 return error
@@ -40,13 +36,19 @@ func deriveFields(
     return (result, problems)
 }
 
+/// The runs `DerivedFieldOrder` gives; with a loop (which the schema check reports), each kind's fields in a run
+/// of their own, kind by kind.
+func derivationRuns(_ schemas: [KindSchema]) -> [DerivedFieldOrder.Run] {
+    do throws(DerivedFieldOrder.Loop) {
+        return try DerivedFieldOrder(schemas).runs
+    } catch {
+        return schemas.filter { !$0.derived.isEmpty }.map { DerivedFieldOrder.Run(kind: $0.name, fields: $0.derived) }
+    }
+}
+
 /// The kinds whose listings a kind's derived fields read.
 func reads(_ schema: KindSchema) -> [String] {
-    schema.derived.compactMap { derived in
-        if derived.operation.gathers { return derived.from }
-        if case .lookup = derived.operation, case .reference(let target)? = schema.field(named: derived.via ?? "")?.type { return target }
-        return nil
-    }
+    DerivedFieldOrder.kindsRead(by: schema)
 }
 
 /// What derived fields read besides the listing itself: the listings of a kind that refer to a slug through
@@ -59,13 +61,15 @@ struct DerivationSources: Sendable {
     let locator: FieldLocator
 }
 
-/// What a kind's derived fields read from the other listings (its own too, as they were before deriving).
+/// What a run of a kind's derived fields reads from the other listings (its own kind's too, as they were before
+/// the run).
 private func derivationSources(
-    for schema: KindSchema, in listings: [String: [Listing]], schemas: [KindSchema], collation: Collation, locator: FieldLocator
+    for fields: [DerivedField], of schema: KindSchema, in listings: [String: [Listing]], schemas: [KindSchema], collation: Collation,
+    locator: FieldLocator
 ) -> DerivationSources {
     // Referring listings of each source kind, grouped by the slug their `via` field names, in that kind's order.
     var referrers: [String: [String: [Listing]]] = [:]
-    for derived in schema.derived where derived.operation.gathers {
+    for derived in fields where derived.operation.gathers {
         guard let from = derived.from, let via = derived.via, referrers[from + "." + via] == nil,
             let source = schemas.first(where: { $0.name == from })
         else { continue }
@@ -77,7 +81,7 @@ private func derivationSources(
     }
     // Listings a `lookup` may read, by kind and slug.
     var targets: [String: [String: Listing]] = [:]
-    for derived in schema.derived {
+    for derived in fields {
         guard case .lookup = derived.operation, case .reference(let kind)? = schema.field(named: derived.via ?? "")?.type, targets[kind] == nil else { continue }
         targets[kind] = Dictionary((listings[kind] ?? []).map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
     }
@@ -88,14 +92,14 @@ private func derivationSources(
         collation: collation, locator: locator)
 }
 
-/// The listing's derived fields filled in, in declaration order, so each may use the ones before it.
+/// The listing's derived `fields` filled in, in their order, so each may use the ones before it.
 /// Throws when a value would pass `NumberLimit`, at the listing whose number takes it there.
 func addDerivedFields(
-    to listing: inout Listing, schema: KindSchema, sources: DerivationSources, buildDate: CalendarDate, formatter: DisplayFormatter,
-    layouts: FieldLayouts
+    _ fields: [DerivedField], to listing: inout Listing, schema: KindSchema, sources: DerivationSources, buildDate: CalendarDate,
+    formatter: DisplayFormatter, layouts: FieldLayouts
 ) throws(Diagnostic) {
     var added = false
-    for derived in schema.derived {
+    for derived in fields {
         let value: Value?
         if derived.operation.gathers {
             let group = sources.referrers(derived.from ?? "", derived.via ?? "", listing.slug)

@@ -21,7 +21,8 @@ extension Catalogue {
         let old = collection.listings[position]
         var listing = enriched
         do throws(Diagnostic) {
-            try addDerivedFields(to: &listing, schema: schema, sources: sources, buildDate: buildDate, formatter: formatter, layouts: FieldLayouts())
+            let fields = derivationRuns(kinds.map(\.schema)).filter { $0.kind == schema.name }.flatMap(\.fields)
+            try addDerivedFields(fields, to: &listing, schema: schema, sources: sources, buildDate: buildDate, formatter: formatter, layouts: FieldLayouts())
         } catch {
             throw BuildFailure([error])
         }

@@ -281,5 +281,20 @@ public func checkDerivedFields(_ schemas: [KindSchema]) -> [Diagnostic] {
             }
         }
     }
+    do throws(DerivedFieldOrder.Loop) {
+        _ = try DerivedFieldOrder(schemas)
+    } catch {
+        problems.append(loopProblem(error))
+    }
     return problems
+}
+
+/// Fields that read each other round a loop, at the first: each would need the next computed first.
+private func loopProblem(_ loop: DerivedFieldOrder.Loop) -> Diagnostic {
+    let steps = (loop.fields + loop.fields.prefix(1)).map { "\($0.kind).\($0.field.name)" }
+    let places = loop.fields.map { "\($0.kind).\($0.field.name) at \($0.field.location.file):\($0.field.location.line)" }
+    return .error(
+        at: loop.fields[0].field.location,
+        "derived field '\(loop.fields[0].field.name)' reads itself through other derived fields (\(steps.joined(separator: " reads "))), "
+            + "so none of them can be computed first; leave one of them out (\(places.joined(separator: "; ")))")
 }

@@ -50,6 +50,53 @@ import Testing
         }
     }
 
+    /// Kinds that read each other are computed field by field, each after the fields it reads: a task's room
+    /// priority looks up its room's priority, which is its tasks' highest urgency, and the room's list of tasks
+    /// shows every task's derived fields, its room priority too. Kind by kind, the kind taken first read the
+    /// other's listings without their derived fields, and the values were left out without a word.
+    @Test func kindsThatReadEachOtherGetEveryValue() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let before = try TestSupport.buildTree(site, now: TestSupport.now)
+        TestSupport.write(TestSupport.read(site + "/content/schemas/tasks.yaml") + "  room_priority: {op: lookup, via: room, field: priority}\n",
+                          to: site + "/content/schemas/tasks.yaml")
+        let after = try TestSupport.buildTree(site, now: TestSupport.now)
+        let kitchenBefore = try TestSupport.json(before, "api/rooms/maple-kitchen.json")
+        let kitchen = try TestSupport.json(after, "api/rooms/maple-kitchen.json")
+        let priority = try #require(kitchen["priority"] as? NSNumber)
+        #expect(priority == kitchenBefore["priority"] as? NSNumber)
+        let tasks = try #require(kitchen["tasks"] as? [[String: Any]])
+        let tasksBefore = try #require(kitchenBefore["tasks"] as? [[String: Any]])
+        #expect(tasks.map { $0["urgency"] as? NSNumber } == tasksBefore.map { $0["urgency"] as? NSNumber })
+        #expect(!tasks.isEmpty && tasks.allSatisfy { $0["room_priority"] as? NSNumber == priority && $0["due"] != nil })
+    }
+
+    /// A kind's field gathered from its own listings reads their derived fields, computed first; a list of them
+    /// holds their derived fields but not itself.
+    @Test func aKindReadsItsOwnListingsDerivedFields() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let schema = site + "/content/schemas/cleaners.yaml"
+        TestSupport.write(TestSupport.read(schema).replacingOccurrences(of: "\nderived:\n", with: """
+
+              mentor: {type: reference, to: cleaners}
+            derived:
+              mentee_rating: {op: average, from: cleaners, via: mentor, field: rating, scale: 2}
+              mentees: {op: list, from: cleaners, via: mentor}
+
+            """), to: schema)
+        for mentee in ["aoife-byrne", "declan-murphy"] {
+            let file = site + "/content/cleaners/\(mentee).yaml"
+            TestSupport.write(TestSupport.read(file) + "mentor: andreea-popescu\n", to: file)
+        }
+        let files = try TestSupport.buildTree(site, now: TestSupport.now)
+        let ratings = try ["aoife-byrne", "declan-murphy"].map { try #require(TestSupport.json(files, "api/cleaners/\($0).json")["rating"] as? NSNumber).doubleValue }
+        let mentor = try TestSupport.json(files, "api/cleaners/andreea-popescu.json")
+        #expect((mentor["mentee_rating"] as? NSNumber)?.doubleValue == ((ratings[0] + ratings[1]) / 2 * 100).rounded() / 100)
+        let mentees = try #require(mentor["mentees"] as? [[String: Any]])
+        #expect(mentees.count == 2 && mentees.allSatisfy { $0["rating"] != nil && $0["mentees"] == nil })
+    }
+
     @Test func scoresSumEachPersonsPoints() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
