@@ -19,7 +19,7 @@ struct Codegen: ParsableCommand {
         guard language == "swift" else { throw ValidationError("the only language is swift, not '\(language)'") }
         do throws(BuildFailure) {
             let files = try Noticeboard.swiftModels(BuildOptions(root: site.root, maxFileBytes: site.maxFileBytes))
-            try writeFiles(files, into: output)
+            try writeFiles(files, into: output, markedBy: SwiftModels.mark)
             print("Wrote \(files.count) files to \(output)/")
         } catch {
             fail(error)

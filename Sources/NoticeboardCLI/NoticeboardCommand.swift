@@ -192,7 +192,7 @@ struct Schema: ParsableCommand {
         let folder = output ?? SitePaths.path("content/schemas/json", in: site.root)
         do throws(BuildFailure) {
             let files = try Noticeboard.editorSchemas(BuildOptions(root: site.root, maxFileBytes: site.maxFileBytes))
-            try writeFiles(files, into: folder)
+            try writeFiles(files, into: folder, markedBy: Noticeboard.editorSchemaMark)
             print("Wrote \(files.count) schemas to \(folder)/")
         } catch {
             fail(error)
