@@ -29,10 +29,18 @@ public struct SwiftModels: Sendable {
         return Self.takenTypeNames.contains(name) ? name + "Listing" : name
     }
 
+    /// The types a kind's file declares at its top level: the listing, its card and its page.
+    func declaredTypeNames(_ kind: String) -> [String] {
+        let name = typeName(kind)
+        return [name, name + "Card", name + "Page"]
+    }
+
     /// Two kinds whose singulars make one type name (`Task` and `Task listing`, `Rental item` and
-    /// `rental-item`) would write one file over the other: each is an error at its schema's `singular`.
+    /// `rental-item`, or `Cleaner card` and the card of `Cleaner`) would not compile side by side, or write one
+    /// file over the other: each is an error at its schema's `singular`.
     func checkTypeNamesDiffer() throws(BuildFailure) {
-        let byName = Dictionary(grouping: schemas, by: { typeName($0.name) })
+        let declarations = schemas.flatMap { schema in declaredTypeNames(schema.name).map { ($0, schema) } }
+        let byName = Dictionary(grouping: declarations, by: \.0).mapValues { $0.map(\.1) }
         let problems = byName.filter { $0.value.count > 1 }.sorted { $0.key < $1.key }.flatMap { name, kinds in
             kinds.map { schema in
                 Diagnostic.error(
@@ -54,14 +62,26 @@ public struct SwiftModels: Sendable {
         "Image", "Label", "Link", "List", "Menu", "Section", "Shape", "State", "Tab", "Text", "Toggle", "View", "Window",
     ])
 
-    /// The types `shared` declares at its top level (`Slug`, `Page`, `APIRoot`…), read from its text.
+    /// The types `shared` declares at its top level (`Slug`, `Page`, `APIRoot`, `JSONValue`…), read from its text.
     static let sharedTypeNames = Set(shared.split(separator: "\n").compactMap { line -> String? in
-        guard line.hasPrefix("public struct ") || line.hasPrefix("public enum ") else { return nil }
-        return String(line.split(separator: " ")[2].prefix { $0.isLetter || $0.isNumber })
+        let words = line.split(separator: " ")
+        guard line.hasPrefix("public "), let kind = words.firstIndex(where: { ["struct", "enum", "typealias"].contains($0) }), kind + 1 < words.count
+        else { return nil }
+        return String(words[kind + 1].prefix { $0.isLetter || $0.isNumber })
     })
 
+    /// The name of the type a field's enum or object gets inside its listing: the field's in UpperCamelCase,
+    /// with `Value` after a name that would hide a type the models use (a field `string` made `String`, and
+    /// every `String` in the listing meant it) or that the listing's coding keys have.
+    func nestedTypeName(_ field: String) -> String {
+        let name = Self.upperCamel(field)
+        let hidden = Self.takenTypeNames.union(["CodingKeys", "CodingKey"]).union(schemas.flatMap { declaredTypeNames($0.name) })
+        return hidden.contains(name) ? name + "Value" : name
+    }
+
+    /// Letters with accents lose them first (`Ünïcode` → `Unicode`); other letters outside ASCII part words.
     static func upperCamel(_ text: String) -> String {
-        let words = text.split { !($0.isLetter || $0.isNumber) || !$0.isASCII }
+        let words = text.folding(options: .diacriticInsensitive, locale: nil).split { !($0.isLetter || $0.isNumber) || !$0.isASCII }
         let name = words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
         return name.first?.isNumber ?? true ? "T" + name : name
     }
@@ -103,7 +123,7 @@ public struct SwiftModels: Sendable {
         for key in Self.cardFields(of: schema) where !card.contains(where: { $0.key == key }) {
             if let field = schema.facetField(named: key), !field.isPrivate {
                 // Its enums and objects are the listing's nested types (an entry field's: the entry's).
-                let owner = schema.field(named: key) != nil ? name : name + "." + Self.upperCamel(schema.entriesField ?? "")
+                let owner = schema.field(named: key) != nil ? name : name + "." + nestedTypeName(schema.entriesField ?? "")
                 var ignored: [String] = []
                 card.append(Property(name: Self.lowerCamel(key), key: key, type: swiftType(field.type, name: key, nested: &ignored, owner: owner + ".") + "?"))
             } else if let derived = schema.derived.first(where: { $0.name == key }) {
@@ -151,14 +171,14 @@ public struct SwiftModels: Sendable {
         case .image: return "PublishedImage"
         case .reference(let kind): return "Reference<\(typeName(kind))>"
         case .enumeration(let values):
-            nested.append(enumeration(Self.upperCamel(name), values))
-            return owner + Self.upperCamel(name)
+            nested.append(enumeration(nestedTypeName(name), values))
+            return owner + nestedTypeName(name)
         case .list(let item): return "[\(swiftType(item.type, name: name, nested: &nested, owner: owner))]"
         case .object(let objectFields):
             var inner: [String] = []
             let properties = fields(objectFields, nested: &inner)
-            nested.append(structure(Self.upperCamel(name), "One of `\(name)`.", properties, nested: inner))
-            return owner + Self.upperCamel(name)
+            nested.append(structure(nestedTypeName(name), "One of `\(name)`.", properties, nested: inner))
+            return owner + nestedTypeName(name)
         }
     }
 

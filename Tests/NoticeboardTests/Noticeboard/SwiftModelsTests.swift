@@ -8,9 +8,16 @@ import Testing
 /// `noticeboard codegen swift`: the models compile with `swiftc` and decode every document an app reads of
 /// the example site (the API root, every listing, every kind's file, page, facet and daily pick).
 @Suite struct SwiftModelsTests {
+    /// Also with names that would hide the types the models use: fields `string` (an enum, whose type hid
+    /// Swift's `String` in the listing) and `coding_keys` (an object, whose type clashed with the coding keys),
+    /// a value with accents, and a kind whose singular names a shared type (`JSONValue`).
     @Test func theModelsCompileAndDecodeEveryPublishedDocument() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
+        let reviews = site + "/content/schemas/reviews.yaml"
+        TestSupport.write(TestSupport.read(reviews) + "  string: {type: enum, values: [a, Ünïcode]}\n  coding_keys: {type: object, fields: {x: string}}\n", to: reviews)
+        let houses = site + "/content/schemas/houses.yaml"
+        TestSupport.write(TestSupport.read(houses).replacingOccurrences(of: "singular: House", with: "singular: JSON value"), to: houses)
         _ = try Noticeboard.build(BuildOptions(root: site, now: CalendarDate(year: 2026, month: 11, day: 23)!))
         let generated = try TestSupport.runCLI(["codegen", "swift", "--output", site + "/Models"], in: site)
         #expect(generated.status == 0, "\(generated.stderr)")
@@ -19,7 +26,7 @@ import Testing
         let models = SwiftModels(schemas: loaded.schemas)
         let kinds = loaded.schemas.map { schema in
             let type = models.typeName(schema.name)
-            let entry = schema.entriesField.map { "\(type).\(SwiftModels.upperCamel($0))" } ?? type
+            let entry = schema.entriesField.map { "\(type).\(models.nestedTypeName($0))" } ?? type
             let facets = schema.facets.map { "\"\($0)\"" }.joined(separator: ", ")
             return "kind(\"\(schema.name)\", \(type).self, \(type)Card.self, \(entry).self, facets: [\(facets)])"
         }
@@ -32,6 +39,9 @@ import Testing
         #expect(checked.stdout.contains("decoded"), "\(checked.stdout)")
         let count = Int(checked.stdout.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
         #expect(count > 500, "\(checked.stdout)")
+        let reviewModel = TestSupport.read(site + "/Models/Review.swift")
+        #expect(reviewModel.contains("public enum StringValue") && reviewModel.contains("case unicode") && reviewModel.contains("public struct CodingKeysValue"))
+        #expect(models.typeName("houses") == "JSONValueListing")
     }
 
     /// A kind whose singular names a type an app already has (Swift's `Task`, the shared `Page`, SwiftUI's
@@ -43,12 +53,16 @@ import Testing
         let models = SwiftModels(schemas: schemas)
         #expect(SwiftModels.sharedTypeNames == [
             "Slug", "CalendarDay", "Reference", "PublishedImage", "GroupTotal", "Page", "FacetValues", "KindDocument", "DailyPick", "APIRoot",
+            "JSONValue",
         ])
         #expect(schemas.map { models.typeName($0.name) } == ["TaskListing", "PageListing", "ImageListing", "RentalItem", "Tasks"])
         try models.checkTypeNamesDiffer()
         // `Task` and `Task listing` would both be TaskListing, one file written over the other.
         let clashing = SwiftModels(schemas: schemas + [KindSchema(name: "jobs", title: "Jobs", singular: "Task listing", description: "", titleField: "name", fields: [], file: "content/schemas/jobs.yaml")])
         #expect(throws: BuildFailure.self) { try clashing.checkTypeNamesDiffer() }
+        // `Task card` would be the card of `Task`'s listing type too.
+        let card = SwiftModels(schemas: schemas + [KindSchema(name: "cards", title: "Cards", singular: "Task listing card", description: "", titleField: "name", fields: [], file: "content/schemas/cards.yaml")])
+        #expect(throws: BuildFailure.self) { try card.checkTypeNamesDiffer() }
     }
 
     /// Decodes the documents below `api/` with the generated models; exits 1 on the first kind that fails.
