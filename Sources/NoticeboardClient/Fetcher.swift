@@ -26,12 +26,15 @@ public final class Fetcher: @unchecked Sendable {
         case status(URL, Int)
         case digest(URL, expected: String, got: String)
         case size(URL, expected: Int, got: Int)
+        /// Not the JSON document expected there: `reason` says where it differs.
+        case unreadable(URL, reason: String)
 
         public var description: String {
             switch self {
             case .status(let url, let status): "\(url): HTTP status \(status)"
             case .digest(let url, let expected, let got): "\(url): SHA-256 is \(got), the site says \(expected)"
             case .size(let url, let expected, let got): "\(url): \(got) bytes, the site says \(expected)"
+            case .unreadable(let url, let reason): "\(url): not the document this client reads there (\(reason))"
             }
         }
     }
@@ -87,9 +90,30 @@ public final class Fetcher: @unchecked Sendable {
         return data
     }
 
-    /// The decoded document at `pathOrURL`.
-    public func document<Document: Decodable>(_ type: Document.Type, at pathOrURL: String) async throws -> Document {
-        try JSONDecoder().decode(type, from: try await fetch(pathOrURL))
+    /// The decoded document at `pathOrURL`; with `expected`, its bytes checked first (see `fetch`).
+    public func document<Document: Decodable>(
+        _ type: Document.Type, at pathOrURL: String, expected: (size: Int, sha256: String)? = nil
+    ) async throws -> Document {
+        let data = try await fetch(pathOrURL, expected: expected)
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch let error as DecodingError {
+            throw Failure.unreadable(url(pathOrURL), reason: Self.reason(error))
+        }
+    }
+
+    /// Where a document differs from what was expected, in words: Foundation's description names its own types.
+    static func reason(_ error: DecodingError) -> String {
+        func place(_ path: [CodingKey]) -> String {
+            path.isEmpty ? "" : " at " + path.map { $0.intValue.map { "[\($0)]" } ?? "'\($0.stringValue)'" }.joined(separator: " ")
+        }
+        switch error {
+        case .dataCorrupted(let context) where context.codingPath.isEmpty: return "not valid JSON"
+        case .dataCorrupted(let context): return "a value that cannot be read\(place(context.codingPath))"
+        case .keyNotFound(let key, let context): return "no '\(key.stringValue)'\(place(context.codingPath))"
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context): return "not a \(type)\(place(context.codingPath))"
+        @unknown default: return "\(error)"
+        }
     }
 
     static func sha256(_ data: Data) -> String {

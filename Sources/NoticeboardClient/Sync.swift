@@ -77,7 +77,7 @@ public struct Sync: Sendable {
     }
 
     private func fetchHead() async throws -> SyncFormat.Head {
-        let head = try JSONDecoder().decode(SyncFormat.Head.self, from: try await fetcher.fetch(SyncFormat.headPath))
+        let head = try await fetcher.document(SyncFormat.Head.self, at: SyncFormat.headPath)
         guard head.apiVersion == SyncFormat.apiVersion else { throw Failure.unsupportedVersion(head.apiVersion) }
         return head
     }
@@ -131,8 +131,7 @@ public struct Sync: Sendable {
     private func applying(_ chain: [SyncFormat.Change], to last: MirrorFolder.Record, head: SyncFormat.Head) async throws -> MirrorFolder.Record {
         var files = last.files
         for change in chain {
-            let data = try await fetcher.fetch(change.url, expected: (change.size, change.sha256))
-            let list = try JSONDecoder().decode(SyncFormat.ChangeList.self, from: data)
+            let list = try await fetcher.document(SyncFormat.ChangeList.self, at: change.url, expected: (change.size, change.sha256))
             for path in list.removed { files[path] = nil }
             for file in list.changed { files[file.path] = .init(size: file.size, sha256: file.sha256) }
         }
@@ -141,8 +140,7 @@ public struct Sync: Sendable {
     }
 
     private func walkingTree(of head: SyncFormat.Head, last: MirrorFolder.Record?) async throws -> MirrorFolder.Record {
-        let treeData = try await fetcher.fetch(head.tree.url, expected: (head.tree.size, head.tree.sha256))
-        let tree = try JSONDecoder().decode(SyncFormat.Tree.self, from: treeData)
+        let tree = try await fetcher.document(SyncFormat.Tree.self, at: head.tree.url, expected: (head.tree.size, head.tree.sha256))
         var files: [String: MirrorFolder.Record.Entry] = [:]
         var buckets: [String: String] = [:]
         // A bucket whose digest the mirror recorded holds the same files: the mirror's own.
@@ -152,7 +150,7 @@ public struct Sync: Sendable {
             for (path, entry) in last.files where kept.contains(String(Fetcher.sha256(Data(path.utf8)).prefix(digits))) { files[path] = entry }
         }
         let fetched = try await inParallel(tree.buckets.filter { !kept.contains($0.bucket) }) { bucket in
-            try JSONDecoder().decode(SyncFormat.BucketFiles.self, from: try await fetcher.fetch(bucket.url, expected: (bucket.size, bucket.sha256))).files
+            try await fetcher.document(SyncFormat.BucketFiles.self, at: bucket.url, expected: (bucket.size, bucket.sha256)).files
         }
         for file in fetched.joined() { files[file.path] = .init(size: file.size, sha256: file.sha256) }
         for bucket in tree.buckets { buckets[bucket.bucket] = bucket.sha256 }

@@ -113,6 +113,24 @@ import Testing
         Self.expectMirror(mirror, is: site + "/built")
     }
 
+    /// A document that is not what the client reads is an error naming its URL and what is wrong, in words
+    /// (it was Foundation's `DecodingError.dataCorrupted: …`, with no file named).
+    @Test func aHeadThatIsNotTheDocumentExpectedIsNamed() async throws {
+        let site = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(site) }
+        for (head, reason) in [("<html>", "not valid JSON"), (#"{"api_version": 1}"#, "no 'build'")] {
+            TestSupport.write(head, to: site + "/served/api/sync/head.json")
+            ServedBuilds.serve(site + "/served")
+            let mirror = MirrorFolder(folder: URL(fileURLWithPath: site + "/mirror"))
+            do {
+                _ = try await Sync(fetcher: Self.fetcher(), mirror: mirror).run()
+                Issue.record("\(head) was synced")
+            } catch {
+                #expect("\(error)" == "https://example.org/catalogue/api/sync/head.json: not the document this client reads there (\(reason))")
+            }
+        }
+    }
+
     /// A sync that waited on a folder that was then removed (as a sync that fails in a folder it made removes
     /// it) locks the folder made at its path after, and waits while another holds that one.
     @Test func aSyncThatWaitedOnARemovedFolderLocksTheNewOne() async throws {
