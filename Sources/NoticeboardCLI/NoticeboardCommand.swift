@@ -65,9 +65,9 @@ struct Build: ParsableCommand {
                 let megabytes = Double(report.bytes) / 1_048_576
                 let images = report.imagesProcessed == 0 ? "" : ", \(report.imagesProcessed) image\(report.imagesProcessed == 1 ? "" : "s") processed"
                 print(String(
-                    format: "Built %d listings into %@/: %d pages, %d files (%d written, %d unchanged%@), %.1f MB in %.2f s",
-                    report.listings, options.outputPath, report.pages, report.files, report.written, report.files - report.written,
-                    images, megabytes, report.seconds))
+                    format: "Built %d listing%@ into %@/: %d page%@, %d file%@ (%d written, %d unchanged%@), %.1f MB in %.2f s",
+                    report.listings, plural(report.listings), options.outputPath, report.pages, plural(report.pages), report.files,
+                    plural(report.files), report.written, report.files - report.written, images, megabytes, report.seconds))
             }
             if timings {
                 for stage in report.stages.stages { FileHandle.standardError.write(Data((stage.line + "\n").utf8)) }
@@ -139,6 +139,18 @@ struct BuildDate: ExpressibleByArgument {
     }
 }
 
+/// "s" after a word counting `count`, unless it is one.
+private func plural(_ count: Int) -> String {
+    count == 1 ? "" : "s"
+}
+
+/// `path` as a shell reads it back: as it is when it holds only characters no shell treats specially, else in
+/// single quotes (`'my site'`).
+func shellQuoted(_ path: String) -> String {
+    let plain = path.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || "/._-+,:@%=".unicodeScalars.contains($0)) }
+    return plain && !path.isEmpty ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+}
+
 /// Diagnostics go to standard error, as compilers print them, naming files relative to the site root.
 private func printDiagnostics(_ diagnostics: [Diagnostic]) {
     guard !diagnostics.isEmpty else { return }
@@ -174,7 +186,7 @@ struct New: ParsableCommand {
             try manager.copyItem(atPath: scaffold.path + "/" + item, toPath: folder + "/" + item)
         }
         // In the current folder, there is nowhere to go first.
-        let goThere = folder == "." || folder == "./" ? "" : "  cd \(folder)\n"
+        let goThere = folder == "." || folder == "./" ? "" : "  cd \(shellQuoted(folder))\n"
         print("Made a new site in \(folder)/. Next:\n\(goThere)  noticeboard serve     # preview at http://127.0.0.1:4000/\n  noticeboard build     # write the site to public/")
     }
 }

@@ -11,6 +11,24 @@ import Testing
         #expect(made.status == 0 && made.stdout.contains("Next:\n  noticeboard serve"), "\(made.stdout)\(made.stderr)")
     }
 
+    /// A folder with characters a shell reads specially is named quoted, so the line works as pasted; a build
+    /// of one listing says "1 listing".
+    @Test func theFolderToGoToIsQuotedForTheShell() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let made = try TestSupport.runCLI(["new", "my site/it's"], in: folder)
+        #expect(made.stdout.contains("Next:\n  cd 'my site/it'\\''s'\n"), "\(made.stdout)")
+        let moved = try TestSupport.run("sh", ["-c", "cd 'my site/it'\\''s' && pwd"], in: folder)
+        #expect(moved.stdout.hasSuffix("/my site/it's\n"), "\(moved.stdout)\(moved.stderr)")
+        let site = folder + "/my site/it's"
+        try FileManager.default.removeItem(atPath: site + "/content/notices/free-firewood.yaml")
+        let built = try TestSupport.runCLI(["build", "--now", "2026-11-23"], in: site)
+        #expect(built.stdout.hasPrefix("Built 2 listings into public/: "), "\(built.stdout)")
+        try FileManager.default.removeItem(atPath: site + "/content/sayings/proverbs.yaml")
+        let one = try TestSupport.runCLI(["build", "--now", "2026-11-23"], in: site)
+        #expect(one.stdout.hasPrefix("Built 1 listing into public/: "), "\(one.stdout)\(one.stderr)")
+    }
+
     @Test func newMakesASiteThatBuildsAndRefusesToOverwrite() throws {
         let folder = TestSupport.temporaryFolder()
         defer { TestSupport.removeTree(folder) }
