@@ -187,7 +187,10 @@ public enum OwnedFolders {
             if names.contains(updateMarker), names.contains(updateManifest) || manifestPaths(in: path) != nil { return nil }
             // A build killed between linking the manifest and putting the marker in (`StagedOutput.markUpdating`),
             // or between taking the two out, left the link alone.
-            return foreignOutput(path, besides: [updateManifest]).map { _ in "\(path) holds files that Noticeboard did not write" }
+            guard foreignOutput(path, besides: [updateManifest]) != nil else { return nil }
+            let listed = manifestPaths(in: path) ?? []
+            let strays = names.filter { !listed.contains($0) && ![updateMarker, updateManifest].contains($0) }.sorted()
+            return "\(path) holds \(strays.first.map { $0 + besides(strays) } ?? "files"), which Noticeboard did not write"
         }
     }
 
