@@ -284,6 +284,9 @@ private func decodeFieldType(
             problems.error(settings.value("values")!, "enum field '\(name)' needs at least one value")
             return nil
         }
+        for (value, valueNode) in values where value.allSatisfy(\.isWhitespace) {
+            problems.error(valueNode, "an enum value of '\(name)' is empty; every value needs text, which pages and facet links show")
+        }
         var seen = Set<String>(), repeated = Set<String>()
         for (value, valueNode) in values where !seen.insert(value).inserted && repeated.insert(value).inserted {
             problems.error(valueNode, "'\(value)' is listed more than once in the values of enum field '\(name)'")
