@@ -16,6 +16,12 @@ public struct DailyPicks: Sendable {
 
     public let picks: [Pick]
 
+    /// Whether the kind has anything to pick: a listing, or for a collection kind an entry.
+    public static func havePool(_ collection: KindCollection) -> Bool {
+        guard let entriesField = collection.schema.entriesField else { return !collection.listings.isEmpty }
+        return collection.listings.contains { !($0.fields[entriesField]?.listValue ?? []).isEmpty }
+    }
+
     public init(collection: KindCollection, from start: CalendarDate, days: Int) {
         var pool: [(Value, Listing, Int?)] = []
         let bySlug = collection.listings.sorted { $0.slug < $1.slug }

@@ -31,7 +31,8 @@ extension SiteRenderer {
                         "url": .string(site.url(facetDocumentPath(facet, kind: schema.name))),
                     ])
                 }),
-                "daily": schema.daily == nil ? .null : .string(site.url("api/\(schema.name)/daily/{date}.json")),
+                // None with nothing to pick, when no daily file is written.
+                "daily": schema.daily == nil || !DailyPicks.havePool(collection) ? .null : .string(site.url("api/\(schema.name)/daily/{date}.json")),
             ])
         }
         let root: Value = .object([

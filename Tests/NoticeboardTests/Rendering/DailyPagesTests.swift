@@ -35,6 +35,24 @@ import Testing
         #expect(text(files, "index.html").contains("href=\"/catalogue/quotes/\(slug)/#entry-\(position - 1)\""))
     }
 
+    /// The API root names the daily documents only where they are written: a kind with `daily` but nothing
+    /// to pick (no collection of quotes) has no daily file, and the root says `null`, not a URL that 404s.
+    @Test func theAPIRootNamesNoDailyFilesWhereThereIsNothingToPick() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        func dailyURL(_ files: [String: Data]) throws -> Any? {
+            let root = try TestSupport.json(files, "api/index.json")
+            let kinds = try #require(root["kinds"] as? [[String: Any]])
+            return try #require(kinds.first { $0["name"] as? String == "quotes" })["daily"]
+        }
+        let before = try TestSupport.buildTree(site)
+        #expect(try dailyURL(before) as? String == "https://example.org/catalogue/api/quotes/daily/{date}.json")
+        try FileManager.default.removeItem(atPath: site + "/content/quotes")
+        let after = try TestSupport.buildTree(site)
+        #expect(try dailyURL(after) is NSNull)
+        #expect(!after.keys.contains { $0.hasPrefix("api/quotes/daily/") })
+    }
+
     @Test func categoryTagsLinkTheirPageWhichIsHeadedAsWritten() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
