@@ -357,7 +357,7 @@ private func formatBound(_ value: Double) -> String {
 }
 
 /// `quotes.3.text` reads as `quotes[3].text`.
-func display(_ path: [String]) -> String {
+public func display(_ path: [String]) -> String {
     var text = ""
     for part in path {
         if let first = part.first, first.isNumber {

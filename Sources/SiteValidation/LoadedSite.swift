@@ -401,7 +401,7 @@ public struct LoadedSite: Sendable {
 
     private static func danglingReferences(of listing: Listing, slugs: [String: Set<String>]) -> [Diagnostic] {
         listing.references.filter { !(slugs[$0.kind]?.contains($0.slug) ?? false) }.map { reference in
-            let field = reference.fieldPath.joined(separator: ".")
+            let field = display(reference.fieldPath)
             return .error(
                 at: reference.location,
                 reference.isPrivate
