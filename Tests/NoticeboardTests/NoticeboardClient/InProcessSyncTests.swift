@@ -88,21 +88,9 @@ import Testing
     /// nothing; then it runs. Two syncs once made their snapshots in one `incoming/`, and the second to finish
     /// put a part of the mirror in place of the whole, which every later sync took as up to date.
     @Test func aSyncWaitsWhileAnotherHoldsTheMirror() async throws {
-        let site = TestSupport.makeSite()
+        let (site, folder, other) = try Self.servedSiteWithHeldMirror()
         defer { TestSupport.removeTree(site) }
-        _ = try Noticeboard.build(BuildOptions(root: site, output: site + "/built", now: Self.now))
-        ServedBuilds.serve(site + "/built")
-        let folder = site + "/mirror"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let other = open(folder, O_RDONLY | O_DIRECTORY)
-        #expect(flock(other, LOCK_EX) == 0)
-
-        let waited = Mutex(false)
-        let mirror = MirrorFolder(folder: URL(fileURLWithPath: folder))
-        var sync = Sync(fetcher: Self.fetcher(), mirror: mirror)
-        sync.waiting = { waited.withLock { $0 = true } }
-        let run = Task { [sync] in try await sync.run() }
-        let didWait = await Self.eventually { waited.withLock { $0 } }
+        let (run, mirror, didWait) = await Self.waitingSync(into: folder)
         try await Task.sleep(nanoseconds: 200_000_000)
         let wroteWhileWaiting = try FileManager.default.contentsOfDirectory(atPath: folder)
         close(other)
@@ -111,6 +99,28 @@ import Testing
         #expect(didWait && wroteWhileWaiting.isEmpty, "\(wroteWhileWaiting)")
         #expect(!report.wasUpToDate)
         Self.expectMirror(mirror, is: site + "/built")
+    }
+
+    /// The example site built and served, and its folder `mirror` made and locked, as another sync holds it.
+    static func servedSiteWithHeldMirror() throws -> (site: String, folder: String, held: Int32) {
+        let site = TestSupport.makeSite()
+        _ = try Noticeboard.build(BuildOptions(root: site, output: site + "/built", now: Self.now))
+        ServedBuilds.serve(site + "/built")
+        let folder = site + "/mirror"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let held = open(folder, O_RDONLY | O_DIRECTORY)
+        #expect(flock(held, LOCK_EX) == 0)
+        return (site, folder, held)
+    }
+
+    /// A sync into `folder` started, once it says it waits (or after 10 s, when `didWait` is false).
+    static func waitingSync(into folder: String) async -> (run: Task<Sync.Report, Error>, mirror: MirrorFolder, didWait: Bool) {
+        let waited = Mutex(false)
+        let mirror = MirrorFolder(folder: URL(fileURLWithPath: folder))
+        var sync = Sync(fetcher: Self.fetcher(), mirror: mirror)
+        sync.waiting = { waited.withLock { $0 = true } }
+        let run = Task { [sync] in try await sync.run() }
+        return (run, mirror, await Self.eventually { waited.withLock { $0 } })
     }
 
     /// A document that is not what the client reads is an error naming its URL and what is wrong, in words
@@ -134,21 +144,9 @@ import Testing
     /// A sync that waited on a folder that was then removed (as a sync that fails in a folder it made removes
     /// it) locks the folder made at its path after, and waits while another holds that one.
     @Test func aSyncThatWaitedOnARemovedFolderLocksTheNewOne() async throws {
-        let site = TestSupport.makeSite()
+        let (site, folder, first) = try Self.servedSiteWithHeldMirror()
         defer { TestSupport.removeTree(site) }
-        _ = try Noticeboard.build(BuildOptions(root: site, output: site + "/built", now: Self.now))
-        ServedBuilds.serve(site + "/built")
-        let folder = site + "/mirror"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-        let first = open(folder, O_RDONLY | O_DIRECTORY)
-        #expect(flock(first, LOCK_EX) == 0)
-
-        let waited = Mutex(false)
-        let mirror = MirrorFolder(folder: URL(fileURLWithPath: folder))
-        var sync = Sync(fetcher: Self.fetcher(), mirror: mirror)
-        sync.waiting = { waited.withLock { $0 = true } }
-        let run = Task { [sync] in try await sync.run() }
-        let didWait = await Self.eventually { waited.withLock { $0 } }
+        let (run, mirror, didWait) = await Self.waitingSync(into: folder)
         rmdir(folder)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         let second = open(folder, O_RDONLY | O_DIRECTORY)
