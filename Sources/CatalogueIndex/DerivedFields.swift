@@ -46,11 +46,6 @@ func derivationRuns(_ schemas: [KindSchema]) -> [DerivedFieldOrder.Run] {
     }
 }
 
-/// The kinds whose listings a kind's derived fields read.
-func reads(_ schema: KindSchema) -> [String] {
-    DerivedFieldOrder.kindsRead(by: schema)
-}
-
 /// What derived fields read besides the listing itself: the listings of a kind that refer to a slug through
 /// a field (in that kind's order), one listing of a kind by slug, and the order of text for `list`'s `sort`;
 /// and where in the listings' files an error points.

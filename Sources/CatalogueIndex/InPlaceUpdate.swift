@@ -15,7 +15,7 @@ extension Catalogue {
     public func replacing(_ enriched: Listing, formatter: DisplayFormatter, edited: inout EditedPositions) throws(BuildFailure) -> Catalogue? {
         guard let kindIndex = kinds.firstIndex(where: { $0.schema.name == enriched.kind }) else { return nil }
         let collection = kinds[kindIndex], schema = collection.schema
-        guard schema.entriesField == nil, !kinds.contains(where: { reads($0.schema).contains(schema.name) }),
+        guard schema.entriesField == nil, !kinds.contains(where: { DerivedFieldOrder.kindsRead(by: $0.schema).contains(schema.name) }),
             let position = collection.listings.firstIndex(where: { $0.slug == enriched.slug })
         else { return nil }
         let old = collection.listings[position]

@@ -43,8 +43,7 @@ public struct DerivedFieldOrder: Sendable {
             let (schema, field) = pending.remove(at: next)
             let node = Node(kind: schema.name, field: field.name)
             // A field that reads one of its own run on other listings of its kind needs that run finished.
-            let readsRun = current.map { run in run.kind == schema.name && Self.othersRead(field, of: schema, in: byName).contains { name in run.fields.contains { $0.name == name } } }
-            if let run = current, run.kind != schema.name || readsRun == true {
+            if let run = current, run.kind != schema.name || Self.readsOtherListings(of: run.fields, field, of: schema, in: byName) {
                 runs.append(Run(kind: run.kind, fields: run.fields))
                 current = nil
             }
@@ -82,6 +81,13 @@ public struct DerivedFieldOrder: Sendable {
         guard let other = otherKind(field, of: schema, in: schemas) else { return Set(own) }
         let names = othersRead(field, of: schema, in: schemas)
         return Set(own + other.derived.filter { names.contains($0.name) }.map { Node(kind: other.name, field: $0.name) })
+    }
+
+    /// Whether `field` reads one of `fields` (its own kind's) on other listings of its kind.
+    private static func readsOtherListings(of fields: [DerivedField], _ field: DerivedField, of schema: KindSchema, in schemas: [String: KindSchema]) -> Bool {
+        guard otherKind(field, of: schema, in: schemas)?.name == schema.name else { return false }
+        let names = othersRead(field, of: schema, in: schemas)
+        return fields.contains { names.contains($0.name) }
     }
 
     /// The kind whose listings a gathering field or a lookup reads.
