@@ -281,15 +281,19 @@ public func checkDerivedFields(_ schemas: [KindSchema]) -> [Diagnostic] {
             }
         }
     }
-    do throws(DerivedFieldOrder.Loop) {
-        _ = try DerivedFieldOrder(schemas)
-    } catch {
-        problems.append(loopProblem(error))
-    }
-    return problems
+    return problems + loopProblems(schemas)
 }
 
 /// Fields that read each other round a loop, at the first: each would need the next computed first.
+private func loopProblems(_ schemas: [KindSchema]) -> [Diagnostic] {
+    do throws(DerivedFieldOrder.Loop) {
+        _ = try DerivedFieldOrder(schemas)
+        return []
+    } catch {
+        return [loopProblem(error)]
+    }
+}
+
 private func loopProblem(_ loop: DerivedFieldOrder.Loop) -> Diagnostic {
     let steps = (loop.fields + loop.fields.prefix(1)).map { "\($0.kind).\($0.field.name)" }
     let places = loop.fields.map { "\($0.kind).\($0.field.name) at \($0.field.location.file):\($0.field.location.line)" }
