@@ -97,18 +97,20 @@ public struct DerivedFieldOrder: Sendable {
         return schemas[target]
     }
 
-    /// The names of the fields a gathering field or a lookup reads on the other listings: those it gathers
-    /// or looks up, and the order they are gathered in (their kind's sort); a gathered list, all of them but
-    /// itself (a list of a kind's own listings does not hold theirs).
+    /// The names of the fields a gathering field or a lookup reads on the other listings: those it gathers or
+    /// looks up, and for `sum_by`, whose equal totals keep the order of the listings, that kind's sort fields.
+    /// (A count, sum, minimum or maximum is the same in any order, and an average within its last bit.) A
+    /// gathered list holds the listings whole, so it reads all their fields, except the lists of that kind that
+    /// gather this one's listings: those would hold the list being made (a list of a kind's own listings does
+    /// not hold itself, nor the kind's other lists of its own listings).
     static func othersRead(_ field: DerivedField, of schema: KindSchema, in schemas: [String: KindSchema]) -> Set<String> {
         guard let other = otherKind(field, of: schema, in: schemas) else { return [] }
-        let gatheredOrder = field.operation.gathers ? other.sort.map(\.field) : []
         switch field.operation {
-        case .count: return Set(gatheredOrder)
+        case .count: return []
         case .average(let name, _), .bayesianAverage(let name, _, _, _), .sum(let name), .minimum(let name), .maximum(let name):
-            return Set(gatheredOrder + [name])
-        case .sumBy(let group, let name): return Set(gatheredOrder + [group, name])
-        case .list: return Set(other.derived.map(\.name).filter { other.name != schema.name || $0 != field.name })
+            return [name]
+        case .sumBy(let group, let name): return Set([group, name] + other.sort.map(\.field))
+        case .list: return Set(other.derived.filter { !($0.operation.isList && $0.from == schema.name) }.map(\.name))
         case .lookup(let name): return [name]
         case .daysSince, .ratio, .times, .atLeast: return []
         }

@@ -119,6 +119,11 @@ public struct DerivedField: Sendable {
         /// A field of the listing that this listing's reference field `via` points at.
         case lookup(field: String)
 
+        public var isList: Bool {
+            if case .list = self { return true }
+            return false
+        }
+
         /// Gathering operations read another kind's listings through its reference field `via`.
         public var gathers: Bool {
             switch self {

@@ -72,7 +72,8 @@ import Testing
     }
 
     /// A kind's field gathered from its own listings reads their derived fields, computed first; a list of them
-    /// holds their derived fields but not itself.
+    /// holds their derived fields but not itself, nor the kind's other lists of its own listings. A kind sorted
+    /// by a count of its own listings is no loop: a count does not depend on their order.
     @Test func aKindReadsItsOwnListingsDerivedFields() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
@@ -83,8 +84,10 @@ import Testing
             derived:
               mentee_rating: {op: average, from: cleaners, via: mentor, field: rating, scale: 2}
               mentees: {op: list, from: cleaners, via: mentor}
+              mentees_by_name: {op: list, from: cleaners, via: mentor, sort: [name]}
+              mentee_count: {op: count, from: cleaners, via: mentor}
 
-            """), to: schema)
+            """).replacingOccurrences(of: "\nsort: [", with: "\nsort: [-mentee_count, "), to: schema)
         for mentee in ["aoife-byrne", "declan-murphy"] {
             let file = site + "/content/cleaners/\(mentee).yaml"
             TestSupport.write(TestSupport.read(file) + "mentor: andreea-popescu\n", to: file)
@@ -94,7 +97,10 @@ import Testing
         let mentor = try TestSupport.json(files, "api/cleaners/andreea-popescu.json")
         #expect((mentor["mentee_rating"] as? NSNumber)?.doubleValue == ((ratings[0] + ratings[1]) / 2 * 100).rounded() / 100)
         let mentees = try #require(mentor["mentees"] as? [[String: Any]])
-        #expect(mentees.count == 2 && mentees.allSatisfy { $0["rating"] != nil && $0["mentees"] == nil })
+        #expect(mentees.count == 2 && mentees.allSatisfy { $0["rating"] != nil && $0["mentees"] == nil && $0["mentees_by_name"] == nil })
+        #expect(mentor["mentee_count"] as? Int == 2)
+        let first = try #require((TestSupport.json(files, "api/cleaners.json")["items"] as? [[String: Any]])?.first)
+        #expect(first["slug"] as? String == "andreea-popescu")
     }
 
     @Test func scoresSumEachPersonsPoints() throws {
