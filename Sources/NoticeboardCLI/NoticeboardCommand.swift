@@ -204,7 +204,7 @@ struct Schema: ParsableCommand {
         let folder = output ?? SitePaths.path("content/schemas/json", in: site.root)
         do throws(BuildFailure) {
             let files = try Noticeboard.editorSchemas(BuildOptions(root: site.root, maxFileBytes: site.maxFileBytes))
-            try writeFiles(files, into: folder, markedBy: Noticeboard.editorSchemaMark)
+            tellOfEarlierFiles(try writeFiles(files, into: folder, markedBy: Noticeboard.editorSchemaMarks), in: folder, madeBy: "noticeboard schema")
             print("Wrote \(files.count) schemas to \(folder)/")
         } catch {
             fail(error)

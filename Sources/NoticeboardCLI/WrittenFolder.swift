@@ -2,22 +2,23 @@ import Foundation
 import SiteModel
 
 /// Writes the files `schema` and `codegen` make into `folder`, made with the folders above it when missing.
-/// A file already at one of their names is replaced only when a run of the same command wrote it (it says
-/// so, with `mark`, near its start); any other is the user's, and nothing is written. Files an earlier run
-/// wrote that this one does not make (a kind renamed) are removed. A file in the folder's place is said in
-/// words (Foundation printed `NSCocoaErrorDomain Code=516 …`); any other failure gives Foundation's
-/// description, after the folder's name.
-func writeFiles(_ files: [OutputFile], into folder: String, markedBy mark: String) throws(BuildFailure) {
+/// A file already at one of their names (in any case: a disk that ignores case takes `cleaner.swift` for
+/// `Cleaner.swift`) is replaced only when a run of the same command wrote it (it holds one of `marks` near
+/// its start); any other is the user's, and nothing is written. Returns the files an earlier run wrote that
+/// this one does not make (a kind renamed), which are left for the user: a copy of a generated file keeps
+/// its mark. A file in the folder's place is said in words (Foundation printed `NSCocoaErrorDomain Code=516
+/// …`); any other failure gives Foundation's description, after the folder's name.
+func writeFiles(_ files: [OutputFile], into folder: String, markedBy marks: [String]) throws(BuildFailure) -> [String] {
     var isFolder: ObjCBool = false
     if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
         throw BuildFailure([.error("cannot write to \(folder)/: \(folder) exists and is not a folder")])
     }
-    let names = Set(files.map(\.path))
-    let present = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-    let theirs = present.filter { names.contains($0) && !isMarked(folder + "/" + $0, by: mark) }.sorted()
+    let names = Set(files.map { $0.path.lowercased() })
+    let present = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+    let theirs = present.filter { names.contains($0.lowercased()) && !isMarked(folder + "/" + $0, by: marks) }
     guard theirs.isEmpty else {
         throw BuildFailure(theirs.map { name in
-            .error(at: SourceLocation(file: folder + "/" + name), "this file was not written by this command (it lacks '\(mark)'), so it is left as it is and nothing was written; move it away or choose another folder")
+            .error(at: SourceLocation(file: folder + "/" + name), "this file was not written by this command (it lacks '\(marks[0])'), so it is left as it is and nothing was written; move it away or choose another folder")
         })
     }
     do {
@@ -26,19 +27,26 @@ func writeFiles(_ files: [OutputFile], into folder: String, markedBy mark: Strin
             guard case .bytes(let bytes) = file.contents else { continue }
             try Data(bytes).write(to: URL(fileURLWithPath: folder + "/" + file.path))
         }
-        for stale in present where !names.contains(stale) && isMarked(folder + "/" + stale, by: mark) {
-            try FileManager.default.removeItem(atPath: folder + "/" + stale)
-        }
     } catch {
         throw BuildFailure([.error("cannot write to \(folder)/: \((error as NSError).localizedDescription)")])
     }
+    return present.filter { !names.contains($0.lowercased()) && isMarked(folder + "/" + $0, by: marks) }
 }
 
-/// Whether the regular file at `path` holds `mark` in its first 512 bytes.
-private func isMarked(_ path: String, by mark: String) -> Bool {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-    defer { try? handle.close() }
+/// Whether the regular file at `path` holds one of `marks` in its first 512 bytes.
+private func isMarked(_ path: String, by marks: [String]) -> Bool {
     var info = stat()
-    guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let start = try? handle.read(upToCount: 512) else { return false }
-    return String(decoding: start, as: UTF8.self).contains(mark)
+    guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let handle = FileHandle(forReadingAtPath: path) else { return false }
+    defer { try? handle.close() }
+    guard let start = try? handle.read(upToCount: 512) else { return false }
+    let text = String(decoding: start, as: UTF8.self)
+    return marks.contains { text.contains($0) }
+}
+
+/// Tells of files an earlier run wrote that this one did not make, which stay.
+func tellOfEarlierFiles(_ names: [String], in folder: String, madeBy command: String) {
+    for name in names {
+        FileHandle.standardError.write(Data(
+            "note: \(folder)/\(name) was written by an earlier `\(command)` for a kind no longer in the site; delete it if nothing uses it\n".utf8))
+    }
 }
