@@ -45,14 +45,11 @@ public enum OwnedFolders {
     }
 
     /// The nearest folder above `place` (a canonical path) that builds write, described: an output (it holds
-    /// a manifest) or the staging folder beside one, which may be empty.
+    /// a build's manifest, known by its start) or the staging folder beside one, which may be empty.
     private static func enclosingBuildFolder(of place: String) -> String? {
         var folder = StagedOutput.parentFolder(of: place)
         while folder != "/" {
-            var info = stat()
-            if lstat(folder + "/" + manifestPath, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
-                return "\(folder), a site's output (it holds \(manifestPath))"
-            }
+            if manifestPaths(in: folder) != nil { return "\(folder), a site's output (it holds \(manifestPath))" }
             if let output = outputStaged(in: folder) { return "\(folder), the staging folder of \(output)" }
             folder = StagedOutput.parentFolder(of: folder)
         }

@@ -86,6 +86,10 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: site + "/public/sub") && !FileManager.default.fileExists(atPath: site + "/public/api/deeper"))
         #expect(try TestSupport.runCLI(["build"], in: site).status == 0)
+        // A manifest that is not a build's (an app's own api/manifest.json) makes no output of its folder.
+        TestSupport.write("{}\n", to: site + "/app/api/manifest.json")
+        let beside = try TestSupport.runCLI(["build", "--output", "app/site"], in: site)
+        #expect(beside.status == 0, "\(beside.stderr)")
     }
 
     /// An earlier output is replaced, an empty folder is used, but a file someone added to an output is theirs.
