@@ -231,12 +231,12 @@ extension SiteRenderer {
         listings.lazy.map { versions.updated($0, isEntry: areEntries) }.max()
     }
 
-    /// A page with a pretty URL: `outputPath` is a folder and the file is its `index.html`.
     /// The context of a page rendered with `template`: `site`, then `fields`, of those its templates read.
     func pageContext(_ template: String, site: SharedValue, _ fields: OrderedDictionary<String, Value>) -> PageContext {
         PageContext(site: site, reading: templates.namesRead(by: template), fields)
     }
 
+    /// A page with a pretty URL: `outputPath` is a folder and the file is its `index.html`.
     func page(at outputPath: String, template: String, context: PageContext, lastModified: CalendarDate?) -> Page {
         Page(path: outputPath + "index.html", template: template, context: context, lastModified: lastModified, inSitemap: true)
     }

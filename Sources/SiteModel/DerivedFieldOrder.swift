@@ -34,7 +34,7 @@ public struct DerivedFieldOrder: Sendable {
         let preferred = Self.kindOrder(schemas).flatMap { schema in schema.derived.map { (schema, $0) } }
         var reads: [Node: Set<Node>] = [:]
         for (schema, field) in preferred { reads[Node(kind: schema.name, field: field.name)] = Self.reads(field, of: schema, in: byName) }
-        var done: Set<Node> = [], runs: [Run] = [], current: (kind: String, fields: [DerivedField])?
+        var done: Set<Node> = [], runs: [Run] = [], current: Run?
         var pending = preferred
         while !pending.isEmpty {
             guard let next = pending.firstIndex(where: { reads[Node(kind: $0.0.name, field: $0.1.name)]!.isSubset(of: done) }) else {
@@ -44,13 +44,13 @@ public struct DerivedFieldOrder: Sendable {
             let node = Node(kind: schema.name, field: field.name)
             // A field that reads one of its own run on other listings of its kind needs that run finished.
             if let run = current, run.kind != schema.name || Self.readsOtherListings(of: run.fields, field, of: schema, in: byName) {
-                runs.append(Run(kind: run.kind, fields: run.fields))
+                runs.append(run)
                 current = nil
             }
-            current = (schema.name, (current?.fields ?? []) + [field])
+            current = Run(kind: schema.name, fields: (current?.fields ?? []) + [field])
             done.insert(node)
         }
-        if let run = current { runs.append(Run(kind: run.kind, fields: run.fields)) }
+        if let run = current { runs.append(run) }
         self.runs = runs
     }
 
