@@ -1,7 +1,7 @@
-/// A template's tags as a tree, each with the line and column of its name, for the name check
-/// (`TemplateNameCheck`). Hand-written because swift-mustache keeps no source locations in its parse tree
-/// (and does not expose it); it runs only on templates the library has already parsed, so it need not
-/// report syntax errors: on anything it does not expect, it stops and returns what it read.
+/// A template's tags as a tree, each with the line and column of its name, for the checks of partials
+/// (`TemplateSet`) and of names (`TemplateNameCheck`). Hand-written because swift-mustache keeps no source
+/// locations in its parse tree (and does not expose it). The library reports syntax errors, so this need
+/// not: on anything it does not expect, it stops and returns what it read.
 /// Set-delimiter tags (`{{=<% %>=}}`) are followed; comments and the content-type pragma are skipped.
 enum MustacheNode: Equatable {
     /// `{{name}}`, `{{{name}}}`, `{{&name}}`.

@@ -30,8 +30,9 @@ public struct TemplateSet: Sendable {
         var program = TemplateProgram()
         var problems: [Diagnostic] = []
         HTMLEscaping.registered
+        let tags = sources.mapValues { MustacheTagScanner.nodes(of: $0.text) }
         for (name, source) in sources.sorted(by: { $0.key < $1.key }) {
-            let chosenByValue = dynamicPartials(in: MustacheTagScanner.nodes(of: source.text))
+            let chosenByValue = dynamicPartials(in: tags[name]!)
             guard chosenByValue.isEmpty else {
                 problems += chosenByValue.map { .error(at: SourceLocation(file: source.file, line: $0.line, column: $0.column), choosesItsPartial($0)) }
                 continue
@@ -55,7 +56,7 @@ public struct TemplateSet: Sendable {
             }
         }
         for (name, source) in sources {
-            for partial in partialReferences(in: source.text) where sources[partial.name] == nil {
+            for partial in partialReferences(in: tags[name]!) where sources[partial.name] == nil {
                 problems.append(.error(
                     at: SourceLocation(file: source.file, line: partial.line, column: partial.column),
                     "template '\(name)' includes the partial '\(partial.name)', but templates/\(partial.name).mustache does not exist"))
@@ -151,23 +152,16 @@ private func choosesItsPartial(_ name: MustacheName) -> String {
         + "in a section that chooses it"
 }
 
-/// `{{> name}}` tags with the place they start; dynamic (`{{>*name}}`) partials are refused on their own.
-private func partialReferences(in text: String) -> [(name: String, line: Int, column: Int)] {
-    var found: [(String, Int, Int)] = []
-    for (lineIndex, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-        var rest = line[...]
-        while let open = rest.range(of: "{{>") {
-            let afterTag = rest[open.upperBound...]
-            guard let close = afterTag.range(of: "}}") else { break }
-            let name = afterTag[..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-            if !name.hasPrefix("*") {
-                let column = line.distance(from: line.startIndex, to: open.lowerBound) + 1
-                found.append((name, lineIndex + 1, column))
-            }
-            rest = afterTag[close.upperBound...]
+/// The partials and parents (`{{> name}}`, `{{<name}}`) among `nodes`, at any depth, with the place of each name;
+/// as the scanner reads them, delimiters set by `{{=<% %>=}}` are followed and comments skipped.
+private func partialReferences(in nodes: [MustacheNode]) -> [(name: String, line: Int, column: Int)] {
+    nodes.flatMap { node -> [(name: String, line: Int, column: Int)] in
+        switch node {
+        case .partial(let name, let line, let column): return [(name, line, column)]
+        case .section(_, _, let children), .group(let children): return partialReferences(in: children)
+        case .variable, .dynamicPartial: return []
         }
     }
-    return found
 }
 
 /// The innermost section, inverted section, block or parent (`{{#…}}`, `{{^…}}`, `{{$…}}`, `{{<…}}`) that

@@ -55,9 +55,28 @@ import Testing
             Issue.record("broken templates were accepted")
         } catch {
             #expect(error.diagnostics.map(\.description) == [
-                "templates/home.mustache:2:3: error: template 'home' includes the partial 'partials/missing', but templates/partials/missing.mustache does not exist",
+                "templates/home.mustache:2:7: error: template 'home' includes the partial 'partials/missing', but templates/partials/missing.mustache does not exist",
                 "templates/layout.mustache:2:1: error: template syntax error: {{#content}} opens a section that is never closed; close it with {{/content}}",
                 "templates/listing.mustache:1:1: error: missing template: every site needs templates/listing.mustache",
+            ])
+        }
+    }
+
+    /// A missing partial is found where a tag includes it, as the library reads tags: after a change of
+    /// delimiters, and as a parent (`{{<name}}`), but not in a comment.
+    @Test func aMissingPartialIsFoundWhereATagIncludesIt() {
+        do throws(BuildFailure) {
+            _ = try TemplateSet(sources: [
+                "layout": ("templates/layout.mustache", "{{! the old header was {{> partials/header}} }}{{{content}}}"),
+                "home": ("templates/home.mustache", "{{=<% %>=}}\n<p><%> partials/missing %></p>"),
+                "list": ("templates/list.mustache", "{{<frame}}{{$body}}list{{/body}}{{/frame}}"),
+                "listing": ("templates/listing.mustache", ""), "facet": ("templates/facet.mustache", ""),
+            ])
+            Issue.record("templates including missing partials were accepted")
+        } catch {
+            #expect(error.diagnostics.map(\.description) == [
+                "templates/home.mustache:2:8: error: template 'home' includes the partial 'partials/missing', but templates/partials/missing.mustache does not exist",
+                "templates/list.mustache:1:4: error: template 'list' includes the partial 'frame', but templates/frame.mustache does not exist",
             ])
         }
     }
