@@ -120,9 +120,21 @@ private struct KindSchemaReader {
             if !isFacetable(field.type) {
                 problems.error(node, "facet '\(name)' must be a string, enum, bool or reference field, or a list of them; it is \(typeField(field.type.name))")
             }
+            // Its default was checked before the facets were known; a listing's value would be refused as a facet's.
+            if field.defaultValue != nil, let defaultNode = defaultNode(of: name) {
+                _ = checkDefault(defaultNode, of: field, asFacet: true, problems: &problems)
+            }
             facets.append(name)
         }
         return facets
+    }
+
+    /// The `default` of the kind's own field `name`, if it has one.
+    private func defaultNode(of name: String) -> YAMLNode? {
+        guard case .mapping(let fieldPairs)? = settings.value("fields")?.content, let field = fieldPairs.first(where: { $0.name == name })?.value,
+            case .mapping(let settingPairs) = field.content
+        else { return nil }
+        return settingPairs.first(where: { $0.name == "default" })?.value
     }
 
     func feeds(problems: inout Problems) -> [FeedFormat] {
@@ -387,18 +399,23 @@ private func decodeFieldSettings(name: String, type: FieldType, typeName: String
 
 /// `default`: checked as a value of the field, and never used when the field is required.
 private func decodeDefault(_ defaultNode: YAMLNode, of field: inout FieldSchema, problems: inout Problems) {
-    let name = field.name
-    if field.required { problems.warning(defaultNode, "field '\(name)' is required, so its default is never used") }
+    if field.required { problems.warning(defaultNode, "field '\(field.name)' is required, so its default is never used") }
+    field.defaultValue = checkDefault(defaultNode, of: field, asFacet: false, problems: &problems)
+}
+
+/// The default's value if it is a valid value of the field (as a facet's, when `asFacet`: a list of them names
+/// each value once); else nil, with each problem reported at the default.
+private func checkDefault(_ defaultNode: YAMLNode, of field: FieldSchema, asFacet: Bool, problems: inout Problems) -> Value? {
     var defaultProblems = Problems(file: problems.file)
     var ignored = Findings()
     var check = field
     check.required = true
-    if let value = ValueChecker(mediaFiles: [], references: .ignore, markdown: MarkdownCheck(limits: .standard)).check(defaultNode, as: check, path: [name], problems: &defaultProblems, found: &ignored) {
-        field.defaultValue = value
-    }
+    let value = ValueChecker(mediaFiles: [], references: .ignore, markdown: MarkdownCheck(limits: .standard))
+        .check(defaultNode, as: check, path: [field.name], problems: &defaultProblems, found: &ignored, facet: asFacet)
     for diagnostic in defaultProblems.list {
-        problems.error(defaultNode, "default of '\(name)' is not valid: \(diagnostic.message)")
+        problems.error(defaultNode, "default of '\(field.name)' is not valid: \(diagnostic.message)")
     }
+    return value
 }
 
 private let allTypeNames = ["string", "markdown", "int", "decimal", "bool", "date", "url", "email", "phone", "image", "enum", "list", "object", "reference"]
