@@ -39,7 +39,7 @@ public func decodeKindSchema(_ root: YAMLNode?, kind: String, file: String, know
         problems: &problems)
     let entryFields = reader.entryFields(of: entriesField)
     let entrySort = decodeSortKeys(settings, key: "entry_sort", sortable: sortableNames(entryFields), problems: &problems)
-    let facets = reader.facets(entryFields: entryFields, problems: &problems)
+    let facets = reader.facets(entryFields: entryFields, of: entriesField, problems: &problems)
     let feeds = reader.feeds(problems: &problems)
     let daily = reader.daily(problems: &problems)
     let geo = reader.geo(problems: &problems)
@@ -107,7 +107,7 @@ private struct KindSchemaReader {
         return itemFields
     }
 
-    func facets(entryFields: [FieldSchema], problems: inout Problems) -> [String] {
+    func facets(entryFields: [FieldSchema], of entriesField: String?, problems: inout Problems) -> [String] {
         var facets: [String] = []
         for (name, node) in settings.stringList("facets", problems: &problems) ?? [] {
             guard let field = fields.first(where: { $0.name == name }) ?? entryFields.first(where: { $0.name == name }) else {
@@ -121,7 +121,8 @@ private struct KindSchemaReader {
                 problems.error(node, "facet '\(name)' must be a string, enum, bool or reference field, or a list of them; it is \(typeField(field.type.name))")
             }
             // Its default was checked before the facets were known; a listing's value would be refused as a facet's.
-            if field.defaultValue != nil, let defaultNode = defaultNode(of: name) {
+            let isOwn = fields.contains { $0.name == name }
+            if field.defaultValue != nil, let defaultNode = setting("default", ofField: name, inEntriesOf: isOwn ? nil : entriesField) {
                 _ = checkDefault(defaultNode, of: field, asFacet: true, problems: &problems)
             }
             facets.append(name)
@@ -129,12 +130,15 @@ private struct KindSchemaReader {
         return facets
     }
 
-    /// The `default` of the kind's own field `name`, if it has one.
-    private func defaultNode(of name: String) -> YAMLNode? {
-        guard case .mapping(let fieldPairs)? = settings.value("fields")?.content, let field = fieldPairs.first(where: { $0.name == name })?.value,
-            case .mapping(let settingPairs) = field.content
-        else { return nil }
-        return settingPairs.first(where: { $0.name == "default" })?.value
+    /// The setting `key` of the kind's own field `name`, or of its entries' when `entriesField` is given.
+    private func setting(_ key: String, ofField name: String, inEntriesOf entriesField: String? = nil) -> YAMLNode? {
+        func value(_ key: String, of node: YAMLNode?) -> YAMLNode? {
+            guard case .mapping(let pairs)? = node?.content else { return nil }
+            return pairs.first { $0.name == key }?.value
+        }
+        var fieldsNode = settings.value("fields")
+        if let entriesField { fieldsNode = value("fields", of: value("of", of: value(entriesField, of: fieldsNode))) }
+        return value(key, of: value(name, of: fieldsNode))
     }
 
     func feeds(problems: inout Problems) -> [FeedFormat] {
