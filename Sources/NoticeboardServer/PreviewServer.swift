@@ -4,6 +4,7 @@ import Noticeboard
 import NIOCore
 import SiteModel
 import Support
+import Synchronization
 
 /// `noticeboard serve`: builds the site into the git-ignored cache, serves it on loopback under the
 /// base URL's sub-path with pretty URLs and the site's 404 page, rebuilds on change, and reloads open tabs.
@@ -80,9 +81,26 @@ public struct PreviewServer: Sendable {
     /// The address pages are served under, which replaces `base_url` so every link stays on the preview.
     func baseURL(basePath: String) -> String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)\(basePath)" }
 
-    /// Tells what each build did, or why it failed.
+    /// `base_url`'s path is read when serve starts, and the site stays served there: after a build whose
+    /// `base_url` names another path, says so, once each time it changes.
+    private func basePathChanges(from served: String, log: @escaping @Sendable (String) -> Void) -> @Sendable () -> Void {
+        let options = BuildOptions(root: root, maxFileBytes: maxFileBytes)
+        let lastRead = Mutex(served)
+        return {
+            guard let path = try? Noticeboard.basePath(options) else { return }
+            let changed = lastRead.withLock { last in
+                defer { last = path }
+                return last != path
+            }
+            if changed && path != served {
+                log("base_url's path is now \(path), but this preview serves the site at \(served) until serve is started again.")
+            }
+        }
+    }
+
+    /// Tells what each build did, or why it failed; `afterSuccess` runs after a build's report.
     private static func reportBuilds(
-        log: @escaping @Sendable (String) -> Void, timings: Bool, site: ServedSite
+        log: @escaping @Sendable (String) -> Void, timings: Bool, site: ServedSite, afterSuccess: @escaping @Sendable () -> Void
     ) -> @Sendable (Result<BuildReport, BuildFailure>) -> Void {
         { result in
             switch result {
@@ -92,6 +110,7 @@ public struct PreviewServer: Sendable {
                 if timings {
                     for stage in report.stages.stages { log(stage.line) }
                 }
+                afterSuccess()
             case .failure(let failure):
                 log(failure.description + "\n" + (site.hasBuild
                     ? "The last good build is still being served."
@@ -117,7 +136,7 @@ public struct PreviewServer: Sendable {
             log("Another build is writing \(output)/; waiting for it to finish.")
         }
         let site = ServedSite(outputPath: outputPath, basePath: basePath)
-        let report = Self.reportBuilds(log: log, timings: timings, site: site)
+        let report = Self.reportBuilds(log: log, timings: timings, site: site, afterSuccess: basePathChanges(from: basePath, log: log))
         Self.stopOnSignals(site: live, log: log)
         let firstInputs = await watcher.firstBuild(onRebuild: report)
 

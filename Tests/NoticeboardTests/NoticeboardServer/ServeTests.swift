@@ -258,6 +258,26 @@ import Testing
         #expect(try Self.eventually(20) { try Self.fetch("\(base)/catalogue/.well-known/security.txt").status == 200 }, "\(TestSupport.read(log))")
     }
 
+    /// The sub-path is read when serve starts: a `base_url` with another path is built but served where it was,
+    /// and the log says so, once, until it changes again.
+    @Test func aNewBaseURLPathIsToldToNeedARestart() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let (base, server, log) = try Self.serve(site)
+        defer { server.terminate(); server.waitUntilExit() }
+        let config = site + "/content/site.yaml"
+        let told = "base_url's path is now /other/, but this preview serves the site at /catalogue/ until serve is started again."
+        TestSupport.write(TestSupport.read(config).replacingOccurrences(of: "https://example.org/catalogue/", with: "https://example.org/other/"), to: config)
+        #expect(try Self.eventually(60) { TestSupport.read(log).contains(told) }, "\(TestSupport.read(log))")
+        #expect(try Self.fetch("\(base)/catalogue/").status == 200)
+        // Another build with the same path says nothing more.
+        func builds() -> Int { TestSupport.read(log).components(separatedBy: "Built ").count }
+        let before = builds()
+        TestSupport.write(TestSupport.read(config) + "\n# edited\n", to: config)
+        #expect(try Self.eventually(60) { builds() > before }, "\(TestSupport.read(log))")
+        #expect(TestSupport.read(log).components(separatedBy: told).count == 2)
+    }
+
     @Test func aTakenPortIsAClearError() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
