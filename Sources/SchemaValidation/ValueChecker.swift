@@ -110,6 +110,10 @@ struct ValueChecker {
             }
             return .list(values)
         case .object(let fields):
+            // As empty as `[]` or `""`; a required field within says so itself.
+            if field.required, !fields.contains(where: \.required), case .mapping(let pairs) = node.content, pairs.allSatisfy(\.value.isNull) {
+                problems.error(node, "'\(name)' needs at least one of its fields (\(fields.map(\.name).joined(separator: ", ")))")
+            }
             return checkFields(node, fields: fields, path: path, problems: &problems, found: &found, hiding: hiding).map(Value.object)
         default:
             guard case .scalar(let text, let style) = node.content else {

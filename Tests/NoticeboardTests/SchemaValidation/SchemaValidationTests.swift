@@ -157,6 +157,24 @@ import Testing
         ])
     }
 
+    /// A required object must hold a value, as a required list or text must: `{}` is as empty as `[]` or `""`.
+    @Test func aRequiredObjectMayNotBeEmpty() throws {
+        let node = try parseYAML(Array("""
+            title: Things
+            title_field: name
+            fields:
+              name: {type: string, required: true}
+              address: {type: object, required: true, fields: {street: string, town: string}}
+            """.utf8), file: "content/schemas/things.yaml")
+        let schema = try #require(decodeKindSchema(node, kind: "things", file: "content/schemas/things.yaml", knownKinds: ["things"]).0)
+        let validator = ListingValidator(schema: schema, mediaFiles: [])
+        let empty = "content/things/a.yaml:2:10: error: 'address' needs at least one of its fields (street, town)"
+        for (address, expected) in [("{}", [empty]), ("{town: ~}", [empty]), ("{town: Cork}", [])] {
+            let listing = try parseYAML(Array("name: A\naddress: \(address)\n".utf8), file: "content/things/a.yaml")
+            #expect(validator.validate(listing, file: "content/things/a.yaml", slug: "a").1.map(\.description) == expected, "\(address)")
+        }
+    }
+
     /// cmark-gfm renders a row in time quadratic in its cells, so a Markdown line may hold at most 500 '|'.
     @Test func markdownTablesAreLimitedTo500Columns() throws {
         let row = { (cells: Int) in "bio: \"" + String(repeating: "|a", count: cells - 1) + "|\"\nname: Ana\nrate: 1" }
