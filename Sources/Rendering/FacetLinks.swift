@@ -33,9 +33,8 @@ extension PageContexts {
             }
             let values: [Value] = other.values.compactMap { otherValue in
                 guard let count = counts[otherValue.text] else { return nil }
-                let query = [("kind", schema.name), (facet.field.name, value.text), (other.field.name, otherValue.text)]
-                    .map { "\($0)=\(SiteRenderer.queryEncoded($1))" }.joined(separator: "&")
-                return .object(["text": .string(otherValue.text), "count": .int(Int64(count)), "path": .string(site.path("search/") + "?" + query)])
+                let query = SearchPageQuery.query([(SearchPageQuery.kind, schema.name), (facet.field.name, value.text), (other.field.name, otherValue.text)])
+                return .object(["text": .string(otherValue.text), "count": .int(Int64(count)), "path": .string(site.path("search/") + query)])
             }
             return values.isEmpty ? nil : .object(["label": .string(other.field.label), "values": .list(values)])
         })

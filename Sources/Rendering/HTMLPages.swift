@@ -127,23 +127,16 @@ extension SiteRenderer {
     func sortChoices(_ schema: KindSchema, filter: (name: String, value: String)?) -> Value {
         // A facet over a collection's entries lists entries, which search does not sort.
         guard templates.names.contains("search"), schema.sort.count > 1, !schema.facetIsOverEntries(filter?.name ?? "") else { return .list([]) }
-        let query = [("kind", schema.name)] + (filter.map { [$0] } ?? [])
+        let filters = [(SearchPageQuery.kind, schema.name)] + (filter.map { [$0] } ?? [])
         return .list(schema.sort.enumerated().compactMap { index, key in
             guard let label = schema.label(of: key.field) else { return nil }
-            let parameters = (query + [("sort", key.field)]).map { "\($0)=\(Self.queryEncoded($1))" }.joined(separator: "&")
+            let query = SearchPageQuery.query(filters + [(SearchPageQuery.sort, key.field)])
             return .object([
-                "label": .string(label + sortDirection(key, in: schema)), "path": .string(site.path("search/") + "?" + parameters),
+                "label": .string(label + sortDirection(key, in: schema)), "path": .string(site.path("search/") + query),
                 "current": .bool(index == 0),
             ])
         })
     }
-
-    /// A query parameter's value: only URLs' unreserved ASCII characters stay as they are.
-    static func queryEncoded(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
-    }
-
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// `cardDigests`: those the render made of a kind's cards, for the cards of the listings this one gathers.
     func listingPage(_ listing: Listing, in collection: KindCollection, cardDigests: (KindCollection) -> CardDigests = { _ in .none }) -> Page {

@@ -143,6 +143,18 @@ public enum Outputs {
         return path.hasSuffix(".html") ? String(path.dropLast(".html".count)) : nil
     })
 
+    /// Names a facet may not have, each with why: its pages would take the folder of the kind's own pages
+    /// (`<kind>/page/`), or the search page would read its filter as a parameter of its own (`sort`).
+    /// `<kind>` stands for the kind's name.
+    public static var reservedFacetNames: [String: String] {
+        var reserved: [String: String] = [:]
+        for folder in kindFolders(facets: []) { reserved[folder] = "the kind's own pages are at /<kind>/\(folder)/" }
+        for parameter in SearchPageQuery.ownParameters {
+            reserved[parameter] = "the search page reads '\(parameter)' in its address (/search/?\(parameter)=…) for itself"
+        }
+        return reserved
+    }
+
     /// The folders below a kind's own that its listings' pages (`<kind>/<slug>/`) may not take: `page`, and
     /// the kind's facets.
     public static func kindFolders(facets: [String]) -> Set<String> {

@@ -3,7 +3,10 @@ import Markdown
 import SiteModel
 
 /// Checks a kind's schema file (`content/schemas/<kind>.yaml`) and builds the kind's schema from it.
-public func decodeKindSchema(_ root: YAMLNode?, kind: String, file: String, knownKinds: [String]) -> (KindSchema?, [Diagnostic]) {
+/// `reservedFacetNames`: names no facet may have, each with why (`<kind>` in it stands for the kind's name).
+public func decodeKindSchema(
+    _ root: YAMLNode?, kind: String, file: String, knownKinds: [String], reservedFacetNames: [String: String] = [:]
+) -> (KindSchema?, [Diagnostic]) {
     var problems = Problems(file: file)
     guard let root else {
         return (nil, [.error(at: SourceLocation(file: file), "schema is empty; it needs at least title_field and fields")])
@@ -39,7 +42,9 @@ public func decodeKindSchema(_ root: YAMLNode?, kind: String, file: String, know
         problems: &problems)
     let entryFields = reader.entryFields(of: entriesField)
     let entrySort = decodeSortKeys(settings, key: "entry_sort", sortable: sortableNames(entryFields), problems: &problems)
-    let facets = reader.facets(entryFields: entryFields, of: entriesField, problems: &problems)
+    let facets = reader.facets(
+        entryFields: entryFields, of: entriesField, reserved: reservedFacetNames.mapValues { $0.replacingOccurrences(of: "<kind>", with: kind) },
+        problems: &problems)
     let feeds = reader.feeds(problems: &problems)
     let daily = reader.daily(problems: &problems)
     let geo = reader.geo(problems: &problems)
@@ -107,9 +112,14 @@ private struct KindSchemaReader {
         return itemFields
     }
 
-    func facets(entryFields: [FieldSchema], of entriesField: String?, problems: inout Problems) -> [String] {
+    /// `reserved`: names no facet may have, each with why.
+    func facets(entryFields: [FieldSchema], of entriesField: String?, reserved: [String: String], problems: inout Problems) -> [String] {
         var facets: [String] = []
         for (name, node) in settings.stringList("facets", problems: &problems) ?? [] {
+            if let why = reserved[name] {
+                problems.error(node, "facet '\(name)' cannot have that name: \(why); rename the field")
+                continue
+            }
             guard let field = fields.first(where: { $0.name == name }) ?? entryFields.first(where: { $0.name == name }) else {
                 if failed.contains(name) { continue }
                 problems.error(node, "facet '\(name)' is not a field of this kind\(suggestion(for: name, among: (fields + entryFields).map(\.name)))")

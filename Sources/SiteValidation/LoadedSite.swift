@@ -104,7 +104,9 @@ public struct LoadedSite: Sendable {
                 guard files.exists(file) else {
                     throw .error(at: kindsSettingLocation(files, naming: kind), "kind '\(kind)' has no schema; expected \(file)")
                 }
-                let (schema, problems) = decodeKindSchema(try parseYAML(try files.read(file), file: file), kind: kind, file: file, knownKinds: config.kinds)
+                let (schema, problems) = decodeKindSchema(
+                    try parseYAML(try files.read(file), file: file), kind: kind, file: file, knownKinds: config.kinds,
+                    reservedFacetNames: Outputs.reservedFacetNames)
                 diagnostics += problems
                 if let schema { schemas.append(schema) }
             } catch {

@@ -131,6 +131,16 @@ import Testing
         #expect(Outputs.siteFolders == ["api", "assets", "media", "feeds", "search", "404"])
         #expect(Outputs.kindFolders(facets: ["county", "languages"]) == ["page", "map", "daily", "county", "languages"])
     }
+
+    /// A facet filters the search page by a parameter of its name, so it may not have a name the page's script
+    /// reads for itself, nor one whose folder the kind's own pages take.
+    @Test func facetsMayNotTakeTheSearchPagesParametersOrTheKindsFolders() throws {
+        let script = TestSupport.read(TestSupport.repository + "/templates/assets/search.js")
+        let read = try Regex(#"params\.(?:get|set)\('([a-z_]+)'"#)
+        let parameters = Set(script.matches(of: read).compactMap { $0.output[1].substring.map(String.init) })
+        #expect(parameters == ["q", "kind", "min", "max", "sort"])
+        #expect(Set(Outputs.reservedFacetNames.keys) == parameters.union(Outputs.kindFolders(facets: [])))
+    }
 }
 
 /// Files handed over by the renderer's threads, as text.
