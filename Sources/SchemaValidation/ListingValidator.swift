@@ -16,11 +16,32 @@ public struct ListingValidator: Sendable {
         self.markdown = MarkdownCheck(limits: markdown, sitePath: sitePath, allowRawHTML: allowRawHTML)
     }
 
+    /// What checking a listing file found: the listing, unless it has errors; every problem; and the listings
+    /// it refers to, even when it has errors, so that a reference to nothing is reported in the same run.
+    public struct Checked: Sendable {
+        public var listing: Listing?
+        public var problems: [Diagnostic]
+        public var references: [Reference]
+
+        public init(listing: Listing?, problems: [Diagnostic], references: [Reference]) {
+            self.listing = listing
+            self.problems = problems
+            self.references = references
+        }
+    }
+
     /// The listing's public fields, or nil when it has errors; the diagnostics either way. `slug` is the file
     /// name's; a `slug:` line in the file takes its place (see `declaredSlug`).
     public func validate(_ root: YAMLNode?, file: String, slug: String) -> (Listing?, [Diagnostic]) {
+        let checked = check(root, file: file, slug: slug)
+        return (checked.listing, checked.problems)
+    }
+
+    /// `validate`, with the references of a listing that has errors.
+    public func check(_ root: YAMLNode?, file: String, slug: String) -> Checked {
         guard var root else {
-            return (nil, [.error(at: SourceLocation(file: file), "file holds no listing; a \(schema.singular.lowercased()) is a mapping of fields such as \(schema.titleField): …")])
+            let empty = "file holds no listing; a \(schema.singular.lowercased()) is a mapping of fields such as \(schema.titleField): …"
+            return Checked(listing: nil, problems: [.error(at: SourceLocation(file: file), empty)], references: [])
         }
         var problems = Problems(file: file)
         var slug = slug
@@ -30,14 +51,15 @@ public struct ListingValidator: Sendable {
             slug = declaredSlug(node, problems: &problems) ?? slug
         }
         var found = Findings()
-        var checker = ValueChecker(mediaFiles: mediaFiles, references: .record, markdown: markdown)
+        var checker = ValueChecker(mediaFiles: mediaFiles, markdown: markdown)
         checker.facetFields = Set(schema.facets.filter { !schema.facetIsOverEntries($0) })
         checker.entryFacetFields = Set(schema.facets.filter { schema.facetIsOverEntries($0) })
         checker.entriesField = schema.entriesField
         let fields = checker
             .checkFields(root, fields: schema.fields, path: [], problems: &problems, found: &found)
-        guard let fields, !problems.hasErrors else { return (nil, problems.list) }
-        return (Listing(kind: schema.name, slug: slug, file: file, fields: fields, references: found.references, media: found.media), problems.list)
+        guard let fields, !problems.hasErrors else { return Checked(listing: nil, problems: problems.list, references: found.references) }
+        let listing = Listing(kind: schema.name, slug: slug, file: file, fields: fields, references: found.references, media: found.media)
+        return Checked(listing: listing, problems: problems.list, references: found.references)
     }
 
     /// Where the file whose YAML is `root` writes `field`'s value, as validation read it: the `slug:` line's value,

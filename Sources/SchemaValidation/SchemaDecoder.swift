@@ -133,7 +133,8 @@ private struct KindSchemaReader {
             // Its default was checked before the facets were known; a listing's value would be refused as a facet's.
             let isOwn = fields.contains { $0.name == name }
             if field.defaultValue != nil, let defaultNode = setting("default", ofField: name, inEntriesOf: isOwn ? nil : entriesField) {
-                _ = checkDefault(defaultNode, of: field, asFacet: true, problems: &problems)
+                var found = Findings()
+                _ = checkDefault(defaultNode, of: field, asFacet: true, problems: &problems, found: &found)
             }
             facets.append(name)
         }
@@ -414,18 +415,20 @@ private func decodeFieldSettings(name: String, type: FieldType, typeName: String
 /// `default`: checked as a value of the field, and never used when the field is required.
 private func decodeDefault(_ defaultNode: YAMLNode, of field: inout FieldSchema, problems: inout Problems) {
     if field.required { problems.warning(defaultNode, "field '\(field.name)' is required, so its default is never used") }
-    field.defaultValue = checkDefault(defaultNode, of: field, asFacet: false, problems: &problems)
+    var found = Findings()
+    field.defaultValue = checkDefault(defaultNode, of: field, asFacet: false, problems: &problems, found: &found)
+    field.defaultReferences = found.references
 }
 
 /// The default's value if it is a valid value of the field (as a facet's, when `asFacet`: a list of them names
-/// each value once); else nil, with each problem reported at the default.
-private func checkDefault(_ defaultNode: YAMLNode, of field: FieldSchema, asFacet: Bool, problems: inout Problems) -> Value? {
+/// each value once); else nil, with each problem reported at the default. The listings it refers to are
+/// `found`, for the site to check once every kind's slugs are known.
+private func checkDefault(_ defaultNode: YAMLNode, of field: FieldSchema, asFacet: Bool, problems: inout Problems, found: inout Findings) -> Value? {
     var defaultProblems = Problems(file: problems.file)
-    var ignored = Findings()
     var check = field
     check.required = true
-    let value = ValueChecker(mediaFiles: [], references: .ignore, markdown: MarkdownCheck(limits: .standard))
-        .check(defaultNode, as: check, path: [field.name], problems: &defaultProblems, found: &ignored, facet: asFacet)
+    let value = ValueChecker(mediaFiles: [], markdown: MarkdownCheck(limits: .standard))
+        .check(defaultNode, as: check, path: [field.name], problems: &defaultProblems, found: &found, facet: asFacet)
     for diagnostic in defaultProblems.list {
         problems.error(defaultNode, "default of '\(field.name)' is not valid: \(diagnostic.message)")
     }

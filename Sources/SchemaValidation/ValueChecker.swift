@@ -14,7 +14,6 @@ struct Findings {
 struct ValueChecker {
     /// Files below `content/media/`, relative to it; image fields must name one of them.
     let mediaFiles: Set<String>
-    let references: ReferencePolicy
     /// The site's limits on what a Markdown field may render to.
     let markdown: MarkdownCheck
     /// Fields whose values become parts of web addresses (facets), of the listing and of a collection's
@@ -22,13 +21,6 @@ struct ValueChecker {
     var facetFields: Set<String> = []
     var entryFacetFields: Set<String> = []
     var entriesField: String? = nil
-
-    enum ReferencePolicy {
-        /// Note each reference so the pipeline can check it names a real listing.
-        case record
-        /// Schema defaults: there are no listings yet to point at.
-        case ignore
-    }
 
     /// The fields of a mapping, in schema order; nil when the node is not a mapping.
     /// `hiding`: the node is (inside) a private field, whose value no message may quote: diagnostics reach
@@ -183,9 +175,8 @@ struct ValueChecker {
                 problems.error(node, "'\(name)' must be the slug of a listing in content/\(kind)/ (its file name without .yaml), not \(scalar.quoted(text))")
                 return nil
             }
-            if case .record = references {
-                found.references.append(Reference(kind: kind, slug: text, fieldPath: scalar.path, location: SourceLocation(file: problems.file, line: node.line, column: node.column)))
-            }
+            // Noted, for the site to check that it names a real listing once every kind's slugs are known.
+            found.references.append(Reference(kind: kind, slug: text, fieldPath: scalar.path, location: SourceLocation(file: problems.file, line: node.line, column: node.column)))
             return .string(text)
         case .list, .object:
             return nil  // handled by `check`

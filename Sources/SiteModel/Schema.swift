@@ -215,6 +215,8 @@ public struct FieldSchema: Sendable {
     public var required: Bool
     /// Used when an optional field is absent.
     public var defaultValue: Value?
+    /// The listings `defaultValue` refers to, located in the schema, for the site to check that they exist.
+    public var defaultReferences: [Reference] = []
     /// Checked like any other field, then dropped before anything is rendered.
     public var isPrivate: Bool
     /// Lower and upper bounds for int and decimal fields.
@@ -238,6 +240,17 @@ public struct FieldSchema: Sendable {
         self.maximum = maximum
         self.format = format
         self.placeholders = nil
+    }
+}
+
+extension FieldSchema {
+    /// The references of this field's default and of the defaults of the fields within it, at any depth.
+    public var defaultReferencesWithin: [Reference] {
+        switch type {
+        case .list(let item): return defaultReferences + item.defaultReferencesWithin
+        case .object(let fields): return defaultReferences + fields.flatMap(\.defaultReferencesWithin)
+        default: return defaultReferences
+        }
     }
 }
 

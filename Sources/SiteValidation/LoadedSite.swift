@@ -57,7 +57,7 @@ public struct LoadedSite: Sendable {
         let mediaFiles = Set(content.files(under: "content/media").map { String($0.dropFirst("content/media/".count)) })
         let validators = Dictionary(uniqueKeysWithValues: schemas.map { ($0.name, ListingValidator(
             schema: $0, mediaFiles: mediaFiles, markdown: config.markdown, sitePath: config.basePath, allowRawHTML: config.allowRawHTML)) })
-        let (listings, failed) = Self.loadListings(files, content, schemas: schemas, validators: validators, diagnostics: &diagnostics)
+        let (listings, failed, failedReferences) = Self.loadListings(files, content, schemas: schemas, validators: validators, diagnostics: &diagnostics)
         // A kind with `pages: false` writes nothing at /<kind>/.
         let kindFolders = schemas.filter(\.hasPages).map(\.name)
         let (pages, pageProblems) = Self.loadPages(
@@ -72,7 +72,9 @@ public struct LoadedSite: Sendable {
         diagnostics += Self.duplicateSlugs(in: listings, locator: locator)
         diagnostics += Self.reservedSlugs(in: listings, schemas: schemas, locator: locator)
         let everyListing = Array(listings.values.joined())
-        diagnostics += everyListing.parallelFlatMap { Self.danglingReferences(of: $0, slugs: slugs) }
+        diagnostics += everyListing.parallelFlatMap { Self.danglingReferences($0.references, slugs: slugs) }
+        // Those of listings with other errors, and of the schemas' defaults, too.
+        diagnostics += Self.danglingReferences(failedReferences + schemas.flatMap { $0.fields.flatMap(\.defaultReferencesWithin) }, slugs: slugs)
 
         // Images: checked and processed across all cores, or taken from the cache; reported where fields name them.
         let images = ImagePublisher(files: files, settings: config.images).publish(everyListing.parallelFlatMap(\.media))
@@ -220,7 +222,7 @@ public struct LoadedSite: Sendable {
     private static func loadListings(
         _ files: SiteFiles, _ content: SiteFiles.FolderContents, schemas: [KindSchema], validators: [String: ListingValidator],
         diagnostics: inout [Diagnostic]
-    ) -> (listings: [String: [Listing]], failed: [String: Set<String>]) {
+    ) -> (listings: [String: [Listing]], failed: [String: Set<String>], failedReferences: [Reference]) {
         let jobs = schemas.flatMap { schema in content.files(under: "content/\(schema.name)", extensions: ["yaml", "yml"]).map { (schema.name, $0) } }
         let readAhead = ReadAhead(jobs.map { files.absolute($0.1) })
         let results = jobs.parallelMap { (kind, file) in
@@ -230,15 +232,17 @@ public struct LoadedSite: Sendable {
         readAhead.stop()
         var listings: [String: [Listing]] = [:]
         var failed: [String: Set<String>] = [:]
-        for ((listing, problems), (kind, file)) in zip(results, jobs) {
-            diagnostics += problems
-            if let listing {
+        var failedReferences: [Reference] = []
+        for (checked, (kind, file)) in zip(results, jobs) {
+            diagnostics += checked.problems
+            if let listing = checked.listing {
                 listings[listing.kind, default: []].append(listing)
             } else {
                 failed[kind, default: []].insert(Slug.from(fileName: String(file.split(separator: "/").last ?? "")))
+                failedReferences += checked.references
             }
         }
-        return (listings, failed)
+        return (listings, failed, failedReferences)
     }
 
     /// The templates, compiled, with every name they use checked against the kinds' contexts; nil when they
@@ -401,8 +405,9 @@ public struct LoadedSite: Sendable {
         }
     }
 
-    private static func danglingReferences(of listing: Listing, slugs: [String: Set<String>]) -> [Diagnostic] {
-        listing.references.filter { !(slugs[$0.kind]?.contains($0.slug) ?? false) }.map { reference in
+    /// The references, of a listing or of the schemas' defaults, to listings that do not exist.
+    private static func danglingReferences(_ references: [Reference], slugs: [String: Set<String>]) -> [Diagnostic] {
+        references.filter { !(slugs[$0.kind]?.contains($0.slug) ?? false) }.map { reference in
             let field = display(reference.fieldPath)
             return .error(
                 at: reference.location,
@@ -413,16 +418,17 @@ public struct LoadedSite: Sendable {
     }
 
     /// One listing file, parsed and checked against its kind's schema.
-    private static func readListing(_ file: String, validator: ListingValidator, files: SiteFiles) -> (Listing?, [Diagnostic]) {
+    private static func readListing(_ file: String, validator: ListingValidator, files: SiteFiles) -> ListingValidator.Checked {
+        func failed(_ problem: Diagnostic) -> ListingValidator.Checked { .init(listing: nil, problems: [problem], references: []) }
         let slug = Slug.from(fileName: String(file.split(separator: "/").last ?? ""))
         guard !slug.isEmpty else {
-            return (nil, [.error(at: SourceLocation(file: file), "the file name gives no usable slug; name listing files with letters or digits, e.g. ana-murphy.yaml")])
+            return failed(.error(at: SourceLocation(file: file), "the file name gives no usable slug; name listing files with letters or digits, e.g. ana-murphy.yaml"))
         }
-        if let tooLong = Slug.tooLong("the file name", slug: slug) { return (nil, [.error(at: SourceLocation(file: file), tooLong)]) }
+        if let tooLong = Slug.tooLong("the file name", slug: slug) { return failed(.error(at: SourceLocation(file: file), tooLong)) }
         do throws(Diagnostic) {
-            return validator.validate(try parseYAML(try files.read(file), file: file), file: file, slug: slug)
+            return validator.check(try parseYAML(try files.read(file), file: file), file: file, slug: slug)
         } catch {
-            return (nil, [error])
+            return failed(error)
         }
     }
 
@@ -431,9 +437,9 @@ public struct LoadedSite: Sendable {
     /// the new listing, and the file's warnings replace its old ones. Read through the `files` of the build
     /// that rereads it, which resolved the site's top folders afresh.
     public mutating func reread(_ listing: Listing, from files: SiteFiles) throws(BuildFailure) -> Listing {
-        let (read, problems) = Self.readListing(listing.file, validator: validators[listing.kind]!, files: files)
-        let diagnostics = (problems + (read.map { Self.danglingReferences(of: $0, slugs: slugs) } ?? [])).sorted()
-        guard let read, !diagnostics.hasErrors, let index = listings[listing.kind]?.firstIndex(where: { $0.file == listing.file }) else {
+        let checked = Self.readListing(listing.file, validator: validators[listing.kind]!, files: files)
+        let diagnostics = (checked.problems + Self.danglingReferences(checked.references, slugs: slugs)).sorted()
+        guard let read = checked.listing, !diagnostics.hasErrors, let index = listings[listing.kind]?.firstIndex(where: { $0.file == listing.file }) else {
             throw BuildFailure(diagnostics)
         }
         listings[listing.kind]![index] = read
