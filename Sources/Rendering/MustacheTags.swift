@@ -8,10 +8,10 @@ enum MustacheNode: Equatable {
     case variable(MustacheName)
     /// `{{#name}}…{{/name}}`, or `{{^name}}…{{/name}}` when inverted.
     case section(MustacheName, inverted: Bool, [MustacheNode])
-    /// `{{> name}}`.
+    /// `{{> name}}`, or the parent of `{{<name}}…{{/name}}`.
     case partial(name: String, line: Int, column: Int)
-    /// `{{>*name}}`, a partial chosen by the text a name gives, which `TemplateSet` refuses.
-    case dynamicPartial(MustacheName)
+    /// `{{>*name}}` or `{{<*name}}`, a partial chosen by the text a name gives, which `TemplateSet` refuses.
+    case dynamicPartial(MustacheName, sigil: Character)
     /// What is inside `{{<parent}}…{{/parent}}` (after the parent, as a partial) or `{{$block}}…{{/block}}`: it
     /// renders in the same context.
     case group([MustacheNode])
@@ -70,8 +70,8 @@ struct MustacheTagScanner {
             case "<":
                 // A parent template, rendered in this context with the blocks inside replacing its own.
                 position += 1
-                guard let name = readName(allowingSlash: true) else { return nodes }
-                nodes.append(.partial(name: name.path, line: name.line, column: name.column))
+                guard let parent = readPartial(sigil: "<") else { return nodes }
+                nodes.append(parent)
                 nodes.append(.group(readNodes()))
             case "$":
                 position += 1
@@ -79,18 +79,13 @@ struct MustacheTagScanner {
                 nodes.append(.group(readNodes()))
             case ">":
                 position += 1
-                skipWhitespace()
-                if position < scalars.count, scalars[position] == "*" {
-                    position += 1
-                    guard let name = readName(allowingSlash: true) else { return nodes }
-                    nodes.append(.dynamicPartial(name))
-                } else {
-                    guard let name = readName(allowingSlash: true) else { return nodes }
-                    nodes.append(.partial(name: name.path, line: name.line, column: name.column))
-                }
+                guard let partial = readPartial(sigil: ">") else { return nodes }
+                nodes.append(partial)
             case "{":
+                // `{{{name}}}`; as the library reads it, the extra `}` follows the closing delimiter: `<%{name%>}`.
                 position += 1
-                guard let name = readName(closingWith: ["}"] + close) else { return nodes }
+                guard let name = readName(), position < scalars.count, scalars[position] == "}" else { return nodes }
+                position += 1
                 nodes.append(.variable(name))
             case "&":
                 position += 1
@@ -102,6 +97,15 @@ struct MustacheTagScanner {
             }
         }
         return nodes
+    }
+
+    /// The name of a partial or parent tag, after its `sigil`: chosen by a value when it starts with `*`.
+    private mutating func readPartial(sigil: Character) -> MustacheNode? {
+        skipWhitespace()
+        let chosenByValue = position < scalars.count && scalars[position] == "*"
+        if chosenByValue { position += 1 }
+        guard let name = readName(allowingSlash: true) else { return nil }
+        return chosenByValue ? .dynamicPartial(name, sigil: sigil) : .partial(name: name.path, line: name.line, column: name.column)
     }
 
     private mutating func advance() {
@@ -160,8 +164,8 @@ struct MustacheTagScanner {
         return read
     }
 
-    /// The tag's name up to the closing delimiter (`closing`, or the current one), split into transforms.
-    private mutating func readName(allowingSlash: Bool = false, closingWith closing: [Unicode.Scalar]? = nil) -> MustacheName? {
+    /// The tag's name up to the closing delimiter, split into transforms.
+    private mutating func readName(allowingSlash: Bool = false) -> MustacheName? {
         skipWhitespace()
         let column = position - lineStart + 1
         let startLine = line
@@ -169,9 +173,8 @@ struct MustacheTagScanner {
             Self.nameCharacters.contains(scalar) || (allowingSlash && scalar == "/")
         }))
         skipWhitespace()
-        let end = closing ?? close
-        guard matches(end) else { return nil }
-        position += end.count
+        guard matches(close) else { return nil }
+        position += close.count
         var transforms: [String] = []
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "(") {

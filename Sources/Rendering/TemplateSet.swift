@@ -34,7 +34,7 @@ public struct TemplateSet: Sendable {
         for (name, source) in sources.sorted(by: { $0.key < $1.key }) {
             let chosenByValue = dynamicPartials(in: tags[name]!)
             guard chosenByValue.isEmpty else {
-                problems += chosenByValue.map { .error(at: SourceLocation(file: source.file, line: $0.line, column: $0.column), choosesItsPartial($0)) }
+                problems += chosenByValue.map { .error(at: SourceLocation(file: source.file, line: $0.name.line, column: $0.name.column), choosesItsPartial($0)) }
                 continue
             }
             do {
@@ -133,11 +133,11 @@ private func describe(_ error: Error) -> String {
     }
 }
 
-/// The `{{>*name}}` tags among `nodes`, at any depth.
-private func dynamicPartials(in nodes: [MustacheNode]) -> [MustacheName] {
-    nodes.flatMap { node -> [MustacheName] in
+/// The `{{>*name}}` and `{{<*name}}` tags among `nodes`, at any depth, each with its sigil.
+private func dynamicPartials(in nodes: [MustacheNode]) -> [(name: MustacheName, sigil: Character)] {
+    nodes.flatMap { node -> [(name: MustacheName, sigil: Character)] in
         switch node {
-        case .dynamicPartial(let name): return [name]
+        case .dynamicPartial(let name, let sigil): return [(name, sigil)]
         case .section(_, _, let children), .group(let children): return dynamicPartials(in: children)
         case .variable, .partial: return []
         }
@@ -146,8 +146,8 @@ private func dynamicPartials(in nodes: [MustacheNode]) -> [MustacheName] {
 
 /// Why `{{>*name}}` is refused: the template check follows partials by name, to check the names they use in
 /// each place they are included and to find one included inside itself, which would render without end.
-private func choosesItsPartial(_ name: MustacheName) -> String {
-    "'{{>*\(name.written)}}' chooses its partial by a value, which Noticeboard does not do, as no check before the build "
+private func choosesItsPartial(_ tag: (name: MustacheName, sigil: Character)) -> String {
+    "'{{\(tag.sigil)*\(tag.name.written)}}' chooses its partial by a value, which Noticeboard does not do, as no check before the build "
         + "could follow it (to the names it uses, or to a partial included inside itself); include each partial by name, "
         + "in a section that chooses it"
 }

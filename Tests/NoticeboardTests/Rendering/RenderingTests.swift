@@ -73,12 +73,12 @@ import Testing
     @Test func aMissingPartialIsFoundWhereATagIncludesIt() {
         let problems = refusal(of: [
             "layout": ("templates/layout.mustache", "{{! the old header was {{> partials/header}} }}{{{content}}}"),
-            "home": ("templates/home.mustache", "{{=<% %>=}}\n<p><%> partials/missing %></p>"),
+            "home": ("templates/home.mustache", "{{=<% %>=}}\n<p><%{listing.title%>}<%> partials/missing %></p>"),
             "list": ("templates/list.mustache", "{{<frame}}{{$body}}list{{/body}}{{/frame}}"),
             "listing": ("templates/listing.mustache", ""), "facet": ("templates/facet.mustache", ""),
         ])
         #expect(problems == [
-            "templates/home.mustache:2:8: error: template 'home' includes the partial 'partials/missing', but templates/partials/missing.mustache does not exist",
+            "templates/home.mustache:2:27: error: template 'home' includes the partial 'partials/missing', but templates/partials/missing.mustache does not exist",
             "templates/list.mustache:1:4: error: template 'list' includes the partial 'frame', but templates/frame.mustache does not exist",
         ])
     }
@@ -90,17 +90,19 @@ import Testing
             "templates/home.mustache": "<p>{{>*page.title}}</p>",
             "templates/list.mustache": "{{#kind}}\n  {{> partials/x}}{{>* kind.name }}{{/kind}}",
             "templates/facet.mustache": "{{=<% %>=}}\n<%>*listing.layout%>",
+            "templates/listing.mustache": "{{<*listing.layout}}{{$body}}{{/body}}{{/*listing.layout}}",
         ]
         var sources = Dictionary(uniqueKeysWithValues: choosing.map { file, text in
             (String(file.dropFirst("templates/".count).dropLast(".mustache".count)), (file: file, text: text))
         })
-        for name in ["layout", "listing", "partials/x"] { sources[name] = ("templates/\(name).mustache", "") }
+        for name in ["layout", "partials/x"] { sources[name] = ("templates/\(name).mustache", "") }
         let why = "chooses its partial by a value, which Noticeboard does not do, as no check before the build could follow it "
             + "(to the names it uses, or to a partial included inside itself); include each partial by name, in a section that chooses it"
         #expect(refusal(of: sources) == [
             "templates/facet.mustache:2:5: error: '{{>*listing.layout}}' \(why)",
             "templates/home.mustache:1:8: error: '{{>*page.title}}' \(why)",
             "templates/list.mustache:2:24: error: '{{>*kind.name}}' \(why)",
+            "templates/listing.mustache:1:5: error: '{{<*listing.layout}}' \(why)",
         ])
     }
 
