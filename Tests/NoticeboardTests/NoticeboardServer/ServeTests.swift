@@ -270,11 +270,13 @@ import Testing
         TestSupport.write(TestSupport.read(config).replacingOccurrences(of: "https://example.org/catalogue/", with: "https://example.org/other/"), to: config)
         #expect(try Self.eventually(60) { TestSupport.read(log).contains(told) }, "\(TestSupport.read(log))")
         #expect(try Self.fetch("\(base)/catalogue/").status == 200)
-        // Another build with the same path says nothing more.
+        // Other builds with the same path say nothing more: two, so that the first's report is done.
         func builds() -> Int { TestSupport.read(log).components(separatedBy: "Built ").count }
-        let before = builds()
-        TestSupport.write(TestSupport.read(config) + "\n# edited\n", to: config)
-        #expect(try Self.eventually(60) { builds() > before }, "\(TestSupport.read(log))")
+        for edit in 1...2 {
+            let before = builds()
+            TestSupport.write(TestSupport.read(config) + "\n# edit \(edit)\n", to: config)
+            #expect(try Self.eventually(60) { builds() > before }, "\(TestSupport.read(log))")
+        }
         #expect(TestSupport.read(log).components(separatedBy: told).count == 2)
     }
 
