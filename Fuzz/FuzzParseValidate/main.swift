@@ -47,7 +47,7 @@ private let everyTypeSchema: KindSchema = {
           owner: {type: reference, to: owners}
         """
     let node = try! parseYAML(Array(text.utf8), file: "things.yaml")
-    return decodeKindSchema(node, kind: "things", file: "things.yaml", knownKinds: ["things", "owners"]).0!
+    return decodeKindSchema(node, kind: "things", file: "things.yaml", knownKinds: ["things", "owners"], reservedFacetNames: [:]).0!
 }()
 
 private let everyTypeValidator = ListingValidator(schema: everyTypeSchema, mediaFiles: ["a.png", "things/b.jpg"])
@@ -126,13 +126,13 @@ func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         return 0
     }
     _ = decodeSiteConfig(node, file: "fuzz.yaml")
-    let (schema, _) = decodeKindSchema(node, kind: "things", file: "fuzz.yaml", knownKinds: ["things", "owners"])
+    let (schema, _) = decodeKindSchema(node, kind: "things", file: "fuzz.yaml", knownKinds: ["things", "owners"], reservedFacetNames: [:])
     if let schema {
         _ = checkDerivedFields([schema])
         // The input is a valid schema: check the input against itself too, to reach the checkers it declares.
-        _ = ListingValidator(schema: schema, mediaFiles: ["a.png"]).validate(node, file: "fuzz.yaml", slug: "fuzz")
+        _ = ListingValidator(schema: schema, mediaFiles: ["a.png"]).check(node, file: "fuzz.yaml", slug: "fuzz")
     }
-    if let listing = everyTypeValidator.validate(node, file: "fuzz.yaml", slug: "fuzz").0 {
+    if let listing = everyTypeValidator.check(node, file: "fuzz.yaml", slug: "fuzz").listing {
         renderSite(listing, page: page, inputSize: size)
     }
     return 0

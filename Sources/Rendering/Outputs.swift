@@ -155,8 +155,8 @@ public enum Outputs {
         return reserved
     }
 
-    /// The folders below a kind's own that its listings' pages (`<kind>/<slug>/`) may not take: `page`, and
-    /// the kind's facets.
+    /// The folders below a kind's own that its listings' pages (`<kind>/<slug>/`) may not take: `page`, `map`,
+    /// `daily`, and the kind's facets.
     public static func kindFolders(facets: [String]) -> Set<String> {
         Set(all.flatMap(\.paths).flatMap { path -> [String] in
             let parts = path.split(separator: "/").map(String.init)

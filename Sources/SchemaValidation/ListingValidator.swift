@@ -30,14 +30,8 @@ public struct ListingValidator: Sendable {
         }
     }
 
-    /// The listing's public fields, or nil when it has errors; the diagnostics either way. `slug` is the file
-    /// name's; a `slug:` line in the file takes its place (see `declaredSlug`).
-    public func validate(_ root: YAMLNode?, file: String, slug: String) -> (Listing?, [Diagnostic]) {
-        let checked = check(root, file: file, slug: slug)
-        return (checked.listing, checked.problems)
-    }
-
-    /// `validate`, with the references of a listing that has errors.
+    /// The listing's public fields, or nil when it has errors; the diagnostics and references either way. `slug`
+    /// is the file name's; a `slug:` line in the file takes its place (see `declaredSlug`).
     public func check(_ root: YAMLNode?, file: String, slug: String) -> Checked {
         guard var root else {
             let empty = "file holds no listing; a \(schema.singular.lowercased()) is a mapping of fields such as \(schema.titleField): …"

@@ -3,9 +3,10 @@ import Markdown
 import SiteModel
 
 /// Checks a kind's schema file (`content/schemas/<kind>.yaml`) and builds the kind's schema from it.
-/// `reservedFacetNames`: names no facet may have, each with why (`<kind>` in it stands for the kind's name).
+/// `reservedFacetNames`: names no facet may have, each with why (`<kind>` in it stands for the kind's name); the
+/// site's are `Outputs.reservedFacetNames`.
 public func decodeKindSchema(
-    _ root: YAMLNode?, kind: String, file: String, knownKinds: [String], reservedFacetNames: [String: String] = [:]
+    _ root: YAMLNode?, kind: String, file: String, knownKinds: [String], reservedFacetNames: [String: String]
 ) -> (KindSchema?, [Diagnostic]) {
     var problems = Problems(file: file)
     guard let root else {
@@ -117,7 +118,7 @@ private struct KindSchemaReader {
         var facets: [String] = []
         for (name, node) in settings.stringList("facets", problems: &problems) ?? [] {
             if let why = reserved[name] {
-                problems.error(node, "facet '\(name)' cannot have that name: \(why); rename the field")
+                problems.error(node, "facet '\(name)' cannot have that name: \(why); choose another")
                 continue
             }
             guard let field = fields.first(where: { $0.name == name }) ?? entryFields.first(where: { $0.name == name }) else {
@@ -421,8 +422,9 @@ private func decodeDefault(_ defaultNode: YAMLNode, of field: inout FieldSchema,
 }
 
 /// The default's value if it is a valid value of the field (as a facet's, when `asFacet`: a list of them names
-/// each value once); else nil, with each problem reported at the default. The listings it refers to are
-/// `found`, for the site to check once every kind's slugs are known.
+/// each value once); else nil, with each problem reported at the default (so a facet's is checked again only
+/// when it was valid as a field's). The listings it refers to are `found`, for the site to check once every
+/// kind's slugs are known.
 private func checkDefault(_ defaultNode: YAMLNode, of field: FieldSchema, asFacet: Bool, problems: inout Problems, found: inout Findings) -> Value? {
     var defaultProblems = Problems(file: problems.file)
     var check = field
@@ -432,7 +434,7 @@ private func checkDefault(_ defaultNode: YAMLNode, of field: FieldSchema, asFace
     for diagnostic in defaultProblems.list {
         problems.error(defaultNode, "default of '\(field.name)' is not valid: \(diagnostic.message)")
     }
-    return value
+    return defaultProblems.hasErrors ? nil : value
 }
 
 private let allTypeNames = ["string", "markdown", "int", "decimal", "bool", "date", "url", "email", "phone", "image", "enum", "list", "object", "reference"]

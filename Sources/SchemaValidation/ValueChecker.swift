@@ -3,7 +3,7 @@ import Markdown
 import OrderedCollections
 import SiteModel
 
-/// What a listing points at: other listings, and files below `content/media/`.
+/// What a listing (or a schema's default) points at: other listings, and files below `content/media/`.
 struct Findings {
     var references: [Reference] = []
     var media: [MediaUse] = []
@@ -102,8 +102,10 @@ struct ValueChecker {
             }
             return .list(values)
         case .object(let fields):
-            // As empty as `[]` or `""`; a required field within says so itself.
-            if field.required, !fields.contains(where: \.required), case .mapping(let pairs) = node.content, pairs.allSatisfy(\.value.isNull) {
+            // As empty as `[]` or `""`, unless a field within is required (which says so itself) or has a default.
+            if field.required, !fields.contains(where: { $0.required || $0.defaultValue != nil }), case .mapping(let pairs) = node.content,
+                pairs.allSatisfy(\.value.isNull)
+            {
                 problems.error(node, "'\(name)' needs at least one of its fields (\(fields.map(\.name).joined(separator: ", ")))")
             }
             return checkFields(node, fields: fields, path: path, problems: &problems, found: &found, hiding: hiding).map(Value.object)

@@ -95,7 +95,7 @@ public struct Listing: Sendable {
 public struct Reference: Sendable, Hashable {
     public var kind: String
     public var slug: String
-    /// Where in the listing the value sits: `owner` or `crew.2.owner`.
+    /// Where in the listing (or in a schema's default) the value sits: `owner` or `crew.2.owner`.
     public var fieldPath: [String]
     public var location: SourceLocation
     /// The field is private: messages name it but never quote its value.

@@ -244,12 +244,21 @@ public struct FieldSchema: Sendable {
 }
 
 extension FieldSchema {
-    /// The references of this field's default and of the defaults of the fields within it, at any depth.
-    public var defaultReferencesWithin: [Reference] {
+    /// The references of this field's default and of the defaults of the fields within it, at any depth; those
+    /// of a private field, or of one within it, are private too.
+    public var defaultReferencesWithin: [Reference] { defaultReferences(withinPrivate: false) }
+
+    private func defaultReferences(withinPrivate: Bool) -> [Reference] {
+        let hidden = withinPrivate || isPrivate
+        let own = defaultReferences.map { reference in
+            var reference = reference
+            reference.isPrivate = reference.isPrivate || hidden
+            return reference
+        }
         switch type {
-        case .list(let item): return defaultReferences + item.defaultReferencesWithin
-        case .object(let fields): return defaultReferences + fields.flatMap(\.defaultReferencesWithin)
-        default: return defaultReferences
+        case .list(let item): return own + item.defaultReferences(withinPrivate: hidden)
+        case .object(let fields): return own + fields.flatMap { $0.defaultReferences(withinPrivate: hidden) }
+        default: return own
         }
     }
 }

@@ -74,7 +74,8 @@ public struct LoadedSite: Sendable {
         let everyListing = Array(listings.values.joined())
         diagnostics += everyListing.parallelFlatMap { Self.danglingReferences($0.references, slugs: slugs) }
         // Those of listings with other errors, and of the schemas' defaults, too.
-        diagnostics += Self.danglingReferences(failedReferences + schemas.flatMap { $0.fields.flatMap(\.defaultReferencesWithin) }, slugs: slugs)
+        diagnostics += Self.danglingReferences(failedReferences, slugs: slugs)
+        diagnostics += Self.danglingReferences(schemas.flatMap { $0.fields.flatMap(\.defaultReferencesWithin) }, slugs: slugs, inDefaults: true)
 
         // Images: checked and processed across all cores, or taken from the cache; reported where fields name them.
         let images = ImagePublisher(files: files, settings: config.images).publish(everyListing.parallelFlatMap(\.media))
@@ -405,15 +406,15 @@ public struct LoadedSite: Sendable {
         }
     }
 
-    /// The references, of a listing or of the schemas' defaults, to listings that do not exist.
-    private static func danglingReferences(_ references: [Reference], slugs: [String: Set<String>]) -> [Diagnostic] {
+    /// The references, of a listing or of the schemas' defaults (`inDefaults`), to listings that do not exist.
+    private static func danglingReferences(_ references: [Reference], slugs: [String: Set<String>], inDefaults: Bool = false) -> [Diagnostic] {
         references.filter { !(slugs[$0.kind]?.contains($0.slug) ?? false) }.map { reference in
-            let field = display(reference.fieldPath)
+            let field = (inDefaults ? "the default of " : "") + "'\(display(reference.fieldPath))'"
             return .error(
                 at: reference.location,
                 reference.isPrivate
-                    ? "'\(field)' refers to a listing that is not in content/\(reference.kind)/ (the slug is not shown: the field is private)"
-                    : "'\(field)' refers to '\(reference.slug)', but there is no content/\(reference.kind)/\(reference.slug).yaml")
+                    ? "\(field) refers to a listing that is not in content/\(reference.kind)/ (the slug is not shown: the field is private)"
+                    : "\(field) refers to '\(reference.slug)', but there is no content/\(reference.kind)/\(reference.slug).yaml")
         }
     }
 

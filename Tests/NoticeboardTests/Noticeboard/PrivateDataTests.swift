@@ -21,7 +21,7 @@ import Testing
         for kind in kinds {
             let file = "content/schemas/\(kind).yaml"
             let node = try parseYAML(Array(TestSupport.read(site + "/" + file).utf8), file: file)
-            let schema = try #require(decodeKindSchema(node, kind: kind, file: file, knownKinds: kinds).0)
+            let schema = try #require(decodeKindSchema(node, kind: kind, file: file, knownKinds: kinds, reservedFacetNames: [:]).0)
             let hidden = schema.fields.filter(\.isPrivate)
             privateFields += hidden.count
             let folder = site + "/content/" + kind + "/"

@@ -41,7 +41,7 @@ import Testing
 
     func schema(_ text: String, kind: String = "cleaners") throws -> (KindSchema?, [Diagnostic]) {
         let file = "content/schemas/\(kind).yaml"
-        return decodeKindSchema(try parseYAML(Array(text.utf8), file: file), kind: kind, file: file, knownKinds: ["cleaners", "reviews", "owners"])
+        return decodeKindSchema(try parseYAML(Array(text.utf8), file: file), kind: kind, file: file, knownKinds: ["cleaners", "reviews", "owners"], reservedFacetNames: [:])
     }
 
     /// Without `card:`: the first image, the first currency-formatted number, the first facet, the first

@@ -8,7 +8,7 @@ import Testing
 /// their labels, the public date fields, the field that titles a collection's entries.
 @Suite struct KindLayoutTests {
     static func schema(_ text: String, kind: String = "things") throws -> KindSchema {
-        try #require(decodeKindSchema(try parseYAML(Array(text.utf8), file: "s.yaml"), kind: kind, file: "s.yaml", knownKinds: [kind]).0)
+        try #require(decodeKindSchema(try parseYAML(Array(text.utf8), file: "s.yaml"), kind: kind, file: "s.yaml", knownKinds: [kind], reservedFacetNames: [:]).0)
     }
 
     @Test func aDefaultCardTakesItsLabelsAndFacetsFromTheSchema() throws {

@@ -34,7 +34,7 @@ import Testing
 
     func schema() throws -> KindSchema {
         let node = try parseYAML(Array(Self.schemaText.utf8), file: "content/schemas/cleaners.yaml")
-        let (schema, problems) = decodeKindSchema(node, kind: "cleaners", file: "content/schemas/cleaners.yaml", knownKinds: ["cleaners", "owners"])
+        let (schema, problems) = decodeKindSchema(node, kind: "cleaners", file: "content/schemas/cleaners.yaml", knownKinds: ["cleaners", "owners"], reservedFacetNames: [:])
         #expect(problems.isEmpty, "\(problems)")
         return try #require(schema)
     }
@@ -42,7 +42,8 @@ import Testing
     func validate(_ text: String) throws -> (Listing?, [String]) {
         let validator = ListingValidator(schema: try schema(), mediaFiles: ["cleaners/ana.png"])
         let node = try parseYAML(Array(text.utf8), file: "content/cleaners/ana.yaml")
-        let (listing, problems) = validator.validate(node, file: "content/cleaners/ana.yaml", slug: "ana")
+        let checked = validator.check(node, file: "content/cleaners/ana.yaml", slug: "ana")
+        let listing = checked.listing, problems = checked.problems
         return (listing, problems.map(\.description))
     }
 
@@ -127,7 +128,8 @@ import Testing
     @Test func linksLeavingTheSiteAreWarnedAboutInPublicFieldsOnly() throws {
         let validator = ListingValidator(schema: try schema(), mediaFiles: [], sitePath: "/catalogue/")
         let text = "name: Ana\nrate: 18\nbio: |\n  Hi.\n  See [rules](/rules/).\nnotes: \"[secret](/secret/)\"\n"
-        let (listing, problems) = validator.validate(try parseYAML(Array(text.utf8), file: "content/cleaners/ana.yaml"), file: "content/cleaners/ana.yaml", slug: "ana")
+        let checked = validator.check(try parseYAML(Array(text.utf8), file: "content/cleaners/ana.yaml"), file: "content/cleaners/ana.yaml", slug: "ana")
+        let listing = checked.listing, problems = checked.problems
         #expect(listing != nil)
         #expect(problems.map(\.description) == [
             "content/cleaners/ana.yaml:3:6: warning: 'bio' links to '/rules/' (line 2 of its text), outside the site, which lives at "
@@ -141,7 +143,8 @@ import Testing
         let text = "name: Ana\nrate: 1\nbio: |\n  Hi <b>there</b>.\n  <iframe src=\"https://video.example/\"></iframe>\nnotes: \"<script>x</script>\"\n"
         for allowed in [true, false] {
             let validator = ListingValidator(schema: try schema(), mediaFiles: [], allowRawHTML: allowed)
-            let (_, problems) = validator.validate(try parseYAML(Array(text.utf8), file: "content/cleaners/ana.yaml"), file: "content/cleaners/ana.yaml", slug: "ana")
+            let checked = validator.check(try parseYAML(Array(text.utf8), file: "content/cleaners/ana.yaml"), file: "content/cleaners/ana.yaml", slug: "ana")
+            let problems = checked.problems
             #expect(problems.map(\.description) == (allowed ? [
                 "content/cleaners/ana.yaml:3:6: warning: 'bio' has <iframe> (line 2 of its text), which GitHub Flavored Markdown's tag filter "
                     + "writes out as text even with allow_raw_html, so visitors would see its markup; put what it embeds in a template instead",
@@ -165,13 +168,15 @@ import Testing
             fields:
               name: {type: string, required: true}
               address: {type: object, required: true, fields: {street: string, town: string}}
+              country: {type: object, required: true, fields: {name: {type: string, default: Ireland}}}
             """.utf8), file: "content/schemas/things.yaml")
-        let schema = try #require(decodeKindSchema(node, kind: "things", file: "content/schemas/things.yaml", knownKinds: ["things"]).0)
+        let schema = try #require(decodeKindSchema(node, kind: "things", file: "content/schemas/things.yaml", knownKinds: ["things"], reservedFacetNames: [:]).0)
         let validator = ListingValidator(schema: schema, mediaFiles: [])
         let empty = "content/things/a.yaml:2:10: error: 'address' needs at least one of its fields (street, town)"
         for (address, expected) in [("{}", [empty]), ("{town: ~}", [empty]), ("{town: Cork}", [])] {
-            let listing = try parseYAML(Array("name: A\naddress: \(address)\n".utf8), file: "content/things/a.yaml")
-            #expect(validator.validate(listing, file: "content/things/a.yaml", slug: "a").1.map(\.description) == expected, "\(address)")
+            // An object whose field has a default is not empty.
+            let listing = try parseYAML(Array("name: A\naddress: \(address)\ncountry: {}\n".utf8), file: "content/things/a.yaml")
+            #expect(validator.check(listing, file: "content/things/a.yaml", slug: "a").problems.map(\.description) == expected, "\(address)")
         }
     }
 
@@ -211,9 +216,10 @@ import Testing
         let text = "name: Ana\nrate: 1\nlanguages: [English, Polish, English]\n"
         #expect(try validate(text).1.isEmpty, "a list that is no facet may repeat itself")
         let node = try parseYAML(Array((Self.schemaText + "\nfacets: [languages]\n").utf8), file: "content/schemas/cleaners.yaml")
-        let schema = try #require(decodeKindSchema(node, kind: "cleaners", file: "content/schemas/cleaners.yaml", knownKinds: ["cleaners", "owners"]).0)
+        let schema = try #require(decodeKindSchema(node, kind: "cleaners", file: "content/schemas/cleaners.yaml", knownKinds: ["cleaners", "owners"], reservedFacetNames: [:]).0)
         let listing = try parseYAML(Array(text.utf8), file: "content/cleaners/ana.yaml")
-        let (validated, problems) = ListingValidator(schema: schema, mediaFiles: []).validate(listing, file: "content/cleaners/ana.yaml", slug: "ana")
+        let checked = ListingValidator(schema: schema, mediaFiles: []).check(listing, file: "content/cleaners/ana.yaml", slug: "ana")
+        let validated = checked.listing, problems = checked.problems
         #expect(validated == nil)
         #expect(problems.map(\.description) == ["content/cleaners/ana.yaml:3:30: error: 'languages' lists 'English' twice (items 1 and 3); name each value once"])
     }
@@ -252,7 +258,8 @@ import Testing
 
     @Test func emptyFileIsAnError() throws {
         let validator = ListingValidator(schema: try schema(), mediaFiles: [])
-        let (listing, problems) = validator.validate(nil, file: "content/cleaners/ana.yaml", slug: "ana")
+        let checked = validator.check(nil, file: "content/cleaners/ana.yaml", slug: "ana")
+        let listing = checked.listing, problems = checked.problems
         #expect(listing == nil)
         #expect(problems.map(\.description).first?.hasPrefix("content/cleaners/ana.yaml:1:1: error: file holds no listing") == true)
     }
@@ -268,7 +275,7 @@ import Testing
               updated: date
             """
         let node = try parseYAML(Array(text.utf8), file: "s.yaml")
-        let (schema, problems) = decodeKindSchema(node, kind: "things", file: "s.yaml", knownKinds: ["things"])
+        let (schema, problems) = decodeKindSchema(node, kind: "things", file: "s.yaml", knownKinds: ["things"], reservedFacetNames: [:])
         #expect(schema == nil)
         #expect(problems.map(\.description) == [
             "s.yaml:1:14: error: 'title_field' names 'nmae', which is not a field of this kind; did you mean 'name'?",
@@ -388,10 +395,10 @@ import Testing
             fields:
               text: {type: string, required: true, placeholders: [contact, place]}
             """
-        let schema = try #require(decodeKindSchema(try parseYAML(Array(text.utf8), file: "s.yaml"), kind: "alerts", file: "s.yaml", knownKinds: ["alerts"]).0)
+        let schema = try #require(decodeKindSchema(try parseYAML(Array(text.utf8), file: "s.yaml"), kind: "alerts", file: "s.yaml", knownKinds: ["alerts"], reservedFacetNames: [:]).0)
         func problems(_ value: String) throws -> [String] {
             let node = try parseYAML(Array("text: \"\(value)\"\n".utf8), file: "a.yaml")
-            return ListingValidator(schema: schema, mediaFiles: []).validate(node, file: "a.yaml", slug: "a").1.map(\.message)
+            return ListingValidator(schema: schema, mediaFiles: []).check(node, file: "a.yaml", slug: "a").problems.map(\.message)
         }
         let mixed = try problems("Hi {{contact}}, {{ place }}{{{x}}} {{a}b}} {{ who }}")
         #expect(mixed == [
