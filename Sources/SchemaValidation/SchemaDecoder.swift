@@ -3,11 +3,8 @@ import Markdown
 import SiteModel
 
 /// Checks a kind's schema file (`content/schemas/<kind>.yaml`) and builds the kind's schema from it.
-/// `reservedFacetNames`: names no facet may have, each with why (`<kind>` in it stands for the kind's name); the
-/// site's are `Outputs.reservedFacetNames`.
-public func decodeKindSchema(
-    _ root: YAMLNode?, kind: String, file: String, knownKinds: [String], reservedFacetNames: [String: String]
-) -> (KindSchema?, [Diagnostic]) {
+/// `reservedFacetNames`: names no facet may have, each with why; the site's are `Outputs.reservedFacetNames`.
+public func decodeKindSchema(_ root: YAMLNode?, kind: String, file: String, knownKinds: [String], reservedFacetNames: [String: String]) -> (KindSchema?, [Diagnostic]) {
     var problems = Problems(file: file)
     guard let root else {
         return (nil, [.error(at: SourceLocation(file: file), "schema is empty; it needs at least title_field and fields")])
@@ -43,9 +40,7 @@ public func decodeKindSchema(
         problems: &problems)
     let entryFields = reader.entryFields(of: entriesField)
     let entrySort = decodeSortKeys(settings, key: "entry_sort", sortable: sortableNames(entryFields), problems: &problems)
-    let facets = reader.facets(
-        entryFields: entryFields, of: entriesField, reserved: reservedFacetNames.mapValues { $0.replacingOccurrences(of: "<kind>", with: kind) },
-        problems: &problems)
+    let facets = reader.facets(entryFields: entryFields, of: entriesField, reserved: reservedFacetNames, kind: kind, problems: &problems)
     let feeds = reader.feeds(problems: &problems)
     let daily = reader.daily(problems: &problems)
     let geo = reader.geo(problems: &problems)
@@ -113,12 +108,12 @@ private struct KindSchemaReader {
         return itemFields
     }
 
-    /// `reserved`: names no facet may have, each with why.
-    func facets(entryFields: [FieldSchema], of entriesField: String?, reserved: [String: String], problems: inout Problems) -> [String] {
+    /// `reserved`: names no facet may have, each with why (`<kind>` in it stands for the `kind`'s name).
+    func facets(entryFields: [FieldSchema], of entriesField: String?, reserved: [String: String], kind: String, problems: inout Problems) -> [String] {
         var facets: [String] = []
         for (name, node) in settings.stringList("facets", problems: &problems) ?? [] {
             if let why = reserved[name] {
-                problems.error(node, "facet '\(name)' cannot have that name: \(why); choose another")
+                problems.error(node, "facet '\(name)' cannot have that name: \(why.replacingOccurrences(of: "<kind>", with: kind)); choose another")
                 continue
             }
             guard let field = fields.first(where: { $0.name == name }) ?? entryFields.first(where: { $0.name == name }) else {

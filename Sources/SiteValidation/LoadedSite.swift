@@ -72,10 +72,7 @@ public struct LoadedSite: Sendable {
         diagnostics += Self.duplicateSlugs(in: listings, locator: locator)
         diagnostics += Self.reservedSlugs(in: listings, schemas: schemas, locator: locator)
         let everyListing = Array(listings.values.joined())
-        diagnostics += everyListing.parallelFlatMap { Self.danglingReferences($0.references, slugs: slugs) }
-        // Those of listings with other errors, and of the schemas' defaults, too.
-        diagnostics += Self.danglingReferences(failedReferences, slugs: slugs)
-        diagnostics += Self.danglingReferences(schemas.flatMap { $0.fields.flatMap(\.defaultReferencesWithin) }, slugs: slugs, inDefaults: true)
+        diagnostics += Self.referencesToNothing(everyListing, failedReferences, schemas, slugs: slugs)
 
         // Images: checked and processed across all cores, or taken from the cache; reported where fields name them.
         let images = ImagePublisher(files: files, settings: config.images).publish(everyListing.parallelFlatMap(\.media))
@@ -404,6 +401,13 @@ public struct LoadedSite: Sendable {
                     "the slug '\(listing.slug)' is taken by the \(schema.name) kind's own pages (/\(schema.name)/\(listing.slug)/); \(line == nil ? "rename the file" : "choose another slug")")
             }
         }
+    }
+
+    /// The references to listings that do not exist: of the listings, of those with other errors (`failed`), and
+    /// of the schemas' defaults.
+    private static func referencesToNothing(_ listings: [Listing], _ failed: [Reference], _ schemas: [KindSchema], slugs: [String: Set<String>]) -> [Diagnostic] {
+        listings.parallelFlatMap { danglingReferences($0.references, slugs: slugs) } + danglingReferences(failed, slugs: slugs)
+            + danglingReferences(schemas.flatMap { $0.fields.flatMap(\.defaultReferencesWithin) }, slugs: slugs, inDefaults: true)
     }
 
     /// The references, of a listing or of the schemas' defaults (`inDefaults`), to listings that do not exist.
