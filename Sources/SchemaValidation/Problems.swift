@@ -32,8 +32,15 @@ struct Problems {
         add(.warning, node, message)
     }
 
+    mutating func error(at location: SourceLocation, _ message: @autoclosure () -> String) {
+        add(.error, location, message)
+    }
+
     private mutating func add(_ severity: Diagnostic.Severity, _ node: YAMLNode, _ message: () -> String) {
-        let location = SourceLocation(file: file, line: node.line, column: node.column)
+        add(severity, SourceLocation(file: file, line: node.line, column: node.column), message)
+    }
+
+    private mutating func add(_ severity: Diagnostic.Severity, _ location: SourceLocation, _ message: () -> String) {
         guard found.count < Self.listedLimit else {
             if firstUnlisted == nil { firstUnlisted = location }
             unlisted += 1

@@ -417,8 +417,8 @@ private func decodeDefault(_ defaultNode: YAMLNode, of field: inout FieldSchema,
 }
 
 /// The default's value if it is a valid value of the field (as a facet's, when `asFacet`: a list of them names
-/// each value once); else nil, with each problem reported at the default (so a facet's is checked again only
-/// when it was valid as a field's). The listings it refers to are `found`, for the site to check once every
+/// each value once); else nil, with each problem reported where it lies in the default (so a facet's is
+/// checked again only when it was valid as a field's). The listings it refers to are `found`, for the site to check once every
 /// kind's slugs are known.
 private func checkDefault(_ defaultNode: YAMLNode, of field: FieldSchema, asFacet: Bool, problems: inout Problems, found: inout Findings) -> Value? {
     var defaultProblems = Problems(file: problems.file)
@@ -427,7 +427,8 @@ private func checkDefault(_ defaultNode: YAMLNode, of field: FieldSchema, asFace
     let value = ValueChecker(mediaFiles: [], markdown: MarkdownCheck(limits: .standard))
         .check(defaultNode, as: check, path: [field.name], problems: &defaultProblems, found: &found, facet: asFacet)
     for diagnostic in defaultProblems.list {
-        problems.error(defaultNode, "default of '\(field.name)' is not valid: \(diagnostic.message)")
+        let at = diagnostic.location ?? SourceLocation(file: problems.file, line: defaultNode.line, column: defaultNode.column)
+        problems.error(at: at, "default of '\(field.name)' is not valid: \(diagnostic.message)")
     }
     return defaultProblems.hasErrors ? nil : value
 }
