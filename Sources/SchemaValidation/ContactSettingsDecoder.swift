@@ -12,7 +12,7 @@ func decodeContactSettings(_ node: YAMLNode?, siteKinds: [String], problems: ino
     if let endpoint, let endpointNode = settings.value("endpoint"), !isContactEndpoint(endpoint) {
         problems.error(
             endpointNode,
-            "'endpoint' must be an absolute https URL (a form service or your relay), or a path on this site such as /contact/send, not '\(shortened(endpoint))'"
+            "'endpoint' must be an absolute https URL (a form service or your relay; http only on localhost or 127.0.0.1), or a path on this site such as /contact/send, without a user name, password or backslash, not '\(shortened(endpoint))'"
         )
     }
     var kinds: [String] = []
@@ -39,9 +39,12 @@ func decodeContactSettings(_ node: YAMLNode?, siteKinds: [String], problems: ino
 /// An https URL; http only to the publisher's own machine, to try a relay before it goes live; or a path on
 /// the site's host (`/contact/send`), for a relay behind the same server.
 private func isContactEndpoint(_ text: String) -> Bool {
+    // Browsers read `\` as `/`, so `/\host/x`, like `//host/x`, would post the visitor's details to another host.
     if text.hasPrefix("/") {
-        return !text.hasPrefix("//") && !text.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7F }
+        return !text.hasPrefix("//") && !text.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7F || $0 == "\\" }
     }
     guard isValidURL(text), let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else { return false }
+    // A user name or password in the address would be published in every form.
+    guard components.user == nil, components.password == nil, !text.contains("\\") else { return false }
     return scheme == "https" || ["localhost", "127.0.0.1", "[::1]", "::1"].contains(components.host?.lowercased() ?? "")
 }

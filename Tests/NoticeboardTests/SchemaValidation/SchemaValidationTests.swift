@@ -287,6 +287,20 @@ import Testing
         ])
     }
 
+    /// The contact form posts a visitor's name, email and message: only to https, to http on this machine, or to a
+    /// path on the site's own host. Browsers read `\` as `/`, so `/\host/x` leaves the host as `//host/x` does.
+    @Test(arguments: [
+        ("https://forms.example.org/send", true), ("/contact/send", true), ("http://127.0.0.1:8080/send", true),
+        ("http://forms.example.org/send", false), ("//forms.example.org/send", false), ("/\\forms.example.org/send", false),
+        ("https://user:secret@forms.example.org/send", false), ("https://forms.example.org\\@evil.example/send", false),
+    ])
+    func aContactEndpointKeepsTheVisitorsDetailsOnTheSite(endpoint: String, accepted: Bool) throws {
+        let text = "title: T\nbase_url: https://example.org/\nkinds: [cleaners]\ncontact: {endpoint: '\(endpoint)', kinds: [cleaners]}\n"
+        let (config, problems) = decodeSiteConfig(try parseYAML(Array(text.utf8), file: "site.yaml"), file: "site.yaml")
+        #expect((config != nil) == accepted, "\(problems)")
+        #expect(problems.contains { $0.message.hasPrefix("'endpoint' must be") } == !accepted)
+    }
+
     @Test func siteConfigIsChecked() throws {
         let text = "title: T\nbase_url: example.org\npage_size: 0\nkinds: [cleaners, media, sync]\ncolor: red\nsync_builds: 0\n"
         let (config, problems) = decodeSiteConfig(try parseYAML(Array(text.utf8), file: "site.yaml"), file: "site.yaml")
