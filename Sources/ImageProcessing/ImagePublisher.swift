@@ -4,7 +4,7 @@ import Support
 
 /// The image stage: every file below `content/media/` that a public image field names is checked and
 /// published. Photos (JPEG, PNG, WebP) become re-encoded variants, made once and then taken from the cache;
-/// SVGs that pass `SVGSafety` are published as they are. Images are processed across all cores.
+/// SVGs that pass `SVGSafety` are published as they are, under a slugged name. Images are processed across all cores.
 public struct ImagePublisher: Sendable {
     public let files: SiteFiles
     public let settings: ImageSettings
@@ -121,19 +121,16 @@ public struct ImagePublisher: Sendable {
     }
 
     /// Output paths name the source, the width and the cache key, so a changed image gets new URLs that no
-    /// browser or CDN has cached: `media/rentals/kayak-640w.1f2e3d4c.webp`.
+    /// browser or CDN has cached: `media/rentals/kayak-640w.1f2e3d4c.webp`, and an SVG's, published as it is,
+    /// `media/rentals/kayak-2.9a8b7c6d.svg`.
     private func image(_ path: String, key: String, entry: ImageCache.Entry) -> PublishedImage {
-        let source = entry.source
+        let source = entry.source, stem = Self.stem(of: path)
         guard source.format != .svg else {
             let original = ImageVariant(
-                outputPath: "media/" + path, width: source.width, height: source.height, format: .svg,
+                outputPath: "media/\(stem).\(key.prefix(8)).svg", width: source.width, height: source.height, format: .svg,
                 file: files.absolute("content/media/" + path))
             return PublishedImage(path: path, format: .svg, variants: [original])
         }
-        // Slugged, so the URLs need no escaping in a srcset (which splits on spaces and commas).
-        var segments = path.split(separator: "/").map { Slug.from(text: String($0)) }
-        segments[segments.count - 1] = Slug.from(fileName: String(path.split(separator: "/").last ?? ""))
-        let stem = segments.map { $0.isEmpty ? "image" : $0 }.joined(separator: "/")
         let formats = VariantPlan(source: source, settings: settings).formats
         let variants = entry.variants.sorted {
             (formats.firstIndex(of: $0.format) ?? 0, $0.width) < (formats.firstIndex(of: $1.format) ?? 0, $1.width)
@@ -143,5 +140,13 @@ public struct ImagePublisher: Sendable {
                 width: variant.width, height: variant.height, format: variant.format, file: cache.path(key) + "/" + variant.file)
         }
         return PublishedImage(path: path, format: source.format, variants: variants)
+    }
+
+    /// The source's path below `content/media/` without its extension, slugged, so that URLs need no escaping
+    /// (a srcset splits on spaces and commas; `#` and `?` end a path) and differ in more than case.
+    private static func stem(of path: String) -> String {
+        var segments = path.split(separator: "/").map { Slug.from(text: String($0)) }
+        segments[segments.count - 1] = Slug.from(fileName: String(path.split(separator: "/").last ?? ""))
+        return segments.map { $0.isEmpty ? "image" : $0 }.joined(separator: "/")
     }
 }

@@ -192,8 +192,20 @@ import Testing
         defer { TestSupport.removeTree(site) }
         #expect(outcome.problems.isEmpty)
         let image = try #require(outcome.images["things/badge.svg"])
-        #expect(image.variants.map { "\($0.outputPath) \($0.width)x\($0.height) \($0.format.rawValue)" } == ["media/things/badge.svg 120x80 svg"])
+        #expect(image.variants.map { "\($0.width)x\($0.height) \($0.format.rawValue)" } == ["120x80 svg"])
+        #expect(image.variants[0].outputPath.wholeMatch(of: /media\/things\/badge\.[0-9a-f]{8}\.svg/) != nil, "\(image.variants[0].outputPath)")
         #expect(image.variants[0].file == site + "/content/media/things/badge.svg")
+    }
+
+    /// An SVG's URL is made as a photo's: slugged, so that `#`, `?` or a space in its file name does not end or
+    /// break it, and with the bytes' key, so that an edited SVG gets a URL no browser or CDN has cached.
+    @Test(arguments: [("logo#1.svg", "logo-1"), ("what?.svg", "what"), ("a b.svg", "a-b"), ("A-B.svg", "a-b")])
+    func anSVGsURLNeedsNoEscaping(name: String, stem: String) throws {
+        let (outcome, site) = publish(name, fixture("badge.svg"))
+        defer { TestSupport.removeTree(site) }
+        let path = try #require(outcome.images["things/" + name]?.variants.first?.outputPath)
+        #expect(path == "media/things/\(stem).\(path.dropFirst("media/things/\(stem).".count).prefix(8)).svg")
+        #expect(path.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || "/.-".contains($0)) }, "\(path)")
     }
 
     @Test func theCacheServesAnUnchangedImageWithoutDecodingIt() throws {

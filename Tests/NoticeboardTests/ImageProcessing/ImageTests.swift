@@ -141,7 +141,7 @@ import Testing
         #expect(photo.contains(#".jpg 1280w" sizes="(max-width: 22rem) 100vw, 20rem" alt="Sit-on-top sea kayak, photo 1 of 2" width="1280" height="960">"#))
         #expect(!photo.contains("loading="))
         // The second picture, an SVG, is below the first: lazy, with its own size and no srcset.
-        #expect(pictures[1] == #"<picture><img src="/catalogue/media/rentals/kayak-2.svg" alt="Sit-on-top sea kayak, photo 2 of 2" width="200" height="200" loading="lazy"></picture>"#)
+        #expect(pictures[1].wholeMatch(of: /<picture><img src="\/catalogue\/media\/rentals\/kayak-2\.[0-9a-f]{8}\.svg" alt="Sit-on-top sea kayak, photo 2 of 2" width="200" height="200" loading="lazy"><\/picture>/) != nil, "\(pictures[1])")
         let list = TestSupport.read(site + "/public/cleaners/index.html")
         // On a list, the cards a phone shows before scrolling load their pictures at once; the rest wait.
         let cards = list.components(separatedBy: #"<li class="card">"#).dropFirst()
