@@ -56,13 +56,13 @@ public func decodeKindSchema(_ root: YAMLNode?, kind: String, file: String, know
 
     let title = settings.string("title", problems: &problems) ?? kind.prefix(1).uppercased() + kind.dropFirst()
     guard !problems.hasErrors, let titleField else { return (nil, problems.list) }
-    let schema = KindSchema(
+    return (KindSchema(
         name: kind, title: title, singular: settings.string("singular", problems: &problems) ?? title,
         description: settings.string("description", problems: &problems) ?? "", titleField: titleField,
-        dateField: dateField, entriesField: entriesField, entrySort: entrySort, sort: sort, fields: fields, derived: derived, facets: facets,
+        dateField: dateField, entriesField: entriesField, entrySort: entrySort, sort: sort,
+        fields: geo.map { boundedCoordinates(fields, $0) } ?? fields, derived: derived, facets: facets,
         hasPages: settings.bool("pages", problems: &problems) ?? true, daily: daily, feeds: feeds, geo: geo,
-        searchRange: searchRange, schemaOrg: schemaOrg, card: card, file: file)
-    return (schema, problems.list)
+        searchRange: searchRange, schemaOrg: schemaOrg, card: card, file: file), problems.list)
 }
 
 /// A kind schema's settings, with its fields decoded: the settings that name fields are read against them.
@@ -188,6 +188,18 @@ private struct KindSchemaReader {
         }
         guard let lat = names[0], let lon = names[1] else { return nil }
         return GeoFields(latitude: lat, longitude: lon)
+    }
+}
+
+/// A place's latitude lies within ±90 and its longitude within ±180 (RFC 7946's GeoJSON, and any map), within
+/// whatever narrower bounds the schema gives them.
+private func boundedCoordinates(_ fields: [FieldSchema], _ geo: GeoFields) -> [FieldSchema] {
+    fields.map { field in
+        guard let limit: Double = field.name == geo.latitude ? 90 : field.name == geo.longitude ? 180 : nil else { return field }
+        var bounded = field
+        bounded.minimum = max(field.minimum ?? -limit, -limit)
+        bounded.maximum = min(field.maximum ?? limit, limit)
+        return bounded
     }
 }
 

@@ -180,6 +180,30 @@ import Testing
         }
     }
 
+    /// The fields `geo` names hold a place's coordinates: a latitude past ±90 or a longitude past ±180 is an error
+    /// at the value, as the schema's own bounds would be, and narrower bounds of the schema's stay.
+    @Test func coordinatesStayOnTheEarth() throws {
+        let node = try parseYAML(Array("""
+            title: Places
+            title_field: name
+            geo: {lat: lat, lon: lon}
+            fields:
+              name: {type: string, required: true}
+              lat: decimal
+              lon: {type: decimal, minimum: -11, maximum: -5}
+            """.utf8), file: "content/schemas/places.yaml")
+        let schema = try #require(decodeKindSchema(node, kind: "places", file: "content/schemas/places.yaml", knownKinds: ["places"], reservedFacetNames: [:]).0)
+        let validator = ListingValidator(schema: schema, mediaFiles: [])
+        for (place, expected) in [
+            ("lat: 53.3\nlon: -6.2", []),
+            ("lat: 95.5\nlon: -6.2", ["content/places/a.yaml:2:6: error: 'lat' must be at most 90, not 95.5"]),
+            ("lat: -90.5\nlon: -12", ["content/places/a.yaml:2:6: error: 'lat' must be at least -90, not -90.5", "content/places/a.yaml:3:6: error: 'lon' must be at least -11, not -12"]),
+        ] {
+            let listing = try parseYAML(Array("name: A\n\(place)\n".utf8), file: "content/places/a.yaml")
+            #expect(validator.check(listing, file: "content/places/a.yaml", slug: "a").problems.map(\.description) == expected, "\(place)")
+        }
+    }
+
     /// cmark-gfm renders a row in time quadratic in its cells, so a Markdown line may hold at most 500 '|'.
     @Test func markdownTablesAreLimitedTo500Columns() throws {
         let row = { (cells: Int) in "bio: \"" + String(repeating: "|a", count: cells - 1) + "|\"\nname: Ana\nrate: 1" }
