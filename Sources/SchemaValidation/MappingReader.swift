@@ -36,9 +36,14 @@ struct MappingReader {
         return text
     }
 
+    /// A setting that must be given, as text that is not blank (`title: "  "` names nothing).
     func requiredString(_ key: String, problems: inout Problems) -> String? {
         guard let text = string(key, problems: &problems) else {
             if value(key) == nil { problems.error(node, "missing required setting '\(key)'") }
+            return nil
+        }
+        guard !text.allSatisfy(\.isWhitespace) else {
+            problems.error(value(key) ?? node, "'\(key)' must not be blank")
             return nil
         }
         return text
