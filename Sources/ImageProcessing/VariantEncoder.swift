@@ -33,13 +33,17 @@ enum VariantEncoder {
             } else {
                 return .failure(.damaged(Vips.takeError()))
             }
-            for format in plan.formats {
+            // A tall screenshot's widest variant may be past WebP's size; it keeps its source format's variant.
+            for format in plan.formats where format != .webp || max(image.width, image.height) <= webpMaximumSide {
                 guard let encoded = save(image, as: format, quality: quality) else { return .failure(.damaged(Vips.takeError())) }
                 variants.append(EncodedVariant(width: image.width, height: image.height, format: format, bytes: encoded))
             }
         }
         return .success(variants)
     }
+
+    /// The longest side a WebP file can hold: it stores each side in 14 bits.
+    static let webpMaximumSide = 16383
 
     /// JPEG decodes at 1/2, 1/4 or 1/8 of its size for a fraction of the work; the largest shrink that still
     /// leaves the widest variant's pixels is taken.

@@ -208,6 +208,15 @@ import Testing
         #expect(path.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || "/.-".contains($0)) }, "\(path)")
     }
 
+    /// WebP holds at most 16,383 pixels a side: a long screenshot's tall variants come in its own format only.
+    @Test func aVariantTallerThanWebPAllowsIsMadeInItsSourceFormatOnly() throws {
+        let (outcome, site) = publish("screenshot.png", try TestSupport.blackPNG(width: 500, height: 20_000))
+        defer { TestSupport.removeTree(site) }
+        #expect(outcome.problems.isEmpty, "\(outcome.problems)")
+        let image = try #require(outcome.images["things/screenshot.png"])
+        #expect(image.variants.map { "\($0.width)x\($0.height) \($0.format.rawValue)" } == ["320x12800 png", "500x20000 png", "320x12800 webp"])
+    }
+
     @Test func theCacheServesAnUnchangedImageWithoutDecodingIt() throws {
         let (first, site) = publish("lamp.jpg", fixture("lamp.jpg"))
         defer { TestSupport.removeTree(site) }

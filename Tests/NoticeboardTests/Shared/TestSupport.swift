@@ -142,25 +142,28 @@ enum TestSupport {
         return files
     }
 
-    /// A valid 50,000 × 50,000 one-bit grey PNG: 2.5 gigapixels in about 300 kB, made once with Python's zlib.
+    /// A valid 50,000 × 50,000 one-bit grey PNG: 2.5 gigapixels in about 300 kB, made once.
     static func pngBomb() throws -> [UInt8] { try madePNGBomb.get() }
 
-    private static let madePNGBomb = Result { () throws -> [UInt8] in
+    private static let madePNGBomb = Result { () throws -> [UInt8] in try blackPNG(width: 50_000, height: 50_000) }
+
+    /// A valid one-bit grey PNG of this size, all black, made with Python's zlib.
+    static func blackPNG(width: Int, height: Int) throws -> [UInt8] {
         let folder = temporaryFolder()
         defer { removeTree(folder) }
-        let path = folder + "/bomb.png"
+        let path = folder + "/black.png"
         let script = #"""
             import struct, sys, zlib
             def chunk(kind, data):
                 return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-            side = 50000
-            row, packer = bytes(1 + side // 8), zlib.compressobj(9)
-            pixels = b"".join(packer.compress(row) for _ in range(side)) + packer.flush()
-            header = struct.pack(">IIBBBBB", side, side, 1, 0, 0, 0, 0)
+            width, height = int(sys.argv[2]), int(sys.argv[3])
+            row, packer = bytes(1 + (width + 7) // 8), zlib.compressobj(9)
+            pixels = b"".join(packer.compress(row) for _ in range(height)) + packer.flush()
+            header = struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0)
             with open(sys.argv[1], "wb") as out:
                 out.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b""))
             """#
-        let result = try run("python3", ["-c", script, path])
+        let result = try run("python3", ["-c", script, path, String(width), String(height)])
         guard result.status == 0, let data = FileManager.default.contents(atPath: path) else { throw CocoaError(.fileWriteUnknown) }
         return [UInt8](data)
     }
