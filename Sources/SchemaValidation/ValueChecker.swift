@@ -155,7 +155,10 @@ struct ValueChecker {
             }
             return .bool(flag)
         case .date:
-            guard let date = CalendarDate(parsing: text[...]) else { return fail() }
+            guard let date = CalendarDate(parsing: text[...]) else {
+                let written = !scalar.hiding && text.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}/) != nil
+                return fail(written ? " (written so, but no such day is in the calendar)" : "")
+            }
             return .date(date)
         case .url:
             if let flaw = urlFlaw(text) { return fail(flaw) }

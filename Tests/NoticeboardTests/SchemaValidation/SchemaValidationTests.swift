@@ -112,7 +112,7 @@ import Testing
             "content/cleaners/ana.yaml:3:8: error: 'stars' must be at most 5, not 7",
             "content/cleaners/ana.yaml:4:9: error: 'county' must be one of 'Cork', 'Dublin', not 'Crok'; did you mean 'Cork'?",
             "content/cleaners/ana.yaml:5:6: error: 'eco' must be true or false, not 'yes' (write true or false)",
-            "content/cleaners/ana.yaml:6:9: error: 'joined' must be a date written YYYY-MM-DD, not '2024-02-30'",
+            "content/cleaners/ana.yaml:6:9: error: 'joined' must be a date written YYYY-MM-DD, not '2024-02-30' (written so, but no such day is in the calendar)",
             "content/cleaners/ana.yaml:7:10: error: 'website' must be an absolute http or https URL, not 'www.example.org'",
             "content/cleaners/ana.yaml:8:8: error: 'photo' names content/media/cleaners/missing.png, which does not exist",
             "content/cleaners/ana.yaml:9:12: error: 'languages' must be a list, not 'English'",
