@@ -19,7 +19,8 @@ func decodeImageSettings(_ node: YAMLNode?, problems: inout Problems) -> ImageSe
                 widths.append(width)
             }
         } else {
-            problems.error(list, "'widths' must be a list of 1 to 10 widths in pixels, such as [320, 640, 1280], not \(list.summary)")
+            let given = if case .sequence(let items) = list.content { "a list of \(items.count)" } else { list.summary }
+            problems.error(list, "'widths' must be a list of 1 to 10 widths in pixels, such as [320, 640, 1280], not \(given)")
         }
     }
     return ImageSettings(

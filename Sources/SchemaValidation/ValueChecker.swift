@@ -247,6 +247,17 @@ struct ValueChecker {
         return inRange(Double(number), field, node, name, hiding, &problems) ? .int(number) : nil
     }
 
+    /// Why no file below `content/media/` is at `path`, with the likeliest meaning (only an error's path looks).
+    private func missing(_ path: String) -> String {
+        let lowered = path.lowercased()
+        if mediaFiles.contains(where: { $0.hasPrefix(path + "/") }) { return "is a folder; name an image file in it" }
+        if let other = mediaFiles.first(where: { $0.lowercased() == lowered }) { return "does not exist; did you mean '\(other)'? (names differ in case)" }
+        for prefix in ["content/media/", "media/"] where path.hasPrefix(prefix) && mediaFiles.contains(String(path.dropFirst(prefix.count))) {
+            return "does not exist; paths start below content/media/, so write '\(path.dropFirst(prefix.count))'"
+        }
+        return "does not exist"
+    }
+
     /// An image field names a file below `content/media/` by a safe path; its use is noted for publishing.
     private func checkImage(_ scalar: Scalar, problems: inout Problems, found: inout Findings) -> Value? {
         let (node, text, name, hiding) = (scalar.node, scalar.text, scalar.name, scalar.hiding)
@@ -255,7 +266,7 @@ struct ValueChecker {
             return nil
         }
         guard mediaFiles.contains(text) else {
-            problems.error(node, hiding ? "'\(name)' names a file below content/media/ that does not exist (\(Self.hiddenValue))" : "'\(name)' names content/media/\(text), which does not exist")
+            problems.error(node, hiding ? "'\(name)' names a file below content/media/ that does not exist (\(Self.hiddenValue))" : "'\(name)' names content/media/\(text), which \(missing(text))")
             return nil
         }
         if !hiding, let tooLong = mediaNameTooLong(text) {

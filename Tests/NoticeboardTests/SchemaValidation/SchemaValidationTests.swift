@@ -325,6 +325,15 @@ import Testing
         #expect(problems.contains { $0.message.hasPrefix("'endpoint' must be") } == !accepted)
     }
 
+    /// An empty list of widths is a list: the message says how many it holds, not what it is.
+    @Test func anEmptyListOfWidthsIsSaidToBeEmpty() throws {
+        let text = "title: T\nbase_url: https://example.org/\nkinds: [cleaners]\nimages: {widths: []}\n"
+        let (_, problems) = decodeSiteConfig(try parseYAML(Array(text.utf8), file: "site.yaml"), file: "site.yaml")
+        #expect(problems.map(\.description) == [
+            "site.yaml:4:18: error: 'widths' must be a list of 1 to 10 widths in pixels, such as [320, 640, 1280], not a list of 0"
+        ])
+    }
+
     @Test func siteConfigIsChecked() throws {
         let text = "title: T\nbase_url: example.org\npage_size: 0\nkinds: [cleaners, media, sync]\ncolor: red\nsync_builds: 0\n"
         let (config, problems) = decodeSiteConfig(try parseYAML(Array(text.utf8), file: "site.yaml"), file: "site.yaml")
