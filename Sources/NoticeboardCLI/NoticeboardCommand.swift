@@ -186,8 +186,9 @@ struct New: ParsableCommand {
             try manager.copyItem(atPath: scaffold.path + "/" + item, toPath: folder + "/" + item)
         }
         // In the current folder, there is nowhere to go first.
-        let goThere = folder == "." || folder == "./" ? "" : "  cd \(shellQuoted(folder))\n"
-        print("Made a new site in \(folder)/. Next:\n\(goThere)  noticeboard serve     # preview at http://127.0.0.1:4000/\n  noticeboard build     # write the site to public/")
+        let here = folder == "." || folder == "./"
+        let goThere = here ? "" : "  cd \(shellQuoted(folder))\n"
+        print("Made a new site \(here ? "here" : "in \(folder.hasSuffix("/") ? folder : folder + "/")"). Next:\n\(goThere)  noticeboard serve     # preview at http://127.0.0.1:4000/\n  noticeboard build     # write the site to public/")
     }
 }
 

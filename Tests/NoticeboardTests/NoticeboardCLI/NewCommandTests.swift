@@ -8,7 +8,7 @@ import Testing
         let folder = TestSupport.temporaryFolder()
         defer { TestSupport.removeTree(folder) }
         let made = try TestSupport.runCLI(["new", "."], in: folder)
-        #expect(made.status == 0 && made.stdout.contains("Next:\n  noticeboard serve"), "\(made.stdout)\(made.stderr)")
+        #expect(made.status == 0 && made.stdout.hasPrefix("Made a new site here. Next:\n  noticeboard serve"), "\(made.stdout)\(made.stderr)")
     }
 
     /// A folder with characters a shell reads specially is named quoted, so the line works as pasted; a build
@@ -34,7 +34,7 @@ import Testing
         defer { TestSupport.removeTree(folder) }
         let made = try TestSupport.runCLI(["new", "starter"], in: folder)
         #expect(made.status == 0, "\(made.stderr)")
-        #expect(made.stdout.contains("Next:\n  cd starter\n  noticeboard serve"))
+        #expect(made.stdout.hasPrefix("Made a new site in starter/. Next:\n  cd starter\n  noticeboard serve"), "\(made.stdout)")
         let built = try TestSupport.runCLI(["build", "--now", "2026-11-23"], in: folder + "/starter")
         #expect(built.status == 0, "\(built.stderr)")
         let files = TestSupport.tree(folder + "/starter/public")
