@@ -30,6 +30,12 @@ public enum OwnedFolders {
         let staged = StagedOutput(outputPath: output)
         guard let rootPath = realPath(root) else { return }  // no site there: loading it reports that
         let inputs = inputFolders.map { canonical(rootPath + "/" + $0) }
+        // The cache may be deleted at any time; `serve` builds there, at a place of its own.
+        let cache = canonical(rootPath + "/" + SitePaths.cacheFolder), place = canonical(staged.outputPath)
+        if isInside(place, cache), place != canonical(SitePaths.cache("serve", in: rootPath)) {
+            throw refusal(
+                output, "the output folder would be inside the site's cache (\(cache)), which may be deleted at any time; choose a folder such as \(root == "." ? "" : root + "/")public")
+        }
         for (path, what) in [(staged.outputPath, "the output folder"), (staged.stagingPath, "its staging folder \(staged.stagingPath)")] {
             let place = canonical(path)
             if isInside(rootPath, place) {

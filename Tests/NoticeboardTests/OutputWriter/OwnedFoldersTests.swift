@@ -24,7 +24,7 @@ import Testing
         "content", "templates", "content/", "./content", "content/public", "content/media", "templates/assets", "templates/partials/x",
         "mine", "mine/", "./mine", "mine/../mine", "link-to-content", "link-to-content/public", "link-to-mine", "a-file",
         ".", "..", "./", "public/.", "public/..", "/", "SITE", "SITE/..", "SITE/content", "../SITEBASE/templates", "../SITEBASE", "PARENT",
-        "link-to-root", "link-to-root/content", "link-to-root/public/..",
+        "link-to-root", "link-to-root/content", "link-to-root/public/..", ".noticeboard-cache/site", ".noticeboard-cache", "SITE/.noticeboard-cache/x",
     ])
     func aFolderNoticeboardDidNotMakeIsRefusedAndKept(output: String) throws {
         let site = Self.makeSite()
