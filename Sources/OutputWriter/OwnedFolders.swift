@@ -1,4 +1,5 @@
 import Foundation
+import SiteLoader
 import SiteModel
 import Support
 
@@ -28,7 +29,9 @@ public enum OwnedFolders {
             throw refusal(output, "name the output folder itself, not '\(output)'")
         }
         let staged = StagedOutput(outputPath: output)
-        guard let rootPath = realPath(root) else { return }  // no site there: loading it reports that
+        // Before anything is made: the output's folders would be made inside a root mistyped.
+        if let missing = SiteFiles.missingRoot(root) { throw BuildFailure([missing]) }
+        guard let rootPath = realPath(root) else { return }
         let inputs = inputFolders.map { canonical(rootPath + "/" + $0) }
         // The cache may be deleted at any time; `serve` builds there, at a place of its own.
         let cache = canonical(rootPath + "/" + SitePaths.cacheFolder), place = canonical(staged.outputPath)

@@ -22,6 +22,13 @@ public struct SiteFiles: Sendable {
         SitePaths.path(relative, in: root)
     }
 
+    /// The error when `root` is no folder (a mistyped `--root`); nil when it is one.
+    public static func missingRoot(_ root: String) -> Diagnostic? {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), isFolder.boolValue { return nil }
+        return .error("there is no folder '\(root)': --root names the site's folder, the one holding content/")
+    }
+
     public func exists(_ relative: String) -> Bool {
         var info = stat()
         return stat(absolute(relative), &info) == 0

@@ -309,6 +309,7 @@ public struct LoadedSite: Sendable {
         let root: YAMLNode?
         do throws(Diagnostic) {
             guard files.exists(configFile) else {
+                if let missing = SiteFiles.missingRoot(files.root) { throw missing }
                 throw .error(at: SourceLocation(file: configFile), "no site configuration: a Noticeboard site has content/site.yaml; is '\(files.root)' the site's folder? (--root names it; `noticeboard new` makes a site)")
             }
             root = try parseYAML(try files.read(configFile), file: configFile)
