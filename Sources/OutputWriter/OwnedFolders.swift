@@ -29,7 +29,7 @@ public enum OwnedFolders {
             throw refusal(output, "name the output folder itself, not '\(output)'")
         }
         let staged = StagedOutput(outputPath: output)
-        // Before anything is made: the output's folders would be made inside a root mistyped.
+        // Checked before anything is made: a mistyped root would otherwise be made, on the way to the output.
         if let missing = SiteFiles.missingRoot(root) { throw BuildFailure([missing]) }
         guard let rootPath = realPath(root) else { return }
         let inputs = inputFolders.map { canonical(rootPath + "/" + $0) }
@@ -37,12 +37,12 @@ public enum OwnedFolders {
         let cache = canonical(rootPath + "/" + SitePaths.cacheFolder), place = canonical(staged.outputPath)
         if isInside(place, cache), place != canonical(SitePaths.cache("serve", in: rootPath)) {
             throw refusal(
-                output, "the output folder would be inside the site's cache (\(cache)), which may be deleted at any time; choose a folder such as \(root == "." ? "" : root + "/")public")
+                output, "the output folder would be inside the site's cache (\(cache)), which may be deleted at any time; choose a folder such as \(SitePaths.path("public", in: root))")
         }
         for (path, what) in [(staged.outputPath, "the output folder"), (staged.stagingPath, "its staging folder \(staged.stagingPath)")] {
             let place = canonical(path)
             if isInside(rootPath, place) {
-                throw refusal(output, "\(what) would hold the site itself; choose a folder such as \(root == "." ? "" : root + "/")public")
+                throw refusal(output, "\(what) would hold the site itself; choose a folder such as \(SitePaths.path("public", in: root))")
             }
             if let input = inputs.first(where: { isInside(place, $0) }) {
                 throw refusal(output, "\(what) would be inside the site's sources (\(input)); choose a folder outside content/, templates/ and static/")
