@@ -9,6 +9,8 @@ enum ImageProblem: Error, Equatable {
     case tooLarge(width: Int, height: Int, limitMegapixels: Int)
     case damaged(String)
     case notWellFormedSVG(String, line: Int)
+    /// An SVGZ file named .svg: browsers read an SVG file uncompressed.
+    case compressedSVG
     case unsafeSVG(String, line: Int)
     case cacheUnwritable(String)
 
@@ -31,6 +33,8 @@ enum ImageProblem: Error, Equatable {
             return "is damaged and cannot be decoded (\(reason))"
         case .notWellFormedSVG(let reason, let line):
             return "is not well-formed SVG: \(reason) at line \(line) of that file"
+        case .compressedSVG:
+            return "is gzip-compressed SVG (an .svgz file), which a browser does not read as an image file; publish it uncompressed"
         case .unsafeSVG(let what, let line):
             return "is an SVG with \(what) at line \(line) of that file; SVG images may not hold scripts, event handlers,"
                 + " foreignObject or references to other files"

@@ -20,6 +20,7 @@ enum SVGSafety {
 
     /// A safe, well-formed SVG document's size; otherwise the first thing the rule refuses, or a parse error.
     static func check(_ bytes: [UInt8]) -> Result<SourceImage, ImageProblem> {
+        if bytes.starts(with: [0x1F, 0x8B]) { return .failure(.compressedSVG) }
         if let line = line(of: "<!DOCTYPE", in: bytes) ?? line(of: "<!ENTITY", in: bytes) {
             return .failure(.unsafeSVG("a document type declaration", line: line))
         }

@@ -197,6 +197,16 @@ import Testing
         #expect(image.variants[0].file == site + "/content/media/things/badge.svg")
     }
 
+    /// An SVGZ file named .svg is said to be compressed, not malformed XML.
+    @Test func aCompressedSVGIsSaidToBeCompressed() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        FileManager.default.createFile(atPath: folder + "/badge.svg", contents: Data(fixture("badge.svg")))
+        #expect(try TestSupport.run("gzip", [folder + "/badge.svg"]).status == 0)
+        let compressed = [UInt8](try #require(FileManager.default.contents(atPath: folder + "/badge.svg.gz")))
+        #expect(problem("badge.svg", compressed) == "is gzip-compressed SVG (an .svgz file), which a browser does not read as an image file; publish it uncompressed")
+    }
+
     /// An SVG's URL is made as a photo's: slugged, so that `#`, `?` or a space in its file name does not end or
     /// break it, and with the bytes' key, so that an edited SVG gets a URL no browser or CDN has cached.
     @Test(arguments: [("logo#1.svg", "logo-1"), ("what?.svg", "what"), ("a b.svg", "a-b"), ("A-B.svg", "a-b")])
