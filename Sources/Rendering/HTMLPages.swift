@@ -207,6 +207,7 @@ extension SiteRenderer {
             "date": .date(pick.date),
             "date_text": .string(contexts.dates.text(pick.date)),
             "kind_title": .string(collection.schema.title),
+            "kind_singular": .string(collection.schema.singular),
             "entry": pick.entry,
             "tags": pick.entry.objectValue.map { contexts.facetLinks($0, in: collection) } ?? .list([]),
             "links": pick.entry.objectValue.map { contexts.facetPaths($0, in: collection) } ?? .object([:]),

@@ -29,6 +29,22 @@ import Testing
         #expect(one.stdout.hasPrefix("Built 1 listing into public/: "), "\(one.stdout)\(one.stderr)")
     }
 
+    /// The starter's home page shows each kind's pick of the day under a heading of its own: a second `daily`
+    /// kind, of listings rather than a collection's entries, gets its own id and a link, not an empty quote.
+    @Test func aSecondDailyKindOnTheStarterHomePageHasItsOwnHeading() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        #expect(try TestSupport.runCLI(["new", "starter"], in: folder).status == 0)
+        let site = folder + "/starter", schema = site + "/content/schemas/notices.yaml"
+        TestSupport.write(TestSupport.read(schema).replacingOccurrences(of: "feeds: [json, atom]\n", with: "feeds: [json, atom]\ndaily: {days: 3}\n"), to: schema)
+        let built = try TestSupport.runCLI(["build", "--now", "2026-11-23"], in: site)
+        #expect(built.status == 0, "\(built.stderr)")
+        let home = TestSupport.read(site + "/public/index.html")
+        #expect(home.contains(#"<h2 id="daily-heading-0">Notice of the day</h2>"#) && home.contains(#"<h2 id="daily-heading-1">Quote of the day</h2>"#), "\(home)")
+        #expect(home.contains(#"aria-labelledby="daily-heading-0""#) && home.contains(#"aria-labelledby="daily-heading-1""#))
+        #expect(!home.contains(#"<p data-entry="text"></p>"#) && !home.contains("></a> ·"), "\(home)")
+    }
+
     @Test func newMakesASiteThatBuildsAndRefusesToOverwrite() throws {
         let folder = TestSupport.temporaryFolder()
         defer { TestSupport.removeTree(folder) }
