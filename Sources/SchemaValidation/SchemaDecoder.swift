@@ -40,7 +40,7 @@ public func decodeKindSchema(_ root: YAMLNode?, kind: String, file: String, know
         problems: &problems)
     let entryFields = reader.entryFields(of: entriesField)
     let entrySort = decodeSortKeys(settings, key: "entry_sort", sortable: sortableNames(entryFields), problems: &problems)
-    let facets = reader.facets(entryFields: entryFields, of: entriesField, reserved: reservedFacetNames, kind: kind, problems: &problems)
+    let facets = reader.facets(entryFields: entryFields, reserved: reservedFacetNames, kind: kind, problems: &problems)
     let feeds = reader.feeds(problems: &problems)
     let daily = reader.daily(problems: &problems)
     let geo = reader.geo(problems: &problems)
@@ -75,7 +75,8 @@ private struct KindSchemaReader {
     init(_ settings: MappingReader, root: YAMLNode, knownKinds: [String], problems: inout Problems) {
         self.settings = settings
         if let fieldsNode = settings.value("fields") {
-            fields = decodeFields(fieldsNode, knownKinds: knownKinds, topLevel: true, problems: &problems)
+            let faceted = FacetedFields(facetsNode: settings.value("facets"), fieldsNode: fieldsNode, entriesField: settings.value("entries_field")?.scalar)
+            fields = decodeFields(fieldsNode, knownKinds: knownKinds, topLevel: true, faceted: faceted, problems: &problems)
         } else {
             fields = []
             problems.error(root, "missing required setting 'fields'")
@@ -109,7 +110,7 @@ private struct KindSchemaReader {
     }
 
     /// `reserved`: names no facet may have, each with why (`<kind>` in it stands for the `kind`'s name).
-    func facets(entryFields: [FieldSchema], of entriesField: String?, reserved: [String: String], kind: String, problems: inout Problems) -> [String] {
+    func facets(entryFields: [FieldSchema], reserved: [String: String], kind: String, problems: inout Problems) -> [String] {
         var facets: [String] = []
         for (name, node) in settings.stringList("facets", problems: &problems) ?? [] {
             if let why = reserved[name] {
@@ -126,26 +127,9 @@ private struct KindSchemaReader {
             if !isFacetable(field.type) {
                 problems.error(node, "facet '\(name)' must be a string, enum, bool or reference field, or a list of them; it is \(typeField(field.type.name))")
             }
-            // Its default was checked before the facets were known; a listing's value would be refused as a facet's.
-            let isOwn = fields.contains { $0.name == name }
-            if field.defaultValue != nil, let defaultNode = setting("default", ofField: name, inEntriesOf: isOwn ? nil : entriesField) {
-                var found = Findings()
-                _ = checkDefault(defaultNode, of: field, asFacet: true, problems: &problems, found: &found)
-            }
             facets.append(name)
         }
         return facets
-    }
-
-    /// The setting `key` of the kind's own field `name`, or of its entries' when `entriesField` is given.
-    private func setting(_ key: String, ofField name: String, inEntriesOf entriesField: String? = nil) -> YAMLNode? {
-        func value(_ key: String, of node: YAMLNode?) -> YAMLNode? {
-            guard case .mapping(let pairs)? = node?.content else { return nil }
-            return pairs.first { $0.name == key }?.value
-        }
-        var fieldsNode = settings.value("fields")
-        if let entriesField { fieldsNode = value("fields", of: value("of", of: value(entriesField, of: fieldsNode))) }
-        return value(key, of: value(name, of: fieldsNode))
     }
 
     func feeds(problems: inout Problems) -> [FeedFormat] {
@@ -248,10 +232,39 @@ func typeField(_ typeName: String) -> String {
     ("aeio".contains(typeName.first ?? "x") ? "an " : "a ") + typeName + " field"
 }
 
+/// Which fields of one level of a schema are facets, and of the levels below it, found before the fields are
+/// decoded so that a facet's default is checked once, as a facet's value. `facets:` names the kind's own
+/// fields and its collection's entry fields; problems with the list itself are reported when the facets are
+/// read (`KindSchemaReader.facets`).
+private struct FacetedFields {
+    var names: Set<String>
+    /// By field name, the facets among that field's own fields (an object's, or its list's items').
+    var inside: [String: FacetedFields] = [:]
+
+    func within(_ field: String) -> FacetedFields { inside[field] ?? FacetedFields(names: []) }
+
+    /// A facet names an entry field only where the kind has no field of its own by that name.
+    init(facetsNode: YAMLNode?, fieldsNode: YAMLNode, entriesField: String?) {
+        guard case .sequence(let items)? = facetsNode?.content else {
+            self.init(names: [])
+            return
+        }
+        let named = Set(items.compactMap(\.scalar))
+        let own: Set<String> = if case .mapping(let pairs) = fieldsNode.content { Set(pairs.map(\.name)) } else { [] }
+        self.init(names: named.intersection(own))
+        if let entriesField { inside[entriesField] = FacetedFields(names: named.subtracting(own)) }
+    }
+
+    init(names: Set<String>, inside: [String: FacetedFields] = [:]) {
+        self.names = names
+        self.inside = inside
+    }
+}
+
 /// Names the pipeline adds to every listing; a field may not take them.
 private let reservedFieldNames: Set<String> = ["slug", "url", "path", "kind", "updated"]
 
-private func decodeFields(_ node: YAMLNode, knownKinds: [String], topLevel: Bool, problems: inout Problems) -> [FieldSchema] {
+private func decodeFields(_ node: YAMLNode, knownKinds: [String], topLevel: Bool, faceted: FacetedFields, problems: inout Problems) -> [FieldSchema] {
     guard case .mapping(let pairs) = node.content else {
         problems.error(node, "'fields' must be a mapping of field names to field types, not \(node.summary)")
         return []
@@ -267,7 +280,7 @@ private func decodeFields(_ node: YAMLNode, knownKinds: [String], topLevel: Bool
             problems.error(pair.key, "field name '\(name)' is reserved; every listing already has it")
             continue
         }
-        if let field = decodeField(name: name, pair.value, knownKinds: knownKinds, problems: &problems) { fields.append(field) }
+        if let field = decodeField(name: name, pair.value, knownKinds: knownKinds, faceted: faceted, problems: &problems) { fields.append(field) }
     }
     // A markdown field `bio` gains `bio_html`; no other field may be called that.
     for field in fields {
@@ -282,7 +295,8 @@ private let fieldSettings = [
     "type", "label", "required", "default", "private", "values", "of", "fields", "to", "minimum", "maximum", "format", "scale", "placeholders",
 ]
 
-private func decodeField(name: String, _ node: YAMLNode, knownKinds: [String], problems: inout Problems) -> FieldSchema? {
+/// `faceted`: the facets among the fields of the level `name` is at.
+private func decodeField(name: String, _ node: YAMLNode, knownKinds: [String], faceted: FacetedFields, problems: inout Problems) -> FieldSchema? {
     // `name: string` is short for `name: {type: string}`.
     if let typeName = node.scalar, !node.isNull {
         guard let type = simpleType(typeName) else {
@@ -294,45 +308,36 @@ private func decodeField(name: String, _ node: YAMLNode, knownKinds: [String], p
     guard let settings = MappingReader(node, what: "field '\(name)'", problems: &problems) else { return nil }
     settings.reportUnknownKeys(known: fieldSettings, what: "field '\(name)'", problems: &problems)
     guard let typeName = settings.requiredString("type", problems: &problems), let typeNode = settings.value("type") else { return nil }
-    guard let type = decodeFieldType(typeName, typeNode, of: name, node, settings, knownKinds: knownKinds, problems: &problems) else { return nil }
+    guard let type = decodeFieldType(
+        typeName, typeNode, of: name, node, settings, knownKinds: knownKinds, faceted: faceted.within(name), problems: &problems)
+    else { return nil }
     for (key, allowed) in [("values", "enum"), ("of", "list"), ("fields", "object"), ("to", "reference"), ("scale", "decimal")]
     where settings.value(key) != nil && typeName != allowed {
         problems.error(settings.value(key)!, "'\(key)' applies only to \(allowed) fields, and '\(name)' is \(typeField(typeName))")
     }
     var field = decodeFieldSettings(name: name, type: type, typeName: typeName, settings, problems: &problems)
-    if let defaultNode = settings.value("default") { decodeDefault(defaultNode, of: &field, problems: &problems) }
+    if let defaultNode = settings.value("default") {
+        decodeDefault(defaultNode, of: &field, isFacet: faceted.names.contains(name), problems: &problems)
+    }
     return field
 }
 
 /// A long-form field's `type`, with the settings that type needs (`values`, `of`, `fields`, `to`, `scale`).
+/// `faceted`: the facets among an object's fields, or its list's items' fields.
 private func decodeFieldType(
     _ typeName: String, _ typeNode: YAMLNode, of name: String, _ node: YAMLNode, _ settings: MappingReader, knownKinds: [String],
-    problems: inout Problems
+    faceted: FacetedFields, problems: inout Problems
 ) -> FieldType? {
     switch typeName {
     case "enum":
-        guard let values = settings.stringList("values", problems: &problems) else {
-            if settings.value("values") == nil { problems.error(node, "enum field '\(name)' needs 'values', the list of allowed values") }
-            return nil
-        }
-        guard !values.isEmpty else {
-            problems.error(settings.value("values")!, "enum field '\(name)' needs at least one value")
-            return nil
-        }
-        for (value, valueNode) in values where value.allSatisfy(\.isWhitespace) {
-            problems.error(valueNode, "an enum value of '\(name)' is empty; every value needs text, which pages and facet links show")
-        }
-        var seen = Set<String>(), repeated = Set<String>()
-        for (value, valueNode) in values where !seen.insert(value).inserted && repeated.insert(value).inserted {
-            problems.error(valueNode, "'\(value)' is listed more than once in the values of enum field '\(name)'")
-        }
-        return .enumeration(values.map(\.0))
+        return decodeEnumValues(of: name, node, settings, problems: &problems)
     case "list":
         guard let itemNode = settings.value("of") else {
             problems.error(node, "list field '\(name)' needs 'of', the type of its items")
             return nil
         }
-        guard let item = decodeField(name: name, itemNode, knownKinds: knownKinds, problems: &problems) else { return nil }
+        let items = FacetedFields(names: [], inside: [name: faceted])
+        guard let item = decodeField(name: name, itemNode, knownKinds: knownKinds, faceted: items, problems: &problems) else { return nil }
         if case .list = item.type {
             problems.error(itemNode, "list field '\(name)' cannot hold lists directly; use a list of objects")
             return nil
@@ -343,7 +348,7 @@ private func decodeFieldType(
             problems.error(node, "object field '\(name)' needs 'fields'")
             return nil
         }
-        return .object(decodeFields(fieldsNode, knownKinds: knownKinds, topLevel: false, problems: &problems))
+        return .object(decodeFields(fieldsNode, knownKinds: knownKinds, topLevel: false, faceted: faceted, problems: &problems))
     case "reference":
         guard let target = settings.string("to", problems: &problems), let targetNode = settings.value("to") else {
             if settings.value("to") == nil { problems.error(node, "reference field '\(name)' needs 'to', the kind it points at") }
@@ -364,6 +369,26 @@ private func decodeFieldType(
         }
         return simple
     }
+}
+
+/// An enum field's `values`: each with text, none listed twice.
+private func decodeEnumValues(of name: String, _ node: YAMLNode, _ settings: MappingReader, problems: inout Problems) -> FieldType? {
+    guard let values = settings.stringList("values", problems: &problems) else {
+        if settings.value("values") == nil { problems.error(node, "enum field '\(name)' needs 'values', the list of allowed values") }
+        return nil
+    }
+    guard !values.isEmpty else {
+        problems.error(settings.value("values")!, "enum field '\(name)' needs at least one value")
+        return nil
+    }
+    for (value, valueNode) in values where value.allSatisfy(\.isWhitespace) {
+        problems.error(valueNode, "an enum value of '\(name)' is empty; every value needs text, which pages and facet links show")
+    }
+    var seen = Set<String>(), repeated = Set<String>()
+    for (value, valueNode) in values where !seen.insert(value).inserted && repeated.insert(value).inserted {
+        problems.error(valueNode, "'\(value)' is listed more than once in the values of enum field '\(name)'")
+    }
+    return .enumeration(values.map(\.0))
 }
 
 /// A bound with more decimal places than the field keeps (`maximum: 9.995` on a decimal kept to 2) would let
@@ -420,29 +445,23 @@ private func decodeFieldSettings(name: String, type: FieldType, typeName: String
     return field
 }
 
-/// `default`: checked as a value of the field, and never used when the field is required.
-private func decodeDefault(_ defaultNode: YAMLNode, of field: inout FieldSchema, problems: inout Problems) {
+/// `default`: checked as a value of the field (as a facet's, when `isFacet`: a list of them names each value
+/// once), each problem reported where it lies in the default, and never used when the field is required. The
+/// listings it refers to are kept for the site to check once every kind's slugs are known.
+private func decodeDefault(_ defaultNode: YAMLNode, of field: inout FieldSchema, isFacet: Bool, problems: inout Problems) {
     if field.required { problems.warning(defaultNode, "field '\(field.name)' is required, so its default is never used") }
-    var found = Findings()
-    field.defaultValue = checkDefault(defaultNode, of: field, asFacet: false, problems: &problems, found: &found)
-    field.defaultReferences = found.references
-}
-
-/// The default's value if it is a valid value of the field (as a facet's, when `asFacet`: a list of them names
-/// each value once); else nil, with each problem reported where it lies in the default (so a facet's is
-/// checked again only when it was valid as a field's). The listings it refers to are `found`, for the site to check once every
-/// kind's slugs are known.
-private func checkDefault(_ defaultNode: YAMLNode, of field: FieldSchema, asFacet: Bool, problems: inout Problems, found: inout Findings) -> Value? {
     var defaultProblems = Problems(file: problems.file)
+    var found = Findings()
     var check = field
     check.required = true
     let value = ValueChecker(mediaFiles: [], markdown: MarkdownCheck(limits: .standard))
-        .check(defaultNode, as: check, path: [field.name], problems: &defaultProblems, found: &found, facet: asFacet)
+        .check(defaultNode, as: check, path: [field.name], problems: &defaultProblems, found: &found, facet: isFacet)
     for diagnostic in defaultProblems.list {
         let at = diagnostic.location ?? SourceLocation(file: problems.file, line: defaultNode.line, column: defaultNode.column)
         problems.error(at: at, "default of '\(field.name)' is not valid: \(diagnostic.message)")
     }
-    return defaultProblems.hasErrors ? nil : value
+    field.defaultValue = defaultProblems.hasErrors ? nil : value
+    field.defaultReferences = found.references
 }
 
 private let allTypeNames = ["string", "markdown", "int", "decimal", "bool", "date", "url", "email", "phone", "image", "enum", "list", "object", "reference"]
