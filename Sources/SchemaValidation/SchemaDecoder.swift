@@ -338,6 +338,11 @@ private func decodeFieldType(
         }
         let items = FacetedFields(names: [], inside: [name: faceted])
         guard let item = decodeField(name: name, itemNode, knownKinds: knownKinds, faceted: items, problems: &problems) else { return nil }
+        // Privacy is the list's: its items' own `private` was never read, so their values were published.
+        if case .mapping(let pairs) = itemNode.content, let privateNode = pairs.first(where: { $0.name == "private" })?.key {
+            problems.error(privateNode, "'private' applies to the list field '\(name)' as a whole, not to its items; write 'private: true' beside its 'type: list'")
+            return nil
+        }
         if case .list = item.type {
             problems.error(itemNode, "list field '\(name)' cannot hold lists directly; use a list of objects")
             return nil
