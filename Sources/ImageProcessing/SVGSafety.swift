@@ -7,6 +7,8 @@ import FoundationXML
 /// SVG as it is only when it holds none of these, and refuses it otherwise (it does not try to clean it):
 /// - `<script>`, and elements that embed other documents or run code: `foreignObject`, `iframe`, `embed`,
 ///   `object`, `handler`, `listener`;
+/// - elements of HTML or MathML, whatever their prefix: a browser acts on them inside an SVG as in their own
+///   documents (an HTML `<meta http-equiv="refresh">` sends the visitor elsewhere, an `<img src>` fetches);
 /// - event handler attributes (`onload`, `onclick`, any `on…`), and animations (`set`, `animate…`) of them
 ///   or of `href`;
 /// - references to anything outside the file: an `href` (or `xlink:href`) that is not `#id`, data: URLs
@@ -17,6 +19,8 @@ import FoundationXML
 enum SVGSafety {
     private static let forbiddenElements: Set<String> = ["script", "foreignobject", "iframe", "embed", "object", "handler", "listener"]
     private static let animations: Set<String> = ["set", "animate", "animatemotion", "animatetransform", "animatecolor"]
+    /// The namespaces of the other markup languages browsers render, with how the refusal names their elements.
+    private static let renderedNamespaces = ["http://www.w3.org/1999/xhtml": "an HTML", "http://www.w3.org/1998/Math/MathML": "a MathML"]
 
     /// A safe, well-formed SVG document's size; otherwise the first thing the rule refuses, or a parse error.
     static func check(_ bytes: [UInt8]) -> Result<SourceImage, ImageProblem> {
@@ -78,6 +82,9 @@ enum SVGSafety {
                 rootAttributes = attributes
             }
             if SVGSafety.forbiddenElements.contains(element) { return refuse("a <\(localName(elementName))> element", parser) }
+            if let language = namespaceURI.flatMap({ SVGSafety.renderedNamespaces[$0] }) {
+                return refuse("\(language) element <\(qualifiedName ?? elementName)>", parser)
+            }
             if element == "style" { style = ("", parser.lineNumber) }
             for (name, value) in attributes.sorted(by: { $0.key < $1.key }) {
                 let attribute = localName(name).lowercased()

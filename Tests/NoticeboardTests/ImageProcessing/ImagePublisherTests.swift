@@ -131,6 +131,10 @@ import Testing
             (#"<set attributeName="href" to="javascript:alert(1)"/>"#, "an animation of href"),
             (#"<animate attributeName="onbegin" values="alert(1)"/>"#, "an animation of onbegin"),
             (#"<iframe src="https://example.net/"/>"#, "a <iframe> element"),
+            // HTML by a prefix or by the default namespace, and MathML: browsers act on them (a tester's report).
+            (#"<h:meta xmlns:h="http://www.w3.org/1999/xhtml" http-equiv="refresh" content="0;url=https://evil.example/"/>"#, "an HTML element <h:meta>"),
+            (#"<img xmlns="http://www.w3.org/1999/xhtml" src="https://tracker.example/pixel.png"/>"#, "an HTML element <img>"),
+            (#"<m:math xmlns:m="http://www.w3.org/1998/Math/MathML"><m:mi>x</m:mi></m:math>"#, "a MathML element <m:math>"),
         ]
         for (body, what) in cases + Self.cssBypasses {
             let svg = open + "\n<g>\n" + body + "\n</g>\n</svg>\n"
