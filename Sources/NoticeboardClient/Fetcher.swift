@@ -14,6 +14,8 @@ public final class Fetcher: @unchecked Sendable {
     let wireSize: @Sendable (Data, HTTPURLResponse) -> Int
     private let lock = NSLock()
     private var counted = Totals()
+    /// The base URL the site was built for, as its documents name it, once the head has told it.
+    private var siteBase: String?
 
     /// Files fetched, their bytes, and the bytes that crossed the wire (gzip, when the server compressed them).
     public struct Totals: Sendable, Equatable {
@@ -58,15 +60,28 @@ public final class Fetcher: @unchecked Sendable {
 
     public var totals: Totals { lock.withLock { counted } }
 
-    /// The URL of a path below the site's root, or of an absolute URL a document names: its path on this
-    /// client's host, so a site built for `https://example.org/catalogue/` can be synced from a copy served
-    /// elsewhere under the same path.
+    /// The URL of a path below the site's root, or of an absolute URL a document names: one below the base URL
+    /// the site was built for (`siteBuiltFor`) is fetched at the same place below `baseURL`, so a copy of a site
+    /// built for `https://example.org/catalogue/` syncs from wherever it is served; any other, at its path on
+    /// this client's host.
     public func url(_ pathOrURL: String) -> URL {
-        if let absolute = URL(string: pathOrURL), absolute.scheme != nil, var parts = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) {
-            parts.path = absolute.path
-            return parts.url!
+        guard let absolute = URL(string: pathOrURL), absolute.scheme != nil else {
+            return URL(string: pathOrURL, relativeTo: baseURL)!.absoluteURL
         }
-        return URL(string: pathOrURL, relativeTo: baseURL)!.absoluteURL
+        if let siteBase = lock.withLock({ siteBase }), pathOrURL.hasPrefix(siteBase),
+            let below = URL(string: String(pathOrURL.dropFirst(siteBase.count)), relativeTo: baseURL) {
+            return below.absoluteURL
+        }
+        var parts = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)!
+        parts.path = absolute.path
+        return parts.url!
+    }
+
+    /// Learns the base URL the site was built for from the absolute URL of a document at `path` below it (the
+    /// head names its tree's), so that `url(_:)` finds the site's other documents below `baseURL`.
+    func siteBuiltFor(_ documentURL: String, isAt path: String) {
+        guard documentURL.hasSuffix(path) else { return }
+        lock.withLock { siteBase = String(documentURL.dropLast(path.count)) }
     }
 
     /// The bytes at `pathOrURL`; with `expected`, checked against its size and SHA-256.

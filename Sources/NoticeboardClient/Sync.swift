@@ -79,6 +79,7 @@ public struct Sync: Sendable {
     private func fetchHead() async throws -> SyncFormat.Head {
         let head = try await fetcher.document(SyncFormat.Head.self, at: SyncFormat.headPath)
         guard head.apiVersion == SyncFormat.apiVersion else { throw Failure.unsupportedVersion(head.apiVersion) }
+        fetcher.siteBuiltFor(head.tree.url, isAt: SyncFormat.treePath)
         return head
     }
 

@@ -7,6 +7,8 @@ public enum SyncFormat {
     /// The API version this client understands; a site with another refuses to sync rather than guess.
     public static let apiVersion = 1
     public static let headPath = "api/sync/head.json"
+    /// Where the head's `tree` is below the site's base URL, which the head's absolute URL of it therefore tells.
+    static let treePath = "api/sync/tree.json"
 
     public struct Head: Decodable, Sendable {
         public var apiVersion: Int

@@ -13,12 +13,15 @@ import Testing
     /// A built site served by nginx, with its access log.
     final class Served {
         let site: String, work: String, address: String
+        /// Where nginx serves the site: the path of its base_url, or another (a copy served elsewhere).
+        let path: String
 
-        init(now: CalendarDate = SyncTests.now) throws {
+        init(now: CalendarDate = SyncTests.now, at path: String = "/catalogue/") throws {
             site = TestSupport.makeSite()
             _ = try Noticeboard.build(BuildOptions(root: site, now: now))
             work = TestSupport.temporaryFolder()
-            let started = try TestSupport.run("scripts/serve-site.sh", [site + "/public", "/catalogue/", work])
+            self.path = path
+            let started = try TestSupport.run("scripts/serve-site.sh", [site + "/public", path, work])
             address = started.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }
 
@@ -35,7 +38,7 @@ import Testing
             return TestSupport.read(log).split(separator: "\n").compactMap { line in
                 let parts = line.split(separator: " ")
                 guard parts.count >= 4, parts[0] == "200", let bytes = Int(parts[1]) else { return nil }
-                return (String(parts[3].dropFirst("/catalogue/".count)), bytes)
+                return (parts[3].hasPrefix(path) ? String(parts[3].dropFirst(path.count)) : String(parts[3]), bytes)
             }
         }
 
@@ -101,6 +104,21 @@ import Testing
         #expect(Set(deltaRequests.map(\.path)) == changed.union(["api/sync/head.json", changeList]))
         #expect(deltaRequests.count == changed.count + 2)
         Self.expectReport(delta.stdout, matches: deltaRequests)
+    }
+
+    /// A site built for https://example.org/catalogue/ and served at /copy/ syncs from /copy/: the head's absolute
+    /// URLs took the client to /catalogue/ on the same host (a tester's report).
+    @Test func aCopyServedAtAnotherPathSyncsFromThere() throws {
+        let served = try Served(at: "/copy/")
+        let mirror = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(mirror) }
+        #expect(TestSupport.read(served.site + "/public/api/sync/head.json").contains("https://example.org/catalogue/api/sync/tree.json"))
+        _ = served.requests()
+        let synced = try served.sync(into: mirror)
+        #expect(synced.status == 0, "\(synced.stderr)")
+        #expect(Self.mirrored(mirror) == (try served.defaultSet()))
+        let paths = served.requests().map(\.path)
+        #expect(paths.contains("api/sync/tree.json") && paths.allSatisfy { $0.hasPrefix("api/") }, "\(paths.filter { !$0.hasPrefix("api/") }.prefix(3))")
     }
 
     /// `fetched N files, B bytes (G gzip)`: N is the requests nginx answered, G within a tenth of the body
