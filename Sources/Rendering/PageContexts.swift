@@ -331,6 +331,8 @@ struct PageContexts: Sendable {
                     row["images"] = value
                 } else if case .list(let items) = value {
                     row["items"] = .list(items.map { .string(rowText($0)) })
+                    // The page's links to a collection's entries (`#entry-0`…) need somewhere to land.
+                    if field.name == schema.entriesField { row["entry_anchors"] = .bool(true) }
                 }
             case .url:
                 row["link"] = value

@@ -77,6 +77,27 @@ import Testing
         #expect(again.status == 1 && again.stderr.contains("starter is not empty"))
     }
 
+    /// Every link to a collection's entry (`/sayings/proverbs/#entry-2`, from facet pages and the home page) lands
+    /// on an element with that id: the generic listing template gave entries none (a tester's report).
+    @Test func everyLinkToAnEntryLandsOnItsAnchor() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        #expect(try TestSupport.runCLI(["new", "starter"], in: folder).status == 0)
+        let built = try TestSupport.runCLI(["build", "--now", "2026-11-23"], in: folder + "/starter")
+        #expect(built.status == 0, "\(built.stderr)")
+        let pages = TestSupport.tree(folder + "/starter/public").filter { $0.key.hasSuffix(".html") }.mapValues { String(decoding: $0, as: UTF8.self) }
+        let link = /href="\/([^"#]*)#(entry-[0-9]+)"/
+        var landed = 0
+        for (path, html) in pages {
+            for match in html.matches(of: link) {
+                let target = pages[String(match.1) + "index.html"] ?? ""
+                #expect(target.contains("id=\"\(match.2)\""), "\(path) links to /\(match.1)#\(match.2), which has no such id")
+                landed += 1
+            }
+        }
+        #expect(landed >= 4)
+    }
+
     /// The starter site's generic templates are the example site's, kept identical.
     @Test func starterTemplatesMatchTheExampleSite() throws {
         let scaffold = TestSupport.repository + "/Sources/NoticeboardCLI/Scaffold/templates"
