@@ -29,6 +29,14 @@ func plainText(ofHTML html: String) -> String {
     }
 }
 
+/// The start of `text` within `length` characters, cut at a word, with "…" when the text goes on. Counted up to
+/// the length only: a description runs to thousands of characters.
+func textStart(_ text: String, length: Int) -> String {
+    guard let end = text.index(text.startIndex, offsetBy: length, limitedBy: text.endIndex), end < text.endIndex else { return text }
+    let cut = text[..<end]
+    return (cut.lastIndex(of: " ").map { cut[..<$0] } ?? cut) + "…"
+}
+
 /// Appends text a byte at a time, folding each whitespace run into one space and dropping it at the start
 /// and end.
 private struct PlainTextWriter {
@@ -59,6 +67,11 @@ private struct HTMLTag {
     let isInline: Bool
 
     init(_ inside: Slice<UnsafeBufferPointer<UInt8>>) {
+        // A comment stands where raw HTML was left out (`<!-- raw HTML omitted -->`), often inside a sentence.
+        if inside.first == UInt8(ascii: "!") {
+            isInline = true
+            return
+        }
         guard inside.allSatisfy({ $0 < 0x80 }) else {
             // Names with other letters are read by Character, as any text is.
             let name = String(decoding: inside, as: UTF8.self).drop { $0 == "/" }.prefix { $0.isLetter || $0.isNumber }

@@ -149,12 +149,16 @@ extension SiteRenderer {
         return String(url.dropFirst(site.baseURL.count))
     }
 
-    /// The start of the first Markdown field (else the first other text field), without Markdown's marks.
+    /// The start of the first Markdown field, as the text of its HTML (as the listing page's description is);
+    /// else of the first other text field, as it is written.
     private func summary(_ listing: Listing, _ schema: KindSchema) -> String {
         let candidates = schema.fields.filter { !$0.isPrivate && $0.name != schema.titleField }
-        let field = candidates.first { $0.type.name == "markdown" } ?? candidates.first { $0.type.name == "string" }
-        guard let field, let source = listing.fields[field.name]?.text else { return "" }
-        return SearchSummary.of(source, length: Self.summaryLength)
+        if let markdown = candidates.first(where: { $0.type.name == "markdown" }) {
+            guard let html = listing.fields[markdown.name + "_html"]?.text else { return "" }
+            return textStart(plainText(ofHTML: html), length: Self.summaryLength)
+        }
+        guard let field = candidates.first(where: { $0.type.name == "string" }), let text = listing.fields[field.name]?.text else { return "" }
+        return textStart(text.split(whereSeparator: \.isWhitespace).joined(separator: " "), length: Self.summaryLength)
     }
 }
 
@@ -170,108 +174,5 @@ struct SearchedKind {
     /// The place of the cluster facet's value of the listing at `place` in `collection.listings`; -1 without one.
     func cluster(ofListingAt place: Int) -> Int {
         clusters[collection.listings[place].slug] ?? -1
-    }
-}
-
-/// A short plain-text start of a Markdown text.
-enum SearchSummary {
-    /// Made into UTF-8 bytes, a scalar at a time: appending to a String's scalar view was most of the
-    /// summary's time, and the summary a quarter of the search index's.
-    static func of(_ markdown: String, length: Int) -> String {
-        var text: [UInt8] = []
-        var count = 0
-        var endsInSpace = false
-        var skippingLinkTarget = false
-        var previous: Unicode.Scalar = " "
-        // A `-` or `+` after a line's indentation is a list item's marker when a space or tab follows it.
-        var atLineStart = true
-        var possibleMarker: Unicode.Scalar?
-        func append(_ scalar: Unicode.Scalar) {
-            if isSpace(scalar) {
-                if count == 0 || endsInSpace { return }
-                text.append(UInt8(ascii: " "))
-                endsInSpace = true
-            } else {
-                text.append(contentsOf: UTF8.encode(scalar)!)
-                endsInSpace = false
-            }
-            count += 1
-        }
-        let scalars = markdown.unicodeScalars
-        var index = scalars.startIndex
-        var lineBegins = true
-        while index < scalars.endIndex {
-            if lineBegins, let lineEnd = Self.endOfDecoration(scalars, from: index) {
-                index = lineEnd
-                lineBegins = false
-                continue
-            }
-            let scalar = scalars[index]
-            scalars.formIndex(after: &index)
-            lineBegins = scalar == "\n"
-            if skippingLinkTarget {
-                if scalar == ")" { skippingLinkTarget = false }
-                continue
-            }
-            if scalar == "(" && previous == "]" {
-                skippingLinkTarget = true
-                continue
-            }
-            previous = scalar
-            if let marker = possibleMarker {
-                possibleMarker = nil
-                if scalar != " " && scalar != "\t" { append(marker) }
-                if count > length { break }
-            }
-            let indenting = scalar == " " || scalar == "\t"
-            if atLineStart && (scalar == "-" || scalar == "+") {
-                possibleMarker = scalar
-                atLineStart = false
-                continue
-            }
-            atLineStart = scalar == "\n" || (atLineStart && indenting)
-            if isMark(scalar) { continue }
-            append(scalar)
-            if count > length { break }
-        }
-        if let marker = possibleMarker, count <= length { append(marker) }
-        if endsInSpace { text.removeLast() }
-        let summary = String(decoding: text, as: UTF8.self)
-        guard count > length else { return summary }
-        // Cut at the last space, without leaving a combining mark or half a cluster behind.
-        let cut = String(summary.prefix(length))
-        let atWord = cut.lastIndex(of: " ").map { cut[..<$0] } ?? cut[...]
-        return atWord + "…"
-    }
-
-    /// Where the line starting at `start` ends (its line feed, or the text's end) when the line is no text: a code
-    /// fence with its info string (```` ```sh ````), or only `-`, `=`, `:`, `|`, `*`, `_` and `+` (a heading's
-    /// underline, a rule, a table's delimiter row); nil for any other line.
-    private static func endOfDecoration(_ scalars: String.UnicodeScalarView, from start: String.UnicodeScalarView.Index) -> String.UnicodeScalarView.Index? {
-        var index = start
-        while index < scalars.endIndex, scalars[index] == " " || scalars[index] == "\t" { scalars.formIndex(after: &index) }
-        let rest = scalars[index...]
-        let lineEnd = rest.firstIndex(of: "\n") ?? scalars.endIndex
-        if rest.starts(with: "```".unicodeScalars) || rest.starts(with: "~~~".unicodeScalars) { return lineEnd }
-        var marks = 0
-        for scalar in scalars[index..<lineEnd] {
-            if "-=:|*_+".unicodeScalars.contains(scalar) { marks += 1 } else if scalar != " " && scalar != "\t" && scalar != "\r" { return nil }
-        }
-        return marks > 0 ? lineEnd : nil
-    }
-
-    /// Markdown's marks, which the summary leaves out.
-    private static func isMark(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar {
-        case "*", "_", "#", "`", ">", "[", "]", "|": true
-        default: false
-        }
-    }
-
-    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar {
-        case " ", "\n", "\t", "\r": true
-        default: !scalar.isASCII && scalar.properties.isWhitespace
-        }
     }
 }

@@ -37,11 +37,7 @@ extension PageContexts {
         }
         guard let markdown, let html = listing.fields[markdown.name + "_html"]?.text else { return nil }
         let text = plainText(ofHTML: html)
-        guard !text.isEmpty else { return nil }
-        // Counted up to the length only: a description runs to thousands of characters.
-        guard let end = text.index(text.startIndex, offsetBy: Self.summaryLength, limitedBy: text.endIndex), end < text.endIndex else { return text }
-        let cut = text[..<end]
-        return (cut.lastIndex(of: " ").map { cut[..<$0] } ?? cut) + "…"
+        return text.isEmpty ? nil : textStart(text, length: Self.summaryLength)
     }
 
     /// What search engines show of a description, about.

@@ -18,7 +18,7 @@ func referencePlainText(ofHTML html: String) -> String {
         if tag != nil {
             guard scalar == ">" else { tag!.append(scalar); continue }
             let name = String(String(tag!).drop { $0 == "/" }.prefix { $0.isLetter || $0.isNumber })
-            if !inlineTags.contains(name.lowercased()) { append(" ") }
+            if !tag!.starts(with: "!".unicodeScalars) && !inlineTags.contains(name.lowercased()) { append(" ") }
             tag = nil
         } else if scalar == "<" {
             tag = String.UnicodeScalarView()

@@ -1,38 +1,35 @@
+import Foundation
+import Noticeboard
 @testable import Rendering
-import Support
 import Testing
 
-/// `SearchSummary.of` builds UTF-8 bytes; the reference appends to a String's scalar view. Both must give the same text.
+/// A search card's summary: the start of a listing's text, cut at a word.
 @Suite struct SearchSummaryTests {
-    @Test func aSummaryLeavesOutMarksAndLinkTargetsAndCutsAtAWord() {
-        #expect(SearchSummary.of("**Bold** [a link](https://x.ie) and `code`", length: 160) == "Bold a link and code")
-        #expect(SearchSummary.of("  one\n\ntwo\u{00A0}\u{00A0}three ", length: 160) == "one two three")
-        #expect(SearchSummary.of("one two three four", length: 10) == "one two…")
-        // List items' markers go; a dash inside a line, or before a number, stays.
-        #expect(SearchSummary.of("Ten years.\n\n- Past papers\n  + Exam technique\n-5 degrees, well-known", length: 160)
-            == "Ten years. Past papers Exam technique -5 degrees, well-known")
-        // A heading's underline, a table's delimiter row and a code fence's line are no text.
-        #expect(SearchSummary.of("Bit size\n--------\n\n| Use | Size |\n|:---|---:|\n| wood | 6 |\n\n```sh\necho hi\n```\n", length: 160)
-            == "Bit size Use Size wood 6 echo hi")
+    @Test func aTextIsCutAtAWordWithinItsLength() {
+        #expect(textStart("one two three four", length: 10) == "one two…")
+        #expect(textStart("one two", length: 10) == "one two")
+        // Counted in characters: a flag is one.
+        #expect(textStart("Łódź 日本語 🇮🇪🇮🇪", length: 11) == "Łódź 日本語 🇮🇪🇮🇪")
+        #expect(textStart("Łódź 日本語 🇮🇪🇮🇪 more", length: 12) == "Łódź 日本語 🇮🇪🇮🇪…")
     }
 
-    /// Generated texts from the pieces that matter: marks, link syntax, whitespace of every width, combining
-    /// marks and clusters of several scalars where the cut falls.
-    @Test func generatedTextMatchesTheReference() {
-        let pieces = ["[", "](", ")", "(", "]", "*", "_", "#", "`", ">", "|", " ", "\n", "\t", "\r", "\u{00A0}", "\u{2003}", "\u{85}", "-", "+", "\n- ", "\n  + ", "\n---\n", "\n===", "\n|:--|\n", "\n```sh\n", "\n  ~~~\n", "=", ":",
-                      "word", "Łódź", "e\u{301}", "\u{301}", "日本語", "\u{1F600}", "🇮🇪", "a", "ab cd"]
-        var random = SplitMix64(seed: 5)
-        var mismatches: [String] = []
-        for _ in 0..<3000 {
-            var markdown = ""
-            for _ in 0..<Int(random.next() % 40) {
-                markdown += pieces[Int(random.next() % UInt64(pieces.count))]
-            }
-            for length in [3, 12, 160] where SearchSummary.of(markdown, length: length) != referenceSearchSummary(markdown, length: length) {
-                mismatches.append("\(length): \(markdown.debugDescription)")
-            }
+    /// A Markdown field's summary is the text of its HTML, as the page's description is: a summary made from the
+    /// Markdown by dropping its marks lost `>` from "5 > 3" and left half tags of inline HTML (a tester's report).
+    @Test func aCardsSummaryIsItsPagesDescription() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let aoife = site + "/content/cleaners/aoife-byrne.yaml"
+        let bio = #"  See [the manual](https://x.ie/a_(b)) for *details* (really) -- 5 > 3 & <kbd>Ctrl</kbd>, C# and #1."#
+        TestSupport.write(TestSupport.read(aoife).replacingOccurrences(of: "bio: |\n", with: "bio: |\n\(bio)\n\n"), to: aoife)
+        let files = try TestSupport.buildTree(site)
+        let page = String(decoding: try #require(files["cleaners/aoife-byrne/index.html"]), as: UTF8.self)
+        let description = try #require(page.firstMatch(of: /<meta name="description" content="([^"]*)"/)?.1)
+        let cards = files.filter { $0.key.hasPrefix("api/search/cards/") }.values.flatMap { data in
+            ((try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["cards"] as? [[Any]]) ?? []
         }
-        let mismatchCount = mismatches.count
-        #expect(mismatchCount == 0, "\(mismatches.prefix(3))")
+        let card = try #require(cards.first { $0.count > 5 && $0[1] as? String == "cleaners/aoife-byrne/" })
+        let summary = try #require(card[5] as? String)
+        #expect(summary.hasPrefix("See the manual for details (really) -- 5 > 3 & Ctrl, C# and #1. I have been cleaning"), "\(summary)")
+        #expect(summary.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: ">", with: "&gt;") == description)
     }
 }
