@@ -48,7 +48,7 @@ public func decodePage(
     if let (line, column, scalar) = firstControlCharacter(in: lines[(closing + 1)...]) {
         return (nil, [.error(
             at: SourceLocation(file: file, line: line + 1, column: column),
-            "the page holds the control character \(ControlCharacters.name(scalar)), which pages cannot show; remove it")])
+            "the page holds the control character \(ControlCharacters.name(scalar)), \(ControlCharacters.reason(scalar)); remove it")])
     }
     let widest = widestTableLine(body)
     if widest.cells > maxTableCells {
