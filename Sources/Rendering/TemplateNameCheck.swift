@@ -198,7 +198,8 @@ extension TemplateNameCheck {
             return message + ": a private field is never in a template's context, nor anywhere else the build writes"
         }
         if let suggestion { return message + "; did you mean '\(suggestion)'?" }
-        return message + "; README.md (Templates) lists what each page's context holds (a name Noticeboard adds to a context is added there and in its Sources/Rendering/TemplateContextShape.swift)"
+        // A name Noticeboard adds to a context is added to the README's list and to `TemplateContextShape`.
+        return message + "; the README's Templates section lists what each page's context holds"
     }
 
     private func unknownTransform(_ transform: String, in name: MustacheName, known: Set<String>) -> String {

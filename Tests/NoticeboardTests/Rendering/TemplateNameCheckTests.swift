@@ -25,7 +25,7 @@ import Testing
         #expect(Self.problems("{{#listing.tags}}{{.}} {{listing.name}} {{kind.title}}{{/listing.tags}}{{^listing.tags}}{{page.title}}{{/listing.tags}}").isEmpty)
         // Inside an inverted section nothing is pushed; `.name` does not climb.
         #expect(Self.problems("{{#listing}}{{.name}}{{.title}}{{/listing}}") == [
-            "templates/things/listing.mustache:1:24: error: '.title' is not in a things listing page's context (inside {{#listing}}); README.md (Templates) lists what each page's context holds (a name Noticeboard adds to a context is added there and in its Sources/Rendering/TemplateContextShape.swift)",
+            "templates/things/listing.mustache:1:24: error: '.title' is not in a things listing page's context (inside {{#listing}}); the README's Templates section lists what each page's context holds",
         ])
     }
 
