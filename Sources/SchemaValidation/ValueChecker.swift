@@ -218,8 +218,13 @@ struct ValueChecker {
         return facetValueFits(scalar, problems: &problems) ? .string(text) : nil
     }
 
-    /// A facet's value becomes a folder name, which may not be over-long.
+    /// A facet's value becomes a folder name, which may not be empty (a page's JSON showed `""` that no facet
+    /// page listed) or over-long.
     private func facetValueFits(_ scalar: Scalar, problems: inout Problems) -> Bool {
+        if scalar.facet && scalar.text.isEmpty {
+            problems.error(scalar.node, "'\(scalar.name)' is empty; a facet's value needs text, from which its page's address is made: remove it, or give the text")
+            return false
+        }
         guard scalar.facet, let tooLong = Slug.tooLong("the facet value", slug: Slug.from(text: scalar.text)) else { return true }
         problems.error(scalar.node, tooLong)
         return false
