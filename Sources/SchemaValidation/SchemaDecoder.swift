@@ -164,9 +164,14 @@ private struct KindSchemaReader {
         geoSettings.reportUnknownKeys(known: ["lat", "lon"], what: "'geo'", problems: &problems)
         let names = ["lat", "lon"].map { key -> String? in
             guard let name = geoSettings.requiredString(key, problems: &problems), let node = geoSettings.value(key) else { return nil }
-            guard let field = fields.first(where: { $0.name == name }), case .decimal = field.type, !field.isPrivate else {
+            guard let field = fields.first(where: { $0.name == name }), case .decimal(let scale) = field.type, !field.isPrivate else {
                 problems.error(node, "'geo.\(key)' must name a public decimal field of this kind, not '\(name)'")
                 return nil
+            }
+            // A degree is 111 km at most; a value is rounded by up to half its last place.
+            let roundedBy = 111_320 * 0.5 / (0..<scale).reduce(1.0) { power, _ in power * 10 }
+            if roundedBy > 10 {
+                problems.warning(node, "'\(name)' keeps \(scale) decimal place\(scale == 1 ? "" : "s"), so a place is moved by up to \(Int(roundedBy)) m; give it 'scale: 5' (about 1 m)")
             }
             return name
         }

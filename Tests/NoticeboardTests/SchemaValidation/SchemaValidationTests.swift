@@ -204,6 +204,25 @@ import Testing
         }
     }
 
+    /// A coordinate kept to a decimal's default 2 places moves a place by up to 556 m (51.5007 is kept as 51.50):
+    /// a warning at `geo` says so, and none with scale 4 or more (a tester's report).
+    @Test func coordinatesKeptRoughlyAreAWarning() throws {
+        let node = try parseYAML(Array("""
+            title: Places
+            title_field: name
+            geo: {lat: lat, lon: lon}
+            fields:
+              name: {type: string, required: true}
+              lat: decimal
+              lon: {type: decimal, scale: 4}
+            """.utf8), file: "content/schemas/places.yaml")
+        let (schema, problems) = decodeKindSchema(node, kind: "places", file: "content/schemas/places.yaml", knownKinds: ["places"], reservedFacetNames: [:])
+        #expect(schema != nil)
+        #expect(problems.map(\.description) == [
+            "content/schemas/places.yaml:3:12: warning: 'lat' keeps 2 decimal places, so a place is moved by up to 556 m; give it 'scale: 5' (about 1 m)",
+        ])
+    }
+
     /// cmark-gfm renders a row in time quadratic in its cells, so a Markdown line may hold at most 500 '|'.
     @Test func markdownTablesAreLimitedTo500Columns() throws {
         let row = { (cells: Int) in "bio: \"" + String(repeating: "|a", count: cells - 1) + "|\"\nname: Ana\nrate: 1" }
