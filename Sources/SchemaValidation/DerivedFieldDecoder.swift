@@ -31,7 +31,7 @@ func decodeDerivedFields(_ node: YAMLNode, fields: [FieldSchema], knownKinds: [S
         return []
     }
     var derived: [DerivedField] = []
-    for pair in pairs {
+    for (index, pair) in pairs.enumerated() {
         let name = pair.name
         guard isNewDerivedName(pair, fields: fields, derived: derived, problems: &problems),
             let settings = MappingReader(pair.value, what: "derived field '\(name)'", problems: &problems)
@@ -42,7 +42,7 @@ func decodeDerivedFields(_ node: YAMLNode, fields: [FieldSchema], knownKinds: [S
             problems.error(opNode, "unknown op '\(op)'; use one of \(quotedList(operations))\(suggestion(for: op, among: operations))")
             continue
         }
-        let reader = DerivedFieldReader(name: name, op: op, settings: settings, fields: fields, earlier: derived)
+        let reader = DerivedFieldReader(name: name, op: op, settings: settings, fields: fields, earlier: derived, later: pairs[(index + 1)...].map(\.name))
         let scale = settings.int("scale", in: 0...9, problems: &problems)
         let decoded = gatheringOperations.contains(op)
             ? reader.gathering(scale: scale, knownKinds: knownKinds, problems: &problems) : reader.onItself(scale: scale, problems: &problems)
@@ -83,6 +83,8 @@ private struct DerivedFieldReader {
     let fields: [FieldSchema]
     /// The derived fields declared before this one.
     let earlier: [DerivedField]
+    /// The names of those declared after it, which it may not read.
+    let later: [String]
 
     typealias Decoded = (operation: DerivedField.Operation, from: String?, via: String?)
 
@@ -113,6 +115,10 @@ private struct DerivedFieldReader {
         }
         let declared = fields.first { $0.name == fieldName }
         let derived = earlier.first { $0.name == fieldName }
+        if declared == nil && derived == nil && later.contains(fieldName) {
+            problems.error(node, "'\(key)' of derived field '\(name)' names '\(fieldName)', which is declared after it; a derived field reads those of its kind declared before it, so move '\(name)' below '\(fieldName)'")
+            return nil
+        }
         guard declared != nil || derived != nil, accepts(declared?.type, derived) else {
             problems.error(node, "'\(key)' of derived field '\(name)' must name \(what) of this kind declared before it, not '\(fieldName)'")
             return nil
