@@ -55,7 +55,8 @@ extension SiteRenderer {
     func dailyPicks(_ collection: KindCollection) -> [OutputFile] {
         let schema = collection.schema
         guard let daily = schema.daily else { return [] }
-        return DailyPicks(collection: collection, from: catalogue.buildDate, days: daily.days).picks.map { pick in
+        let (first, count) = daily.documentDays(from: catalogue.buildDate)
+        return DailyPicks(collection: collection, from: first, days: count).picks.map { pick in
             let document: Value = .object([
                 "$schema": schemaURL("\(schema.name).daily"),
                 "date": .date(pick.date),

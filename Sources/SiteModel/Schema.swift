@@ -163,7 +163,7 @@ public struct DerivedField: Sendable {
 }
 
 public struct DailyPick: Sendable {
-    /// How many days from the build date get a file.
+    /// How many days from the build date get a file; the day before gets one too (`documentDays`).
     public var days: Int
 
     public init(days: Int) {
@@ -174,6 +174,12 @@ public struct DailyPick: Sendable {
     public static let mostDays = 3660
     /// Days before the build date that a kind's archive of picks keeps (`<kind>/daily/`).
     public static let archiveDays = 30
+
+    /// The days whose pick has a document: `days` from the build date, and the day before, which is still
+    /// today for visitors west of the site's time zone (their page asks for their own date's pick).
+    public func documentDays(from buildDate: CalendarDate) -> (first: CalendarDate, count: Int) {
+        (buildDate.adding(days: -1), days + 1)
+    }
 
     /// The build dates whose picks, up to `mostDays` ahead and `archiveDays` back, all have four-digit years.
     public static let buildDates: ClosedRange<CalendarDate> =
