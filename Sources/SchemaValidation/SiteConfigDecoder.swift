@@ -126,7 +126,10 @@ private func isZoneName(_ text: String) -> Bool {
     }
 }
 
+/// A BCP 47 tag as pages' `lang` takes it: a language of two or three letters (`en`, `pl`, `ga`; a name such as
+/// `english` is none), then subtags of up to eight letters or digits (`en-IE`, `zh-Hant-TW`).
 private func isLanguageTag(_ text: String) -> Bool {
     let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-    return !parts.isEmpty && parts.allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+    guard let language = parts.first, (2...3).contains(language.count), language.allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
+    return parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
 }

@@ -344,6 +344,14 @@ import Testing
         #expect(problems.contains { $0.message.hasPrefix("'endpoint' must be") } == !accepted)
     }
 
+    /// `language` is a language tag, as `<html lang>` takes it: `english` was written as it is (a tester's report).
+    @Test(arguments: [("en", true), ("en-IE", true), ("zh-Hant-TW", true), ("pl", true), ("english", false), ("e", false), ("en-", false), ("12", false)])
+    func theLanguageIsATag(language: String, accepted: Bool) throws {
+        let text = "title: T\nbase_url: https://example.org/\nkinds: [cleaners]\nlanguage: \(language)\n"
+        let (config, problems) = decodeSiteConfig(try parseYAML(Array(text.utf8), file: "site.yaml"), file: "site.yaml")
+        #expect((config != nil) == accepted, "\(problems)")
+    }
+
     /// An empty list of widths is a list: the message says how many it holds, not what it is.
     @Test func anEmptyListOfWidthsIsSaidToBeEmpty() throws {
         let text = "title: T\nbase_url: https://example.org/\nkinds: [cleaners]\nimages: {widths: []}\n"
