@@ -42,7 +42,7 @@ struct MappingReader {
             if value(key) == nil { problems.error(node, "missing required setting '\(key)'") }
             return nil
         }
-        guard !text.allSatisfy(\.isWhitespace) else {
+        guard !isBlank(text) else {
             problems.error(value(key) ?? node, "'\(key)' must not be blank")
             return nil
         }

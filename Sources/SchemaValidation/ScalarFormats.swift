@@ -1,6 +1,12 @@
 import Foundation
 import SiteModel
 
+/// Whether text shows nothing: only whitespace and characters that are never drawn (a zero-width space, a
+/// word joiner), so that a required title of them would be an empty heading.
+func isBlank(_ text: String) -> Bool {
+    text.unicodeScalars.allSatisfy { $0.properties.isWhitespace || $0.properties.isDefaultIgnorableCodePoint }
+}
+
 /// An absolute http(s) URL with a host and no spaces or control characters.
 func isValidURL(_ text: String) -> Bool {
     urlFlaw(text) == nil

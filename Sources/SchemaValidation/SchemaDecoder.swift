@@ -391,7 +391,7 @@ private func decodeEnumValues(of name: String, _ node: YAMLNode, _ settings: Map
         problems.error(settings.value("values")!, "enum field '\(name)' needs at least one value")
         return nil
     }
-    for (value, valueNode) in values where value.allSatisfy(\.isWhitespace) {
+    for (value, valueNode) in values where isBlank(value) {
         problems.error(valueNode, "an enum value of '\(name)' is empty; every value needs text, which pages and facet links show")
     }
     var seen = Set<String>(), repeated = Set<String>()
