@@ -40,6 +40,15 @@ public indirect enum ContextShape: Sendable {
         }
     }
 
+    /// Whether it is a list whatever it holds: every shape it may have is one.
+    var isList: Bool {
+        switch self {
+        case .list: return true
+        case .anyOf(let shapes): return !shapes.isEmpty && shapes.allSatisfy(\.isList)
+        case .value, .object, .open: return false
+        }
+    }
+
     /// What a section over a value of this shape pushes: a list's items, anything else itself.
     var pushed: ContextShape {
         switch self {

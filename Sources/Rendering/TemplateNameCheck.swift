@@ -98,7 +98,11 @@ public struct TemplateNameCheck {
         for node in nodes {
             switch node {
             case .variable(let name):
-                _ = resolve(name, stack: stack, place: place)
+                // A list has no text of its own: `{{tags}}` wrote Swift's description of the values.
+                if let shapes = resolve(name, stack: stack, place: place), !shapes.isEmpty, shapes.allSatisfy(\.isList) {
+                    let at = SourceLocation(file: place.file, line: name.line, column: name.column)
+                    problems.append(.error(at: at, "'\(name.written)' is a list, which {{…}} cannot write; show its items with a section: {{#\(name.written)}}{{.}}{{/\(name.written)}}"))
+                }
             case .section(let name, let inverted, let children):
                 let found = resolve(name, stack: stack, place: place)
                 // An inverted section renders only when its value is absent or empty: it pushes nothing.

@@ -29,6 +29,15 @@ import Testing
         ])
     }
 
+    /// A list has no text of its own: `{{listing.tags}}` wrote `[SiteModel.Value.string(&quot;…&quot;)…]` (a
+    /// tester's report). Its count, its first item and its items in a section are text.
+    @Test func aListWrittenAsTextIsAnError() {
+        #expect(Self.problems("{{listing.tags}}") == [
+            "templates/things/listing.mustache:1:3: error: 'listing.tags' is a list, which {{…}} cannot write; show its items with a section: {{#listing.tags}}{{.}}{{/listing.tags}}",
+        ])
+        #expect(Self.problems("{{count(listing.tags)}} {{first(listing.tags)}} {{#listing.tags}}{{.}}{{/listing.tags}}").isEmpty)
+    }
+
     @Test func aPrivateFieldIsInNoContext() {
         #expect(Self.problems("{{listing.phone}}") == [
             "templates/things/listing.mustache:1:3: error: 'listing.phone' is not in a things listing page's context: a private field is never in a template's context, nor anywhere else the build writes",
