@@ -25,7 +25,8 @@ private let settingNames = ["op", "from", "via", "field", "scale", "sort", "labe
 
 /// `derived:` in a kind schema: each name maps to `{op, …}`. A field may use the fields declared before it,
 /// derived ones included. What needs other kinds' schemas is checked later by `checkDerivedFields`.
-func decodeDerivedFields(_ node: YAMLNode, fields: [FieldSchema], knownKinds: [String], problems: inout Problems) -> [DerivedField] {
+/// `failed`: fields whose declaration has an error, reported already: naming one is not reported again.
+func decodeDerivedFields(_ node: YAMLNode, fields: [FieldSchema], failed: Set<String>, knownKinds: [String], problems: inout Problems) -> [DerivedField] {
     guard case .mapping(let pairs) = node.content else {
         problems.error(node, "'derived' must be a mapping of field names to computations, not \(node.summary)")
         return []
@@ -42,7 +43,8 @@ func decodeDerivedFields(_ node: YAMLNode, fields: [FieldSchema], knownKinds: [S
             problems.error(opNode, "unknown op '\(op)'; use one of \(quotedList(operations))\(suggestion(for: op, among: operations))")
             continue
         }
-        let reader = DerivedFieldReader(name: name, op: op, settings: settings, fields: fields, earlier: derived, later: pairs[(index + 1)...].map(\.name))
+        let reader = DerivedFieldReader(
+            name: name, op: op, settings: settings, fields: fields, failed: failed, earlier: derived, later: pairs[(index + 1)...].map(\.name))
         let scale = settings.int("scale", in: 0...9, problems: &problems)
         let decoded = gatheringOperations.contains(op)
             ? reader.gathering(scale: scale, knownKinds: knownKinds, problems: &problems) : reader.onItself(scale: scale, problems: &problems)
@@ -81,6 +83,7 @@ private struct DerivedFieldReader {
     let op: String
     let settings: MappingReader
     let fields: [FieldSchema]
+    let failed: Set<String>
     /// The derived fields declared before this one.
     let earlier: [DerivedField]
     /// The names of those declared after it, which it may not read.
@@ -115,6 +118,7 @@ private struct DerivedFieldReader {
         }
         let declared = fields.first { $0.name == fieldName }
         let derived = earlier.first { $0.name == fieldName }
+        if failed.contains(fieldName) { return nil }
         if declared == nil && derived == nil && later.contains(fieldName) {
             problems.error(node, "'\(key)' of derived field '\(name)' names '\(fieldName)', which is declared after it; a derived field reads those of its kind declared before it, so move '\(name)' below '\(fieldName)'")
             return nil

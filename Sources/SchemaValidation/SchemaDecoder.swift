@@ -33,7 +33,7 @@ public func decodeKindSchema(_ root: YAMLNode?, kind: String, file: String, know
     }
     var derived: [DerivedField] = []
     if let derivedNode = settings.value("derived") {
-        derived = decodeDerivedFields(derivedNode, fields: fields, knownKinds: knownKinds, problems: &problems)
+        derived = decodeDerivedFields(derivedNode, fields: fields, failed: reader.failed, knownKinds: knownKinds, problems: &problems)
     }
     let sort = decodeSortKeys(
         settings, key: "sort", sortable: sortableNames(fields) + derived.filter(\.isSortable).map(\.name), failed: reader.failed,
