@@ -1,4 +1,5 @@
 import CCmarkGFM
+import Foundation
 import SiteModel
 
 /// Checks a Markdown field against the site's `MarkdownLimits` before anything renders it: counts the
@@ -31,6 +32,15 @@ public struct MarkdownCheck: Sendable {
         public var linksLeavingSite: [RootRelativeLink] = []
         /// With raw HTML allowed, the tags in its raw HTML that the tag filter escapes; none when a limit is broken.
         public var filteredTags: [FilteredTag] = []
+        /// The first character its text decodes to that no text may hold (`&#8238;` is U+202E, `&#27;` an ESC:
+        /// the file's own text was checked for them, not what its character references make), and its line
+        /// counted from 0; nil when a limit is broken.
+        public var controlCharacter: ControlCharacterFound?
+    }
+
+    public struct ControlCharacterFound: Sendable, Equatable {
+        public let scalar: Unicode.Scalar
+        public let line: Int
     }
 
     /// The first limit `markdown` breaks, or nil.
@@ -57,7 +67,7 @@ public struct MarkdownCheck: Sendable {
                 // Each URL once: a link repeated through a text is one thing to mend.
                 return Findings(
                     overrun: nil, linksLeavingSite: shape.rootRelativeLinks.filter { leavesSite($0.url) && seen.insert($0.url).inserted },
-                    filteredTags: allowRawHTML ? shape.filteredTags : [])
+                    filteredTags: allowRawHTML ? shape.filteredTags : [], controlCharacter: shape.controlCharacter)
             }
         } catch {
             return Findings(overrun: .memory(
@@ -142,6 +152,8 @@ struct DocumentShape {
     private(set) var rootRelativeLinks: [RootRelativeLink] = []
     /// The tags of its raw HTML that the tag filter escapes.
     private(set) var filteredTags: [FilteredTag] = []
+    /// The first refused character of its text and titles, as decoded from character references.
+    private(set) var controlCharacter: MarkdownCheck.ControlCharacterFound?
 
     init(_ document: OpaquePointer) {
         guard let iterator = cmark_iter_new(document) else { fatalError("cmark-gfm could not allocate an iterator") }
@@ -166,10 +178,22 @@ struct DocumentShape {
             if type == CMARK_NODE_HTML_BLOCK || type == CMARK_NODE_HTML_INLINE, let literal = cmark_node_get_literal(node) {
                 filteredTags += FilteredTag.found(in: String(cString: literal), line: max(0, Int(cmark_node_get_start_line(node)) - 1))
             }
+            if controlCharacter == nil, let scalar = Self.controlCharacter(in: node) {
+                controlCharacter = .init(scalar: scalar, line: max(0, Int(cmark_node_get_start_line(node)) - 1))
+            }
             htmlBytes += (type == tableCell ? Self.cellTagBytes : Self.tagBytes(type)) + escapedBytes(cmark_node_get_literal(node), htmlEscapes)
                 + escapedBytes(cmark_node_get_fence_info(node), htmlEscapes)
                 + escapedBytes(cmark_node_get_url(node), hrefEscapes) + escapedBytes(cmark_node_get_title(node), htmlEscapes)
         }
+    }
+
+    private static func controlCharacter(in node: OpaquePointer) -> Unicode.Scalar? {
+        for text in [cmark_node_get_literal(node), cmark_node_get_title(node)] {
+            guard let text else { continue }
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))
+            if let scalar = ControlCharacters.first(inUTF8: bytes) { return scalar }
+        }
+        return nil
     }
 
     private static func rootRelativeLink(_ node: OpaquePointer) -> RootRelativeLink? {

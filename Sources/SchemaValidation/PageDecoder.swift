@@ -61,6 +61,11 @@ public func decodePage(
     if let overrun = found.overrun {
         return (nil, [.error(at: SourceLocation(file: file, line: closing + 2 + (overrun.line ?? 0), column: 1), overrun.message("the page"))])
     }
+    if let control = found.controlCharacter {
+        return (nil, [.error(
+            at: SourceLocation(file: file, line: closing + 2 + control.line, column: 1),
+            "the page has a character reference here that makes the control character \(ControlCharacters.name(control.scalar)), \(ControlCharacters.reason(control.scalar)); remove it")])
+    }
     let leaving = found.linksLeavingSite.map { link in
         let line = closing + 1 + link.line
         let column = line < lines.count ? linkColumn(link, in: lines[line]) : 1

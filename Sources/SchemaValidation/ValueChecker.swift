@@ -203,6 +203,10 @@ struct ValueChecker {
                 problems.error(node, overrun.message("'\(name)'"))
                 return nil
             }
+            if let control = found.controlCharacter {
+                problems.error(node, "'\(name)' has a character reference on its line \(control.line + 1) that makes the control character \(ControlCharacters.name(control.scalar)), \(ControlCharacters.reason(control.scalar)); remove it")
+                return nil
+            }
             // A private field is never published, and its value never quoted.
             for link in found.linksLeavingSite where !scalar.hiding {
                 problems.warning(node, link.leavingMessage("'\(name)'", sitePath: markdown.sitePath, namingLine: true))

@@ -44,15 +44,17 @@ public enum ControlCharacters {
     }
 
     /// Text as one line of a terminal or log shows it safely: C0 controls and DEL as their Unicode pictures
-    /// (␀, ␊, ␛), C1 controls as `\u{9B}`, so that none vanishes, breaks the line or moves the cursor.
+    /// (␀, ␊, ␛), C1 controls and direction controls as `\u{9B}`, `\u{202E}`, so that none vanishes, breaks the
+    /// line, moves the cursor or reorders the line.
     public static func shown(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) }) else { return text }
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) || directionControls.contains($0.value) })
+        else { return text }
         var shown = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar.value {
             case 0..<0x20: shown.append(Unicode.Scalar(0x2400 + scalar.value)!)
             case 0x7F: shown.append("\u{2421}")
-            case 0x80..<0xA0: shown.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            case 0x80..<0xA0, directionControls: shown.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
             default: shown.append(scalar)
             }
         }
