@@ -68,9 +68,11 @@ public final class Fetcher: @unchecked Sendable {
         guard let absolute = URL(string: pathOrURL), absolute.scheme != nil else {
             return URL(string: pathOrURL, relativeTo: baseURL)!.absoluteURL
         }
+        // Appended to `baseURL` as text, not resolved against it: what follows the site's base stays below
+        // this one (`//other.host/x` would name another host).
         if let siteBase = lock.withLock({ siteBase }), pathOrURL.hasPrefix(siteBase),
-            let below = URL(string: String(pathOrURL.dropFirst(siteBase.count)), relativeTo: baseURL) {
-            return below.absoluteURL
+            let below = URL(string: baseURL.absoluteString + pathOrURL.dropFirst(siteBase.count)) {
+            return below
         }
         var parts = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)!
         parts.path = absolute.path
@@ -78,10 +80,12 @@ public final class Fetcher: @unchecked Sendable {
     }
 
     /// Learns the base URL the site was built for from the absolute URL of a document at `path` below it (the
-    /// head names its tree's), so that `url(_:)` finds the site's other documents below `baseURL`.
-    func siteBuiltFor(_ documentURL: String, isAt path: String) {
-        guard documentURL.hasSuffix(path) else { return }
+    /// head names its tree's), so that `url(_:)` finds the site's other documents below `baseURL`; false when
+    /// the URL does not end in `path`.
+    func siteBuiltFor(_ documentURL: String, isAt path: String) -> Bool {
+        guard documentURL.hasSuffix(path) else { return false }
         lock.withLock { siteBase = String(documentURL.dropLast(path.count)) }
+        return true
     }
 
     /// The bytes at `pathOrURL`; with `expected`, checked against its size and SHA-256.

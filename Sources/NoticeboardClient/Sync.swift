@@ -79,7 +79,9 @@ public struct Sync: Sendable {
     private func fetchHead() async throws -> SyncFormat.Head {
         let head = try await fetcher.document(SyncFormat.Head.self, at: SyncFormat.headPath)
         guard head.apiVersion == SyncFormat.apiVersion else { throw Failure.unsupportedVersion(head.apiVersion) }
-        fetcher.siteBuiltFor(head.tree.url, isAt: SyncFormat.treePath)
+        guard fetcher.siteBuiltFor(head.tree.url, isAt: SyncFormat.treePath) else {
+            throw Fetcher.Failure.unreadable(fetcher.url(SyncFormat.headPath), reason: "its tree is at \(head.tree.url.prefix(120)), not at \(SyncFormat.treePath) below the site")
+        }
         return head
     }
 

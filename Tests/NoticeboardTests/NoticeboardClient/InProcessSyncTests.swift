@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Noticeboard
-import NoticeboardClient
+@testable import NoticeboardClient
 import SiteModel
 import Synchronization
 import Testing
@@ -128,7 +128,11 @@ import Testing
     @Test func aHeadThatIsNotTheDocumentExpectedIsNamed() async throws {
         let site = TestSupport.temporaryFolder()
         defer { TestSupport.removeTree(site) }
-        for (head, reason) in [("<html>", "not valid JSON"), (#"{"api_version": 1}"#, "no 'build'")] {
+        let treeElsewhere = #"{"api_version": 1, "build": 1, "date": "2026-11-23", "root": "ab", "tree": {"url": "https://example.org/catalogue/other.json", "size": 1, "sha256": "ab"}, "changes": []}"#
+        for (head, reason) in [
+            ("<html>", "not valid JSON"), (#"{"api_version": 1}"#, "no 'build'"),
+            (treeElsewhere, "its tree is at https://example.org/catalogue/other.json, not at api/sync/tree.json below the site"),
+        ] {
             TestSupport.write(head, to: site + "/served/api/sync/head.json")
             ServedBuilds.serve(site + "/served")
             let mirror = MirrorFolder(folder: URL(fileURLWithPath: site + "/mirror"))
@@ -138,6 +142,18 @@ import Testing
             } catch {
                 #expect("\(error)" == "https://example.org/catalogue/api/sync/head.json: not the document this client reads there (\(reason))")
             }
+        }
+    }
+
+    /// What the site's documents name below the base URL it was built for is fetched below the one the client
+    /// was given, and never from another host, whatever follows that base (the review).
+    @Test func documentsAreFetchedBelowTheBaseURLGiven() {
+        let fetcher = Fetcher(baseURL: URL(string: "http://127.0.0.1:8000/copy/")!)
+        #expect(fetcher.siteBuiltFor("https://example.org/catalogue/api/sync/tree.json", isAt: "api/sync/tree.json"))
+        #expect(fetcher.url("https://example.org/catalogue/api/cleaners/page/1.json").absoluteString == "http://127.0.0.1:8000/copy/api/cleaners/page/1.json")
+        for hostile in ["https://example.org/catalogue//evil.example/x.json", "https://example.org/catalogue/../../x.json", "https://evil.example/x.json"] {
+            let url = fetcher.url(hostile)
+            #expect(url.host == "127.0.0.1" && url.port == 8000, "\(hostile) → \(url)")
         }
     }
 
