@@ -1,6 +1,7 @@
 /// The text of HTML the build made from Markdown (cmark-gfm escapes only `&`, `<`, `>` and `"`): a tag that
 /// starts or ends a block separates words, an inline one (a link, emphasis) does not; whitespace runs, line
-/// breaks included, become one space. Read byte by byte: listing pages take it twice (description and JSON-LD).
+/// breaks included, become one space. Read byte by byte: each listing takes it for its description, its JSON-LD
+/// and its search card.
 func plainText(ofHTML html: String) -> String {
     var html = html
     return html.withUTF8 { bytes in
@@ -34,6 +35,8 @@ func plainText(ofHTML html: String) -> String {
 func textStart(_ text: String, length: Int) -> String {
     guard let end = text.index(text.startIndex, offsetBy: length, limitedBy: text.endIndex), end < text.endIndex else { return text }
     let cut = text[..<end]
+    // A space just past the cut ends the last word within it.
+    if text[end] == " " { return cut + "…" }
     return (cut.lastIndex(of: " ").map { cut[..<$0] } ?? cut) + "…"
 }
 

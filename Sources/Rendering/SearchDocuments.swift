@@ -40,9 +40,6 @@ public struct SearchDocument: Sendable {
 }
 
 extension SiteRenderer {
-    /// Characters of a card's summary, cut at a word.
-    static let summaryLength = 160
-
     /// The searched documents, made a run at a time in document order (every listing with a page, by kind in
     /// navigation order, each kind in its search order), and what the index takes from them as they come
     /// (`SearchDocumentsMade`). Only a corpus kept for an edit in place holds the documents themselves: at
@@ -149,16 +146,13 @@ extension SiteRenderer {
         return String(url.dropFirst(site.baseURL.count))
     }
 
-    /// The start of the first Markdown field, as the text of its HTML (as the listing page's description is);
-    /// else of the first other text field, as it is written.
+    /// The listing page's description (the start of its first Markdown field's text); else the start of its
+    /// first other text field, as it is written.
     private func summary(_ listing: Listing, _ schema: KindSchema) -> String {
-        let candidates = schema.fields.filter { !$0.isPrivate && $0.name != schema.titleField }
-        if let markdown = candidates.first(where: { $0.type.name == "markdown" }) {
-            guard let html = listing.fields[markdown.name + "_html"]?.text else { return "" }
-            return textStart(plainText(ofHTML: html), length: Self.summaryLength)
-        }
-        guard let field = candidates.first(where: { $0.type.name == "string" }), let text = listing.fields[field.name]?.text else { return "" }
-        return textStart(text.split(whereSeparator: \.isWhitespace).joined(separator: " "), length: Self.summaryLength)
+        if let description = contexts.summary(listing, schema: schema) { return description }
+        let field = schema.fields.first { !$0.isPrivate && $0.name != schema.titleField && $0.type.name == "string" }
+        guard let field, let text = listing.fields[field.name]?.text else { return "" }
+        return textStart(text.split(whereSeparator: \.isWhitespace).joined(separator: " "), length: PageContexts.summaryLength)
     }
 }
 

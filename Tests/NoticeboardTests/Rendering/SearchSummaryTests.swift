@@ -7,6 +7,8 @@ import Testing
 @Suite struct SearchSummaryTests {
     @Test func aTextIsCutAtAWordWithinItsLength() {
         #expect(textStart("one two three four", length: 10) == "one two…")
+        // A word that ends at the length is kept (the review).
+        #expect(textStart("one two three", length: 7) == "one two…")
         #expect(textStart("one two", length: 10) == "one two")
         // Counted in characters: a flag is one.
         #expect(textStart("Łódź 日本語 🇮🇪🇮🇪", length: 11) == "Łódź 日本語 🇮🇪🇮🇪")
