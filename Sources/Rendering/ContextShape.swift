@@ -40,11 +40,11 @@ public indirect enum ContextShape: Sendable {
         }
     }
 
-    /// Whether it is a list whatever it holds: every shape it may have is one.
-    var isList: Bool {
+    /// Whether it may be a list: for one kind of several, a field that is text in another.
+    var mayBeList: Bool {
         switch self {
         case .list: return true
-        case .anyOf(let shapes): return !shapes.isEmpty && shapes.allSatisfy(\.isList)
+        case .anyOf(let shapes): return shapes.contains(where: \.mayBeList)
         case .value, .object, .open: return false
         }
     }

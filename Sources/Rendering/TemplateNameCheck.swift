@@ -99,7 +99,7 @@ public struct TemplateNameCheck {
             switch node {
             case .variable(let name):
                 // A list has no text of its own: `{{tags}}` wrote Swift's description of the values.
-                if let shapes = resolve(name, stack: stack, place: place), !shapes.isEmpty, shapes.allSatisfy(\.isList) {
+                if let shapes = resolve(name, stack: stack, place: place), shapes.contains(where: \.mayBeList) {
                     let at = SourceLocation(file: place.file, line: name.line, column: name.column)
                     problems.append(.error(at: at, "'\(name.written)' is a list, which {{…}} cannot write; show its items with a section: {{#\(name.written)}}{{.}}{{/\(name.written)}}"))
                 }

@@ -36,6 +36,13 @@ import Testing
             "templates/things/listing.mustache:1:3: error: 'listing.tags' is a list, which {{…}} cannot write; show its items with a section: {{#listing.tags}}{{.}}{{/listing.tags}}",
         ])
         #expect(Self.problems("{{count(listing.tags)}} {{first(listing.tags)}} {{#listing.tags}}{{.}}{{/listing.tags}}").isEmpty)
+        // In a template two kinds share, a field that is a list in one of them is refused too (the review).
+        let labels = KindSchema(
+            name: "labels", title: "Labels", singular: "Label", description: "", titleField: "name",
+            fields: [FieldSchema(name: "name", type: .string, label: "Name"), FieldSchema(name: "tags", type: .string, label: "Tags")],
+            file: "content/schemas/labels.yaml")
+        let shared = TemplateNameCheck.problems(sources: ["listing": ("templates/listing.mustache", "{{listing.tags}}")], schemas: [Self.things, labels])
+        #expect(shared.count == 1 && shared.first?.message.contains("'listing.tags' is a list") == true, "\(shared)")
     }
 
     @Test func aPrivateFieldIsInNoContext() {
