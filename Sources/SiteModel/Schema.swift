@@ -163,7 +163,7 @@ public struct DerivedField: Sendable {
 }
 
 public struct DailyPick: Sendable {
-    /// How many days from the build date get a file; the day before gets one too (`documentDays`).
+    /// How many days from the build date get a file; the two days before get one too (`documentDays`).
     public var days: Int
 
     public init(days: Int) {
@@ -175,10 +175,11 @@ public struct DailyPick: Sendable {
     /// Days before the build date that a kind's archive of picks keeps (`<kind>/daily/`).
     public static let archiveDays = 30
 
-    /// The days whose pick has a document: `days` from the build date, and the day before, which is still
-    /// today for visitors west of the site's time zone (their page asks for their own date's pick).
+    /// The days whose pick has a document: `days` from the build date, and the two days before, one of which
+    /// may still be today for visitors west of the site's time zone (their page asks for their own date's
+    /// pick): time zones span 26 hours, UTC−12 to UTC+14.
     public func documentDays(from buildDate: CalendarDate) -> (first: CalendarDate, count: Int) {
-        (buildDate.adding(days: -1), days + 1)
+        (buildDate.adding(days: -2), days + 2)
     }
 
     /// The build dates whose picks, up to `mostDays` ahead and `archiveDays` back, all have four-digit years.
