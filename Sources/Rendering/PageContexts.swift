@@ -332,7 +332,7 @@ struct PageContexts: Sendable {
                 } else if case .list(let items) = value {
                     row["items"] = .list(items.map { .string(rowText($0)) })
                     // The page's links to a collection's entries (`#entry-0`…) need somewhere to land.
-                    if field.name == schema.entriesField { row["entry_anchors"] = .bool(true) }
+                    if field.name == schema.entriesField { row["items_are_entries"] = .bool(true) }
                 }
             case .url:
                 row["link"] = value

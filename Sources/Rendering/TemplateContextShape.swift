@@ -170,7 +170,7 @@ public struct TemplateContextShape: Sendable {
 
     /// `fields` on listing pages: every public field as a row, for generic templates.
     private let fieldRow: ContextShape = .object([
-        "name": .value, "label": .value, "text": .value, "datetime": .value, "html": .value, "images": .list(Self.image), "items": .list(.value), "entry_anchors": .value, "link": .value,
+        "name": .value, "label": .value, "text": .value, "datetime": .value, "html": .value, "images": .list(Self.image), "items": .list(.value), "items_are_entries": .value, "link": .value,
         "links": .list(.object(["text": .value, "path": .value])),
         "reference": .object(["kind": .value, "slug": .value, "title": .value, "path": .value, "url": .value]),
     ])

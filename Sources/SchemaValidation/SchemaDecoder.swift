@@ -169,7 +169,7 @@ private struct KindSchemaReader {
                 return nil
             }
             // A degree is 111 km at most; a value is rounded by up to half its last place.
-            let roundedBy = 111_320 * 0.5 / (0..<scale).reduce(1.0) { power, _ in power * 10 }
+            let roundedBy = 111_320 * 0.5 / decimalUnit(places: scale)
             if roundedBy > 10 {
                 problems.warning(node, "'\(name)' keeps \(scale) decimal place\(scale == 1 ? "" : "s"), so a place is moved by up to \(Int(roundedBy)) m; give it 'scale: 5' (about 1 m)")
             }
@@ -344,7 +344,7 @@ private func decodeFieldType(
         let items = FacetedFields(names: [], inside: [name: faceted])
         guard let item = decodeField(name: name, itemNode, knownKinds: knownKinds, faceted: items, problems: &problems) else { return nil }
         // Privacy is the list's: its items' own `private` was never read, so their values were published.
-        if case .mapping(let pairs) = itemNode.content, let privateNode = pairs.first(where: { $0.name == "private" })?.key {
+        if item.isPrivate, case .mapping(let pairs) = itemNode.content, let privateNode = pairs.first(where: { $0.name == "private" })?.key {
             problems.error(privateNode, "'private' applies to the list field '\(name)' as a whole, not to its items; write 'private: true' beside its 'type: list'")
             return nil
         }
@@ -401,12 +401,17 @@ private func decodeEnumValues(of name: String, _ node: YAMLNode, _ settings: Map
     return .enumeration(values.map(\.0))
 }
 
+/// 10 to the power `places`: a decimal's units in one.
+private func decimalUnit(places: Int) -> Double {
+    (0..<places).reduce(1.0) { power, _ in power * 10 }
+}
+
 /// A bound with more decimal places than the field keeps (`maximum: 9.995` on a decimal kept to 2) would let
 /// through a value that is then kept past it (9.995 is kept as 10.00); so a bound is one of the values the
 /// field can hold.
 private func checkBoundsFit(_ field: FieldSchema, _ settings: MappingReader, problems: inout Problems) {
     let places = if case .decimal(let scale) = field.type { scale } else { 0 }
-    let unit = (0..<places).reduce(1.0) { power, _ in power * 10 }
+    let unit = decimalUnit(places: places)
     for (key, bound) in [("minimum", field.minimum), ("maximum", field.maximum)] {
         guard let bound, let node = settings.value(key) else { continue }
         let scaled = bound * unit

@@ -192,7 +192,10 @@ struct ValueChecker {
     /// placeholders.
     private func checkText(_ scalar: Scalar, as field: FieldSchema, problems: inout Problems) -> Value? {
         let (node, text, name) = (scalar.node, scalar.text, scalar.name)
-        if field.required && isBlank(text) { problems.error(node, "'\(name)' must not be empty") }
+        if field.required && isBlank(text) {
+            problems.error(node, "'\(name)' must not be empty")
+            return nil
+        }
         if case .markdown = field.type, case let cells = widestTableLine(text).cells, cells > maxTableCells {
             problems.error(node, tableTooWideMessage("'\(name)'", cells: cells))
             return nil
