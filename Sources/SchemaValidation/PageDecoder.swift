@@ -45,26 +45,10 @@ public func decodePage(
     let description = settings.string("description", problems: &problems) ?? ""
     guard let title, !problems.hasErrors else { return (nil, problems.list) }
     let body = lines[(closing + 1)...].joined(separator: "\n")
-    if let (line, column, scalar) = firstControlCharacter(in: lines[(closing + 1)...]) {
-        return (nil, [.error(
-            at: SourceLocation(file: file, line: line + 1, column: column),
-            "the page holds the control character \(ControlCharacters.name(scalar)), \(ControlCharacters.reason(scalar)); remove it")])
-    }
-    let widest = widestTableLine(body)
-    if widest.cells > maxTableCells {
-        // Lines are counted from 1, and the body starts on the line after the closing `---`.
-        let line = closing + 2 + widest.line
-        return (nil, [.error(at: SourceLocation(file: file, line: line, column: 1), tableTooWideMessage("the page", cells: widest.cells))])
-    }
-    let check = MarkdownCheck(limits: markdown, sitePath: sitePath, allowRawHTML: allowRawHTML)
-    let found = check.check(body)
-    if let overrun = found.overrun {
-        return (nil, [.error(at: SourceLocation(file: file, line: closing + 2 + (overrun.line ?? 0), column: 1), overrun.message("the page"))])
-    }
-    if let control = found.controlCharacter {
-        return (nil, [.error(
-            at: SourceLocation(file: file, line: closing + 2 + control.line, column: 1),
-            "the page has a character reference here that makes the control character \(ControlCharacters.name(control.scalar)), \(ControlCharacters.reason(control.scalar)); remove it")])
+    let found: MarkdownCheck.Findings
+    switch checkBody(lines[(closing + 1)...], body, closing: closing, file: file, MarkdownCheck(limits: markdown, sitePath: sitePath, allowRawHTML: allowRawHTML)) {
+    case .failure(let error): return (nil, [error])
+    case .success(let findings): found = findings
     }
     let leaving = found.linksLeavingSite.map { link in
         let line = closing + 1 + link.line
@@ -82,6 +66,31 @@ public func decodePage(
     }
     let page = FreePage(slug: slug, file: file, title: title, description: description, navigationOrder: nav, markdown: body)
     return (page, problems.list + leaving + filtered + (heading.map { [$0] } ?? []))
+}
+
+/// What the Markdown check finds in a page's `body` (its `lines`, after the front matter's `closing` line), or
+/// the first error that stops the page: a control character written or made by a character reference, a
+/// table too wide (checked first: cmark-gfm's time grows with the square of a row's cells), a limit broken.
+private func checkBody(
+    _ lines: ArraySlice<Substring>, _ body: String, closing: Int, file: String, _ check: MarkdownCheck
+) -> Result<MarkdownCheck.Findings, Diagnostic> {
+    // Lines are counted from 1, and the body starts on the line after the closing `---`.
+    func at(_ bodyLine: Int, column: Int = 1) -> SourceLocation { SourceLocation(file: file, line: closing + 2 + bodyLine, column: column) }
+    if let (line, column, scalar) = firstControlCharacter(in: lines) {
+        return .failure(.error(
+            at: SourceLocation(file: file, line: line + 1, column: column),
+            "the page holds the control character \(ControlCharacters.name(scalar)), \(ControlCharacters.reason(scalar)); remove it"))
+    }
+    let widest = widestTableLine(body)
+    if widest.cells > maxTableCells { return .failure(.error(at: at(widest.line), tableTooWideMessage("the page", cells: widest.cells))) }
+    let found = check.check(body)
+    if let overrun = found.overrun { return .failure(.error(at: at(overrun.line ?? 0), overrun.message("the page"))) }
+    if let control = found.controlCharacter {
+        return .failure(.error(
+            at: at(control.line),
+            "the page has a character reference here that makes the control character \(ControlCharacters.name(control.scalar)), \(ControlCharacters.reason(control.scalar)); remove it"))
+    }
+    return .success(found)
 }
 
 /// The 0-based line and 1-based column of a `# ` heading that is the body's first text, if it is one.

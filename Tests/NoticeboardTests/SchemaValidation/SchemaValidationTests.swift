@@ -180,9 +180,8 @@ import Testing
         }
     }
 
-    /// The fields `geo` names hold a place's coordinates: a latitude past ±90 or a longitude past ±180 is an error
-    /// at the value, as the schema's own bounds would be, and narrower bounds of the schema's stay.
-    @Test func coordinatesStayOnTheEarth() throws {
+    /// A kind of places whose `geo` names `lat`, a decimal of the default scale, and `lon`, declared as given.
+    static func places(lon: String) throws -> (KindSchema?, [Diagnostic]) {
         let node = try parseYAML(Array("""
             title: Places
             title_field: name
@@ -190,9 +189,15 @@ import Testing
             fields:
               name: {type: string, required: true}
               lat: decimal
-              lon: {type: decimal, minimum: -11, maximum: -5}
+              lon: \(lon)
             """.utf8), file: "content/schemas/places.yaml")
-        let schema = try #require(decodeKindSchema(node, kind: "places", file: "content/schemas/places.yaml", knownKinds: ["places"], reservedFacetNames: [:]).0)
+        return decodeKindSchema(node, kind: "places", file: "content/schemas/places.yaml", knownKinds: ["places"], reservedFacetNames: [:])
+    }
+
+    /// The fields `geo` names hold a place's coordinates: a latitude past ±90 or a longitude past ±180 is an error
+    /// at the value, as the schema's own bounds would be, and narrower bounds of the schema's stay.
+    @Test func coordinatesStayOnTheEarth() throws {
+        let schema = try #require(try Self.places(lon: "{type: decimal, minimum: -11, maximum: -5}").0)
         let validator = ListingValidator(schema: schema, mediaFiles: [])
         for (place, expected) in [
             ("lat: 53.3\nlon: -6.2", []),
@@ -207,16 +212,7 @@ import Testing
     /// A coordinate kept to a decimal's default 2 places moves a place by up to 556 m (51.5007 is kept as 51.50):
     /// a warning at `geo` says so, and none with scale 4 or more (a tester's report).
     @Test func coordinatesKeptRoughlyAreAWarning() throws {
-        let node = try parseYAML(Array("""
-            title: Places
-            title_field: name
-            geo: {lat: lat, lon: lon}
-            fields:
-              name: {type: string, required: true}
-              lat: decimal
-              lon: {type: decimal, scale: 4}
-            """.utf8), file: "content/schemas/places.yaml")
-        let (schema, problems) = decodeKindSchema(node, kind: "places", file: "content/schemas/places.yaml", knownKinds: ["places"], reservedFacetNames: [:])
+        let (schema, problems) = try Self.places(lon: "{type: decimal, scale: 4}")
         #expect(schema != nil)
         #expect(problems.map(\.description) == [
             "content/schemas/places.yaml:3:12: warning: 'lat' keeps 2 decimal places, so a place is moved by up to 556 m; give it 'scale: 5' (about 1 m)",
