@@ -15,7 +15,7 @@ public struct MirrorFolder: Sendable {
         public var build: Int
         public var root: String
         public var files: [String: Entry]
-        /// The digests of the tree's buckets when the snapshot was made by walking the tree.
+        /// The digests of the tree's buckets, from walking the tree and kept up by the change lists since.
         public var buckets: [String: String]
 
         public struct Entry: Codable, Sendable, Equatable {

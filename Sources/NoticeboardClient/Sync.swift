@@ -132,14 +132,20 @@ public struct Sync: Sendable {
     }
 
     private func applying(_ chain: [SyncFormat.Change], to last: MirrorFolder.Record, head: SyncFormat.Head) async throws -> MirrorFolder.Record {
-        var files = last.files
+        var (files, buckets) = (last.files, last.buckets)
         for change in chain {
             let list = try await fetcher.document(SyncFormat.ChangeList.self, at: change.url, expected: (change.size, change.sha256))
             for path in list.removed { files[path] = nil }
             for file in list.changed { files[file.path] = .init(size: file.size, sha256: file.sha256) }
+            // The buckets the list touched take their new digests; without them (an older site), no digest is
+            // known to still hold, and a later walk of the tree fetches every bucket.
+            if let touched = list.buckets, !touched.isEmpty {
+                for bucket in touched { buckets[bucket.bucket] = bucket.sha256 }
+            } else {
+                buckets = [:]
+            }
         }
-        // The buckets' digests are no longer known: a later walk of the tree fetches every bucket.
-        return MirrorFolder.Record(build: head.build, root: head.root, files: files, buckets: [:])
+        return MirrorFolder.Record(build: head.build, root: head.root, files: files, buckets: buckets)
     }
 
     private func walkingTree(of head: SyncFormat.Head, last: MirrorFolder.Record?) async throws -> MirrorFolder.Record {

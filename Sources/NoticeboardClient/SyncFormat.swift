@@ -71,5 +71,12 @@ public enum SyncFormat {
         public var to: String
         public var changed: [File]
         public var removed: [String]
+        /// The new digests of the buckets holding those files; absent from a site that does not list them.
+        public var buckets: [BucketDigest]?
+    }
+
+    public struct BucketDigest: Decodable, Sendable {
+        public var bucket: String
+        public var sha256: String
     }
 }

@@ -178,6 +178,9 @@ public struct BuildState: Equatable, Sendable {
         case ("removed", 2):
             guard !sync.changes.isEmpty else { return false }
             sync.changes[sync.changes.count - 1].files[fields[1].text] = .some(nil)
+        case ("bucket", 3):
+            guard let sha256 = SHA256.Digest(hex: fields[2]), !sync.changes.isEmpty else { return false }
+            sync.changes[sync.changes.count - 1].buckets[fields[1].text] = sha256
         default:
             return false
         }

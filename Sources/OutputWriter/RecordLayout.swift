@@ -142,6 +142,7 @@ extension BuildState {
             for (path, digest) in list.files.sorted(by: { $0.key < $1.key }) {
                 if let digest { line("changed", String(digest.size), digest.sha256.hex, path) } else { line("removed", path) }
             }
+            for (name, digest) in list.buckets.sorted(by: { $0.key < $1.key }) { line("bucket", name, digest.hex) }
         }
         if let staged, staged.differing.keys.allSatisfy(Self.isField) {
             line("staging", staged.id)

@@ -98,6 +98,7 @@ extension SiteRenderer {
             object("sync.changes", "What one build changed in the synced files", [
                 "build": build, "date": date, "from": rootDigest, "to": sha256, "changed": files,
                 "removed": .object(["type": .string("array"), "items": string]),
+                "buckets": .object(["type": .string("array"), "items": requiredObject(["bucket": string, "sha256": sha256])]),
             ]),
         ]
     }

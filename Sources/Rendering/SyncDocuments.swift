@@ -79,13 +79,17 @@ public struct ChangeList: Equatable, Sendable {
     public var to: String
     /// Files added or changed, with their new digests; nil for a file removed.
     public var files: [String: FileDigest?]
+    /// The new digests of the tree's buckets that hold those files, by name: an app that follows the chain
+    /// keeps knowing every bucket's digest, so a walk of the tree later fetches only the buckets that differ.
+    public var buckets: [String: SHA256.Digest]
 
-    public init(build: Int, date: CalendarDate, from: String, to: String, files: [String: FileDigest?]) {
+    public init(build: Int, date: CalendarDate, from: String, to: String, files: [String: FileDigest?], buckets: [String: SHA256.Digest] = [:]) {
         self.build = build
         self.date = date
         self.from = from
         self.to = to
         self.files = files
+        self.buckets = buckets
     }
 
     public var path: String { "api/sync/changes/\(build).json" }
@@ -120,7 +124,9 @@ extension SiteRenderer {
         if isNew {
             // Without a last tree, or past `ChangeList.isWorthListing`, the chain restarts.
             if !lastSync.root.isEmpty, synced.differing.isListing, ChangeList.isWorthListing(synced.differing.count, among: synced.now.count) {
-                let list = ChangeList(build: build, date: catalogue.buildDate, from: lastSync.root, to: rootDigest, files: synced.differing.files)
+                let list = ChangeList(
+                    build: build, date: catalogue.buildDate, from: lastSync.root, to: rootDigest, files: synced.differing.files,
+                    buckets: tree.kept.digests(ofBucketsHolding: synced.differing.files.keys))
                 changes = Array((changes + [list]).suffix(site.syncBuilds))
             } else {
                 changes = []
@@ -243,6 +249,9 @@ extension SiteRenderer {
             "build": .int(Int64(list.build)), "date": .date(list.date), "from": .string(list.from), "to": .string(list.to),
             "changed": .list(sorted.compactMap { path, digest in digest.map { fileEntry(path, $0) } }),
             "removed": .list(sorted.filter { $0.value == nil }.map { .string($0.key) }),
+            "buckets": .list(list.buckets.sorted { $0.key < $1.key }.map { name, digest in
+                .object(["bucket": .string(name), "sha256": .string(digest.hex)])
+            }),
         ])
     }
 

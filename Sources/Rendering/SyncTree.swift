@@ -38,6 +38,16 @@ struct SyncTree: Sendable {
         }
     }
 
+    /// The digests of the buckets that hold (or, for a file removed, held) these paths, by bucket name.
+    func digests(ofBucketsHolding paths: some Sequence<String>) -> [String: SHA256.Digest] {
+        var digests: [String: SHA256.Digest] = [:]
+        for path in paths {
+            let bucket = buckets[Int(Self.bucket(of: path, digits: digits), radix: 16)!]
+            digests[bucket.name] = bucket.digest.sha256
+        }
+        return digests
+    }
+
     /// These buckets with those that hold a `changed` path made again from `synced`; nil when the number of
     /// files calls for buckets of another size (then every bucket is made anew).
     func updating(
