@@ -178,7 +178,7 @@ private struct Composer {
         guard let scalar = ControlCharacters.first(inUTF8: text) else { return }
         throw .error(
             at: location(line, column),
-            "the text here holds the control character \(ControlCharacters.name(scalar)), \(ControlCharacters.reason(scalar)); remove it")
+            "the text here holds \(ControlCharacters.described(scalar)); remove it")
     }
 
     private mutating func push(_ frame: Frame) throws(Diagnostic) {

@@ -79,7 +79,7 @@ private func checkBody(
     if let (line, column, scalar) = firstControlCharacter(in: lines) {
         return .failure(.error(
             at: SourceLocation(file: file, line: line + 1, column: column),
-            "the page holds the control character \(ControlCharacters.name(scalar)), \(ControlCharacters.reason(scalar)); remove it"))
+            "the page holds \(ControlCharacters.described(scalar)); remove it"))
     }
     let widest = widestTableLine(body)
     if widest.cells > maxTableCells { return .failure(.error(at: at(widest.line), tableTooWideMessage("the page", cells: widest.cells))) }
@@ -88,7 +88,7 @@ private func checkBody(
     if let control = found.controlCharacter {
         return .failure(.error(
             at: at(control.line),
-            "the page has a character reference here that makes the control character \(ControlCharacters.name(control.scalar)), \(ControlCharacters.reason(control.scalar)); remove it"))
+            "the page has a character reference here that makes \(ControlCharacters.described(control.scalar)); remove it"))
     }
     return .success(found)
 }

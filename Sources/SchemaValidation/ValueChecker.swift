@@ -207,7 +207,7 @@ struct ValueChecker {
                 return nil
             }
             if let control = found.controlCharacter {
-                problems.error(node, "'\(name)' has a character reference on its line \(control.line + 1) that makes the control character \(ControlCharacters.name(control.scalar)), \(ControlCharacters.reason(control.scalar)); remove it")
+                problems.error(node, "'\(name)' has a character reference on its line \(control.line + 1) that makes \(ControlCharacters.described(control.scalar)); remove it")
                 return nil
             }
             // A private field is never published, and its value never quoted.

@@ -16,10 +16,12 @@ public enum ControlCharacters {
     /// element, are allowed.
     private static let directionControls: ClosedRange<UInt32> = 0x202A...0x202E
 
-    /// Why a refused character may not be published.
-    public static func reason(_ scalar: Unicode.Scalar) -> String {
-        directionControls.contains(scalar.value)
+    /// A refused character as messages name it, with why it may not be published: `the control character
+    /// U+001B, which pages and feeds cannot show`.
+    public static func described(_ scalar: Unicode.Scalar) -> String {
+        let why = directionControls.contains(scalar.value)
             ? "a direction control, which would reorder the page's text around it" : "which pages and feeds cannot show"
+        return "the control character \(name(scalar)), \(why)"
     }
 
     /// The first refused character of UTF-8 text (C1 characters are two bytes, 0xC2 0x80 to 0xC2 0x9F; the
@@ -38,7 +40,7 @@ public enum ControlCharacters {
     }
 
     /// `U+001B`, as messages name one.
-    public static func name(_ scalar: Unicode.Scalar) -> String {
+    private static func name(_ scalar: Unicode.Scalar) -> String {
         let hex = String(scalar.value, radix: 16, uppercase: true)
         return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
@@ -47,8 +49,7 @@ public enum ControlCharacters {
     /// (␀, ␊, ␛), C1 controls and direction controls as `\u{9B}`, `\u{202E}`, so that none vanishes, breaks the
     /// line, moves the cursor or reorders the line.
     public static func shown(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) || directionControls.contains($0.value) })
-        else { return text }
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || isRefused($0) }) else { return text }
         var shown = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar.value {
