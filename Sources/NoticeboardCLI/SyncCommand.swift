@@ -3,6 +3,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Noticeboard
 import NoticeboardClient
 
 /// `noticeboard sync BASE_URL DIR`: mirrors a site's API into a folder with the client library.
@@ -24,7 +25,7 @@ struct SyncCommand: AsyncParsableCommand {
         }
         // What a body compressed on the fly cost: the server sends no Content-Length, and URLSession on Linux
         // hands over the body decoded without counting what it received.
-        let fetcher = Fetcher(baseURL: url) { body, response in
+        let fetcher = Fetcher(baseURL: url, userAgent: "noticeboard/\(Noticeboard.version)") { body, response in
             let compressed = response.value(forHTTPHeaderField: "Content-Encoding") == "gzip"
             let length = response.value(forHTTPHeaderField: "Content-Length").flatMap(Int.init)
             return length ?? (compressed ? gzipSize(body) : body.count)

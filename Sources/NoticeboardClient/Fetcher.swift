@@ -16,6 +16,8 @@ public final class Fetcher: @unchecked Sendable {
     private var counted = Totals()
     /// The base URL the site was built for, as its documents name it, once the head has told it.
     private var siteBase: String?
+    /// What each request says fetched it (`User-Agent`), so a site's logs can tell its apps' syncs apart.
+    let userAgent: String
 
     /// Files fetched, their bytes, and the bytes that crossed the wire (gzip, when the server compressed them).
     public struct Totals: Sendable, Equatable {
@@ -42,10 +44,15 @@ public final class Fetcher: @unchecked Sendable {
     }
 
     /// `wireSize` tells what a response took on the wire, given its decoded body: by default its
-    /// Content-Length (see `contentLength`).
-    public init(baseURL: URL, session: URLSession? = nil, wireSize: (@Sendable (Data, HTTPURLResponse) -> Int)? = nil) {
+    /// Content-Length (see `contentLength`). `userAgent` names the app (`MyApp/2.1`); without it, URLSession on
+    /// Linux says `<program> (unknown version)`.
+    public init(
+        baseURL: URL, session: URLSession? = nil, userAgent: String = "NoticeboardClient",
+        wireSize: (@Sendable (Data, HTTPURLResponse) -> Int)? = nil
+    ) {
         self.baseURL = baseURL.absoluteString.hasSuffix("/") ? baseURL : baseURL.appendingPathComponent("")
         self.session = session ?? URLSession(configuration: Self.configuration)
+        self.userAgent = userAgent
         self.wireSize = wireSize ?? Self.contentLength
     }
 
@@ -91,7 +98,9 @@ public final class Fetcher: @unchecked Sendable {
     /// The bytes at `pathOrURL`; with `expected`, checked against its size and SHA-256.
     public func fetch(_ pathOrURL: String, expected: (size: Int, sha256: String)? = nil) async throws -> Data {
         let url = url(pathOrURL)
-        let (data, response) = try await session.data(from: url)
+        var request = URLRequest(url: url)
+        request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
+        let (data, response) = try await session.data(for: request)
         guard let http = response as? HTTPURLResponse, http.statusCode == 200 else {
             throw Failure.status(url, (response as? HTTPURLResponse)?.statusCode ?? 0)
         }

@@ -16,6 +16,8 @@ import Testing
     final class ServedBuilds: URLProtocol {
         struct Plan: Sendable {
             var before = "", after = "", switchAfter = Int.max, served = 0
+            /// The User-Agent of every request served.
+            var userAgents: Set<String> = []
         }
         static let plan = Mutex(Plan())
 
@@ -29,6 +31,7 @@ import Testing
         override func startLoading() {
             let folder = Self.plan.withLock { plan in
                 plan.served += 1
+                plan.userAgents.insert(request.value(forHTTPHeaderField: "User-Agent") ?? "none")
                 return plan.served <= plan.switchAfter ? plan.before : plan.after
             }
             let path = String((request.url?.path ?? "").dropFirst("/catalogue/".count))
@@ -44,10 +47,12 @@ import Testing
 
     static let now = CalendarDate(year: 2026, month: 11, day: 23)!
 
-    static func fetcher() -> Fetcher {
+    static func fetcher(userAgent: String? = nil) -> Fetcher {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [ServedBuilds.self]
-        return Fetcher(baseURL: URL(string: "https://example.org/catalogue/")!, session: URLSession(configuration: configuration))
+        let session = URLSession(configuration: configuration)
+        let base = URL(string: "https://example.org/catalogue/")!
+        return userAgent.map { Fetcher(baseURL: base, session: session, userAgent: $0) } ?? Fetcher(baseURL: base, session: session)
     }
 
     /// The mirror's files, less its own record, against the build's `api/` at `output`.
@@ -59,6 +64,18 @@ import Testing
     static func eventually(_ condition: () -> Bool) async -> Bool {
         for _ in 0..<200 where !condition() { try? await Task.sleep(nanoseconds: 50_000_000) }
         return condition()
+    }
+
+    /// Without one, URLSession on Linux says `<program> (unknown version)`.
+    @Test func everyRequestSaysWhichAppFetchedIt() async throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        _ = try Noticeboard.build(BuildOptions(root: site, output: site + "/public", now: Self.now))
+        for (userAgent, expected) in [("MyApp/2.1", "MyApp/2.1"), (nil, "NoticeboardClient")] {
+            ServedBuilds.serve(site + "/public")
+            _ = try await Sync(fetcher: Self.fetcher(userAgent: userAgent), mirror: MirrorFolder(folder: URL(fileURLWithPath: site + "/mirror"))).run()
+            #expect(ServedBuilds.plan.withLock { $0.userAgents } == [expected])
+        }
     }
 
     @Test func aSyncDuringABuildStartsAgainFromTheNewHead() async throws {
