@@ -63,7 +63,6 @@ extension SiteRenderer {
         let path = "feeds/\(schema.name).json"
         let tags = feedTags(entries, in: collection)
         let document: Value = .object([
-            "$schema": schemaURL("jsonfeed"),
             "version": .string("https://jsonfeed.org/version/1.1"),
             "title": .string("\(site.title): \(schema.title)"),
             "home_page_url": .string(site.url(collection.outputPath)),

@@ -162,7 +162,7 @@ extension SiteRenderer {
             "type": .string("object"),
             "required": strings(["version", "title", "items"]),
             "properties": .object([
-                "$schema": string, "version": .object(["const": .string("https://jsonfeed.org/version/1.1")]),
+                "version": .object(["const": .string("https://jsonfeed.org/version/1.1")]),
                 "title": string, "home_page_url": uri, "feed_url": uri, "description": string, "language": string,
                 "items": .object(["type": .string("array"), "items": .object([
                     "type": .string("object"), "required": strings(["id", "url", "title", "content_html", "date_modified"]),

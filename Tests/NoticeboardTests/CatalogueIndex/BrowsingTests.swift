@@ -231,6 +231,9 @@ import Testing
         let files = try build(site)
         let feed = try json(files, "feeds/rentals.json")
         #expect(feed["version"] as? String == "https://jsonfeed.org/version/1.1")
+        // JSON Feed 1.1: a key the format does not define starts with "_" (so no "$schema").
+        let jsonFeedKeys: Set = ["version", "title", "home_page_url", "feed_url", "description", "language", "items"]
+        #expect(feed.keys.filter { !jsonFeedKeys.contains($0) && !$0.hasPrefix("_") }.isEmpty)
         let items = try #require(feed["items"] as? [[String: Any]])
         let dates = items.compactMap { $0["date_published"] as? String }
         #expect(items.count == 14 && dates == dates.sorted(by: >))
