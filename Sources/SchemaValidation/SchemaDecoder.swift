@@ -117,7 +117,9 @@ private struct KindSchemaReader {
                 problems.error(node, "facet '\(name)' cannot have that name: \(why.replacingOccurrences(of: "<kind>", with: kind)); choose another")
                 continue
             }
-            guard let field = fields.first(where: { $0.name == name }) ?? entryFields.first(where: { $0.name == name }) else {
+            let source = FacetSource(
+                facet: name, isOwnField: { name in fields.contains { $0.name == name } }, isEntryField: { name in entryFields.contains { $0.name == name } })
+            guard let source, let field = (source == .listing ? fields : entryFields).first(where: { $0.name == name }) else {
                 if failed.contains(name) { continue }
                 problems.error(node, "facet '\(name)' is not a field of this kind\(suggestion(for: name, among: (fields + entryFields).map(\.name)))")
                 continue
@@ -248,16 +250,20 @@ private struct FacetedFields {
 
     func within(_ field: String) -> FacetedFields { inside[field] ?? FacetedFields(names: []) }
 
-    /// A facet names an entry field only where the kind has no field of its own by that name.
+    /// Each name in `facets:` as `FacetSource` places it; one that names no field is reported with the facets.
     init(facetsNode: YAMLNode?, fieldsNode: YAMLNode, entriesField: String?) {
         guard case .sequence(let items)? = facetsNode?.content else {
             self.init(names: [])
             return
         }
-        let named = Set(items.compactMap(\.scalar))
         let own: Set<String> = if case .mapping(let pairs) = fieldsNode.content { Set(pairs.map(\.name)) } else { [] }
-        self.init(names: named.intersection(own))
-        if let entriesField { inside[entriesField] = FacetedFields(names: named.subtracting(own)) }
+        var sources: [FacetSource: Set<String>] = [:]
+        for name in items.compactMap(\.scalar) {
+            guard let source = FacetSource(facet: name, isOwnField: own.contains, isEntryField: { _ in entriesField != nil }) else { continue }
+            sources[source, default: []].insert(name)
+        }
+        self.init(names: sources[.listing] ?? [])
+        if let entriesField { inside[entriesField] = FacetedFields(names: sources[.entries] ?? []) }
     }
 
     init(names: Set<String>, inside: [String: FacetedFields] = [:]) {

@@ -78,14 +78,41 @@ public struct KindSchema: Sendable {
         return fields
     }
 
+    /// Where the facet `name` reads its values; nil when neither the kind nor its entries have that field.
+    public func facetSource(_ name: String) -> FacetSource? {
+        FacetSource(facet: name, isOwnField: { field(named: $0) != nil }, isEntryField: { name in entryFields.contains { $0.name == name } })
+    }
+
     /// A facet names a field of the listing or, in a collection kind, of its entries.
     public func facetField(named name: String) -> FieldSchema? {
-        field(named: name) ?? entryFields.first { $0.name == name }
+        switch facetSource(name) {
+        case .listing: field(named: name)
+        case .entries: entryFields.first { $0.name == name }
+        case nil: nil
+        }
     }
 
     /// True when the facet gathers entries rather than whole listings.
     public func facetIsOverEntries(_ name: String) -> Bool {
-        field(named: name) == nil && entryFields.contains { $0.name == name }
+        facetSource(name) == .entries
+    }
+}
+
+/// Where a facet named in `facets:` reads its values: the kind's own field, or, only when the kind has no field
+/// by that name, the field of its collection's entries. Every reading of a facet's name goes through `init`, from
+/// the schema's YAML to the validated kind, so the rule is written here alone.
+public enum FacetSource: Sendable, Equatable {
+    case listing
+    case entries
+
+    public init?(facet name: String, isOwnField: (String) -> Bool, isEntryField: (String) -> Bool) {
+        if isOwnField(name) {
+            self = .listing
+        } else if isEntryField(name) {
+            self = .entries
+        } else {
+            return nil
+        }
     }
 }
 
