@@ -199,16 +199,21 @@ extension SiteRenderer {
         return Page(path: "404.html", template: "404", context: context, lastModified: nil, inSitemap: false)
     }
 
-    /// A day's pick: `entry_path` links the entry itself (its anchor on its collection's page); `api_path` is
-    /// the folder of the daily documents, from which the page's script picks the visitor's own today.
+    /// A day's pick: `entry_path` links the entry itself (its anchor on its collection's page), and a
+    /// collection's entry is titled by `entry_title`, the value of its first text field (`entry_title_field`), so
+    /// that a template can show any kind's pick; `api_path` is the folder of the daily documents, from which the
+    /// page's script picks the visitor's own today.
     func dailyValue(_ pick: DailyPicks.Pick, in collection: KindCollection) -> Value {
         let listingPath = pick.listing.fields["path"]?.text
+        let titleField = collection.schema.entriesField == nil ? nil : contexts.layout(collection.schema).entryTitleField
         return .object([
             "date": .date(pick.date),
             "date_text": .string(contexts.dates.text(pick.date)),
             "kind_title": .string(collection.schema.title),
             "kind_singular": .string(collection.schema.singular),
             "entry": pick.entry,
+            "entry_title": titleField.flatMap { pick.entry[$0] } ?? .null,
+            "entry_title_field": titleField.map(Value.string) ?? .null,
             "tags": pick.entry.objectValue.map { contexts.facetLinks($0, in: collection) } ?? .list([]),
             "links": pick.entry.objectValue.map { contexts.facetPaths($0, in: collection) } ?? .object([:]),
             "entry_path": listingPath.map { path in .string(pick.position.map { path + "#entry-\($0 - 1)" } ?? path) } ?? .null,

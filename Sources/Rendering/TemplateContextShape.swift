@@ -92,7 +92,8 @@ public struct TemplateContextShape: Sendable {
     /// A day's pick of a kind with `daily`, on the home page and the archive's pages.
     private func daily(_ schema: KindSchema) -> ContextShape {
         .object([
-            "date": .value, "date_text": .value, "kind_title": .value, "kind_singular": .value, "entry": dailyEntry(schema), "tags": .list(facetTag),
+            "date": .value, "date_text": .value, "kind_title": .value, "kind_singular": .value, "entry": dailyEntry(schema),
+            "entry_title": .value, "entry_title_field": .value, "tags": .list(facetTag),
             "links": facetPaths(schema), "entry_path": .value, "listing": card(schema), "api_path": .value, "archive_path": .value,
         ])
     }

@@ -45,6 +45,32 @@ import Testing
         #expect(!home.contains(#"<p data-entry="text"></p>"#) && !home.contains("></a> ·"), "\(home)")
     }
 
+    /// A collection of one's own whose entries have no `text` shows the day's entry, not only its collection.
+    @Test func theStarterHomePageShowsTheDaysEntryOfAnyCollection() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        #expect(try TestSupport.runCLI(["new", "starter"], in: folder).status == 0)
+        let site = folder + "/starter"
+        let config = TestSupport.read(site + "/content/site.yaml")
+        TestSupport.write(config.replacingOccurrences(of: "kinds: [notices, sayings]\n", with: "kinds: [notices, sayings, chores]\n"), to: site + "/content/site.yaml")
+        TestSupport.write("""
+            title: Chore boards
+            singular: Chore board
+            title_field: title
+            entries_field: chores
+            daily: {days: 5}
+            fields:
+              title: {type: string, required: true}
+              chores: {type: list, required: true, of: {type: object, fields: {task: {type: string, required: true}}}}
+            """, to: site + "/content/schemas/chores.yaml")
+        TestSupport.write("title: House\nchores: [{task: Bins out}]\n", to: site + "/content/chores/house.yaml")
+        let built = try TestSupport.runCLI(["build", "--now", "2026-11-23"], in: site)
+        #expect(built.status == 0, "\(built.stderr)")
+        let home = TestSupport.read(site + "/public/index.html")
+        let entry = #"<a data-entry="task" data-link="entry" href="/chores/house/#entry-0">Bins out</a>"#
+        #expect(home.contains(entry + #" · <time datetime="2026-11-23">"#) && home.contains(#"from <a data-link="listing" href="/chores/house/">House</a>"#), "\(home)")
+    }
+
     @Test func newMakesASiteThatBuildsAndRefusesToOverwrite() throws {
         let folder = TestSupport.temporaryFolder()
         defer { TestSupport.removeTree(folder) }
