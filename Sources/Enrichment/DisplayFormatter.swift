@@ -20,7 +20,8 @@ public struct DisplayFormatter: Sendable {
         case .currency:
             return number.formatted(currency)
         case .rating:
-            let outOf = maximum.map { $0 == $0.rounded() && abs($0) < 1e15 ? String(Int64($0)) : String($0) } ?? "5"
+            let maximum = maximum ?? DisplayFormat.defaultRatingMaximum
+            let outOf = maximum == maximum.rounded() && abs(maximum) < 1e15 ? String(Int64(maximum)) : String(maximum)
             let shown = number.formatted(.number.precision(.fractionLength(0...1)).locale(Locale(identifier: "en")))
             return "\(shown) out of \(outOf)"
         }

@@ -407,6 +407,18 @@ extension SwiftModels {
                     public let count: Int, size: Int
                     public let first: URL
                 }
+                /// How the site's pages show a field: `format` is `currency` (in the root's `currency`), `rating`
+                /// (out of `outOf`) or nil.
+                public struct Field: Decodable, Sendable {
+                    public let name: String, label: String
+                    public let format: String?
+                    public let outOf: Decimal?
+
+                    enum CodingKeys: String, CodingKey {
+                        case name, label, format
+                        case outOf = "out_of"
+                    }
+                }
                 public struct Facet: Decodable, Sendable {
                     public let name: String, label: String
                     public let url: URL
@@ -414,19 +426,22 @@ extension SwiftModels {
                 public let name: String, title: String, singular: String, count: Int
                 public let schema: URL
                 public let pages: Pages
+                public let fields: [Field]
                 public let facets: [Facet]
                 public let daily: String?
             }
             public let apiVersion: Int
             public let title: String
             public let url: URL
+            /// The site's language (a BCP 47 tag) and currency (ISO 4217), to format values as its pages do.
+            public let language: String, currency: String
             public let build: Int
             public let date: CalendarDay
             public let sync: URL
             public let kinds: [Kind]
 
             enum CodingKeys: String, CodingKey {
-                case title, url, build, date, sync, kinds
+                case title, url, language, currency, build, date, sync, kinds
                 case apiVersion = "api_version"
             }
         }

@@ -51,13 +51,19 @@ extension SiteRenderer {
         let count: Value = .object(["type": .string("integer"), "minimum": .int(0)])
         return document("index", title: "The API root: the build, its kinds and the sync entry point", [
             "type": .string("object"),
-            "required": strings(["$schema", "api_version", "title", "url", "build", "date", "sync", "kinds"]),
+            "required": strings(["$schema", "api_version", "title", "url", "language", "currency", "build", "date", "sync", "kinds"]),
             "properties": .object([
                 "$schema": string, "api_version": .object(["const": .int(Int64(SyncDocuments.apiVersion))]), "title": string, "url": uri,
+                "language": string, "currency": string,
                 "build": .object(["type": .string("integer"), "minimum": .int(1)]), "date": date, "sync": uri,
                 "kinds": .object(["type": .string("array"), "items": requiredObject([
                     "name": string, "title": string, "singular": string, "count": count, "schema": uri,
                     "pages": requiredObject(["count": count, "size": count, "first": uri]),
+                    "fields": .object(["type": .string("array"), "items": requiredObject([
+                        "name": string, "label": string,
+                        "format": .object(["anyOf": .list([openEnum(DisplayFormat.allCases.map(\.rawValue)), .object(["type": .string("null")])])]),
+                        "out_of": .object(["type": .list([.string("number"), .string("null")])]),
+                    ])]),
                     "facets": .object(["type": .string("array"), "items": requiredObject(["name": string, "label": string, "url": uri])]),
                     "daily": .object(["type": .list([.string("string"), .string("null")])]),
                 ])]),

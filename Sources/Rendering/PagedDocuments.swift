@@ -25,6 +25,7 @@ extension SiteRenderer {
                     "count": .int(Int64(pageCount(collection.listings.count))), "size": .int(Int64(site.pageSize)),
                     "first": .string(site.url("api/\(schema.name)/page/1.json")),
                 ]),
+                "fields": .list(fieldPresentations(schema)),
                 "facets": .list(collection.facets.map { facet in
                     .object([
                         "name": .string(facet.field.name), "label": .string(facet.field.label),
@@ -40,12 +41,27 @@ extension SiteRenderer {
             "api_version": .int(Int64(SyncDocuments.apiVersion)),
             "title": .string(site.title),
             "url": .string(site.baseURL),
+            "language": .string(site.language),
+            "currency": .string(site.currency),
             "build": .int(Int64(build)),
             "date": .date(date),
             "sync": .string(site.url(SyncDocuments.headPath)),
             "kinds": .list(kinds),
         ])
         return OutputFile(path: Self.apiRootPath, contents: .bytes(JSONWriter.bytes(root)))
+    }
+
+    /// How the kind's pages show each public field and derived field, for an app to show values as they do: its
+    /// `label`, and its `format` (`currency`, in the site's `currency`; `rating`, out of `out_of`) or null.
+    private func fieldPresentations(_ schema: KindSchema) -> [Value] {
+        let declared = schema.fields.filter { !$0.isPrivate }.map { ($0.name, $0.label, $0.format, $0.maximum) }
+        let derived = schema.derived.map { ($0.name, $0.label, $0.format, $0.maximum) }
+        return (declared + derived).map { name, label, format, maximum in
+            .object([
+                "name": .string(name), "label": .string(label), "format": format.map { .string($0.rawValue) } ?? .null,
+                "out_of": format == .rating ? .number(maximum ?? DisplayFormat.defaultRatingMaximum) : .null,
+            ])
+        }
     }
 
     /// The kind's pages at `pages` (counting from 0).

@@ -301,8 +301,10 @@ extension FieldSchema {
 public enum DisplayFormat: String, Sendable, CaseIterable {
     /// In the site's currency, e.g. "€18.50".
     case currency
-    /// Out of the field's maximum (5 when none), e.g. "4.5 out of 5".
+    /// Out of the field's maximum (`defaultRatingMaximum` when none), e.g. "4.5 out of 5".
     case rating
+
+    public static let defaultRatingMaximum: Double = 5
 }
 
 public indirect enum FieldType: Sendable {

@@ -225,6 +225,25 @@ import Testing
         for path in daily where later[path] != nil { #expect(later[path] == files[path], "\(path) changed between builds") }
     }
 
+    /// An app shows a value as the site's pages do from the API root alone: its label, format and currency.
+    @Test func theAPIRootSaysHowEachFieldIsShown() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let files = try build(site)
+        let root = try json(files, "api/index.json")
+        #expect(root["language"] as? String == "en-IE" && root["currency"] as? String == "EUR")
+        let kinds = try #require(root["kinds"] as? [[String: Any]])
+        let cleaners = try #require(kinds.first { $0["name"] as? String == "cleaners" }?["fields"] as? [[String: Any]])
+        let byName = Dictionary(uniqueKeysWithValues: cleaners.map { ($0["name"] as? String ?? "", $0) })
+        #expect(byName["hourly_rate"]?["label"] as? String == "Hourly rate" && byName["hourly_rate"]?["format"] as? String == "currency")
+        #expect(byName["rating"]?["format"] as? String == "rating" && byName["rating"]?["out_of"] as? Int == 5)
+        #expect(byName["name"]?["format"] is NSNull && byName["name"]?["out_of"] is NSNull)
+        // Private fields are not published, so the root names none of them.
+        #expect(byName["phone"] == nil && byName["email"] == nil && byName["review_count"] != nil)
+        let page = String(decoding: try #require(files["cleaners/aoife-byrne/index.html"]), as: UTF8.self)
+        #expect(page.contains("<dt>Hourly rate</dt><dd>€19.50</dd>"))
+    }
+
     @Test func feedsSitemapRobotsAndMapAreWritten() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
