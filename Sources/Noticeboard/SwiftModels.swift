@@ -108,13 +108,14 @@ public struct SwiftModels: Sendable {
     func source(for schema: KindSchema) -> String {
         let name = typeName(schema.name)
         var nested: [String] = []
+        // A kind without pages has no URL to give its listings.
         var properties = [
-            Property(name: "slug", key: "slug", type: "Slug<\(name)>"), Property(name: "url", key: "url", type: "URL?"),
-            Property(name: "path", key: "path", type: "String?"),
+            Property(name: "slug", key: "slug", type: "Slug<\(name)>"), Property(name: "url", key: "url", type: schema.hasPages ? "URL" : "URL?"),
+            Property(name: "path", key: "path", type: schema.hasPages ? "String" : "String?"),
         ]
         properties += fields(schema.fields, nested: &nested)
         properties += schema.derived.map { Property(name: Self.lowerCamel($0.name), key: $0.name, type: derivedType($0) + "?") }
-        properties.append(Property(name: "updated", key: "updated", type: "CalendarDay?"))
+        properties.append(Property(name: "updated", key: "updated", type: "CalendarDay"))
         var card = [
             Property(name: "slug", key: "slug", type: "String"), Property(name: "title", key: "title", type: "String"),
             Property(name: "document", key: "document", type: "URL"), Property(name: "url", key: "url", type: "URL?"),

@@ -46,9 +46,27 @@ extension SiteRenderer {
         }
     }
 
-    /// The listing's published fields followed by `updated`.
+    /// The listing's published fields followed by `updated`; a listing that a derived list embeds carries its own.
     private func encoded(_ listing: Listing) -> JSONWriter.Encoded {
-        JSONWriter.encoded(listing.fields, adding: ["updated": .date(versions.updated(listing))])
+        JSONWriter.encoded(datingEmbedded(listing.fields, kind: listing.kind), adding: ["updated": .date(versions.updated(listing))])
+    }
+
+    /// `fields` of a listing of `kind`, each listing its derived lists embed (a cleaner's reviews) given its
+    /// `updated`, as its own document has it. The listing's version is of its fields without them: an embedded
+    /// listing's date moves only when its fields do, which are in the listing's fields too.
+    private func datingEmbedded(_ fields: OrderedDictionary<String, Value>, kind: String) -> OrderedDictionary<String, Value> {
+        guard let schema = catalogue.kinds.first(where: { $0.schema.name == kind })?.schema else { return fields }
+        var dated = fields
+        for derived in schema.derived {
+            guard case .list = derived.operation, let from = derived.from, case .list(let items)? = fields[derived.name] else { continue }
+            dated[derived.name] = .list(items.map { item in
+                guard case .object(let embedded) = item, let slug = embedded["slug"]?.text else { return item }
+                var withDate = datingEmbedded(embedded, kind: from)
+                withDate["updated"] = .date(versions.updated(kind: from, slug: slug))
+                return .object(withDate)
+            })
+        }
+        return dated
     }
 
     /// `api/<kind>/daily/YYYY-MM-DD.json`, for the kinds that ask for daily picks.

@@ -67,8 +67,9 @@ extension SiteRenderer {
         var required = schema.hasPages ? ["slug", "url", "path"] : ["slug"]
         add(schema.fields, to: &properties, required: &required)
         for derived in schema.derived { properties[derived.name] = derivedTypeSchema(derived) }
-        // On a listing's own document and its kind's file; not on listings another kind's derived list embeds.
+        // On a listing's own document, its kind's file, and where another kind's derived list embeds it.
         properties["updated"] = date
+        required.append("updated")
         return document("\(schema.name).listing", title: "\(schema.title): one \(schema.singular.lowercased())", [
             "type": .string("object"),
             "required": strings(required),

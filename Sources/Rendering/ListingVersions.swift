@@ -64,6 +64,11 @@ public struct ListingVersions: Sendable {
     /// `entryListings`) has its listing's.
     func updated(_ listing: Listing, isEntry: Bool = false) -> CalendarDate {
         let slug = isEntry ? listing.fields["collection"]?.objectValue?["slug"]?.text ?? listing.slug : listing.slug
-        return table[kind: listing.kind, slug: slug]?.updated ?? buildDate
+        return updated(kind: listing.kind, slug: slug)
+    }
+
+    /// The build date on which the listing `slug` of `kind` last changed.
+    func updated(kind: String, slug: String) -> CalendarDate {
+        table[kind: kind, slug: slug]?.updated ?? buildDate
     }
 }

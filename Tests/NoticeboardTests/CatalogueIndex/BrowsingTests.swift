@@ -196,6 +196,29 @@ import Testing
         for item in owned { #expect(owner.contains("/catalogue/rentals/\(item.dropLast(5))/"), "\(item) missing from its owner's page") }
     }
 
+    /// A review embedded in its cleaner's document says when it changed, as its own document does.
+    @Test func anEmbeddedListingIsDatedAsItsOwnDocument() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        _ = try build(site)
+        let review = site + "/content/reviews/aoife-byrne-1.yaml"
+        let edited = TestSupport.read(review).replacingOccurrences(of: #"stars: [2-5]"#, with: "stars: 1", options: .regularExpression)
+        #expect(edited != TestSupport.read(review))
+        TestSupport.write(edited, to: review)
+        let later = try build(site, now: CalendarDate(year: 2026, month: 11, day: 25)!)
+        let embedded = try #require(try json(later, "api/cleaners/aoife-byrne.json")["reviews"] as? [[String: Any]])
+        let dates = Dictionary(uniqueKeysWithValues: embedded.map { ($0["slug"] as? String ?? "", $0["updated"] as? String) })
+        #expect(dates.count > 1 && dates["aoife-byrne-1"] == "2026-11-25", "\(dates)")
+        for (slug, date) in dates {
+            #expect(date == (try json(later, "api/reviews/\(slug).json")["updated"] as? String), "\(slug)")
+            if slug != "aoife-byrne-1" { #expect(date == "2026-11-23", "\(slug)") }
+        }
+        // The whole-kind file holds the same items.
+        let items = try #require(try json(later, "api/cleaners.json")["items"] as? [[String: Any]])
+        let aoife = try #require(items.first { $0["slug"] as? String == "aoife-byrne" }?["reviews"] as? [[String: Any]])
+        #expect(aoife.map { $0["updated"] as? String } == embedded.map { $0["updated"] as? String })
+    }
+
     @Test func dailyQuotesCoverTheWindowWithoutRepeats() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }

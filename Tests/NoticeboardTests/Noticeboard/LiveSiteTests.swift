@@ -443,9 +443,10 @@ extension LiveSiteTests {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
         func day(_ day: Int) -> CalendarDate { CalendarDate(year: 2026, month: 11, day: day)! }
+        /// The listing's own `updated`, which follows its fields (and those of the listings it embeds).
         func updated(_ document: String) -> String? {
             let text = TestSupport.read(site + "/public/api/" + document)
-            return text.range(of: #""updated":"[0-9-]+""#, options: .regularExpression).map { String(text[$0].dropFirst(11).dropLast()) }
+            return text.matches(of: /"updated":"([0-9-]+)"/).last.map { String($0.1) }
         }
         _ = try Noticeboard.build(BuildOptions(root: site, now: day(23)))
         do {
