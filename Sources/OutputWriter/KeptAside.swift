@@ -14,29 +14,32 @@ public struct KeptAside: Sendable, Equatable {
     public var warning: Diagnostic {
         let shown = unrecorded.prefix(3).joined(separator: ", ") + (unrecorded.count > 3 ? " and \(unrecorded.count - 3) more" : "")
         return Diagnostic(.warning, at: nil, """
-            an earlier output held files that no build wrote (\(shown)): they were put in the output folder, which only \
-            builds write (files to publish go in templates/assets/). That output was kept whole in \(folder) instead \
-            of removed; move out what you want and delete it
+            an earlier output held files that no build wrote, or changed since a build wrote them (\(shown)): they were \
+            put or edited in the output folder, which only builds write (files to publish go in templates/assets/). That \
+            output was kept whole in \(folder) instead of removed; move out what you want and delete it
             """)
     }
 }
 
 extension StagedOutput {
-    /// The earlier output at `path` moved aside, when it holds a file no build wrote; nil when it holds none.
-    /// A build wrote the files its manifest lists; when a build was bringing it up to date (`markUpdating`),
-    /// those the manifest it started from lists and those changed since it began (its own new manifest may
-    /// already list a path it had not yet written, where someone's file still is). When it cannot be moved it
-    /// stays where it is, whole. A folder with neither a manifest nor that mark is no build's to judge:
-    /// `OwnedFolders` refused one before the build began, unless it was written through this type alone,
-    /// which lists nothing.
+    /// The earlier output at `path` moved aside, when it holds a file no build wrote, or one changed since a build
+    /// wrote it (`AsWritten`); nil when it holds none. A build wrote the files its manifest lists, as the manifest
+    /// describes them; when a build was bringing it up to date (`markUpdating`), those the manifest it started from
+    /// lists and those changed since it began (its own new manifest may already list a path it had not yet
+    /// written, where someone's file still is). When it cannot be moved it stays where it is, whole. A folder with
+    /// neither a manifest nor that mark is no build's to judge: `OwnedFolders` refused one before the build began,
+    /// unless it was written through this type alone, which lists nothing.
     static func keptAside(_ path: String) -> KeptAside? {
         let updateBegan = changeTime(path + "/" + OwnedFolders.updateMarker)
-        let listed = updateBegan == nil
-            ? OwnedFolders.listedPaths(in: path) : OwnedFolders.listedPaths(inManifest: path + "/" + OwnedFolders.updateManifest)
+        let manifest = path + "/" + (updateBegan == nil ? OwnedFolders.manifestPath : OwnedFolders.updateManifest)
+        let listed = OwnedFolders.listedFiles(inManifest: manifest)
         guard listed != nil || updateBegan != nil else { return nil }
-        let written = (listed ?? []).union([OwnedFolders.manifestPath, OwnedFolders.updateMarker, OwnedFolders.updateManifest])
+        let ownFiles: Set = [OwnedFolders.manifestPath, OwnedFolders.updateMarker, OwnedFolders.updateManifest]
+        let asWritten = AsWritten(manifest: manifest)
         let unrecorded = files(below: path).filter { file in
-            !written.contains(file) && !changed(path + "/" + file, since: updateBegan)
+            if ownFiles.contains(file) || changed(path + "/" + file, since: updateBegan) { return false }
+            guard let digest = listed?[file] else { return true }
+            return !asWritten.holds(path + "/" + file, digest)
         }
         guard !unrecorded.isEmpty else { return nil }
         let aside = asidePath(for: path)

@@ -45,6 +45,7 @@ public enum LevelledStaging {
     /// output does not have; with no staging record, makes the folder anew with a link to every output file.
     private static func bringLevel(_ output: StagedOutput, staged: BuildState.Staged?, outputs: OutputTable) throws(WriteError) {
         let root = output.stagingPath
+        let asWritten = AsWritten(folder: root)
         let paths: [String], held: [String: FileDigest]
         if let staged, StagedOutput.isFolder(root) {
             paths = Array(staged.differing.keys) + staged.missing
@@ -56,7 +57,7 @@ public enum LevelledStaging {
             held = [:]
         }
         let wanted = Set(paths.filter { outputs[$0] != nil })
-        try output.update(root, from: WrittenDigests(held), wanted: wanted.contains, changed: wanted.map { OutputFile(path: $0, contents: .previous) })
+        try output.update(root, from: WrittenDigests(held), asWritten: asWritten, wanted: wanted.contains, changed: wanted.map { OutputFile(path: $0, contents: .previous) })
         // Level, it is an earlier output again, which no update is bringing forward; one made anew loses the
         // staging marker too, so that a name put at its top is refused as in any earlier output.
         for marker in [OwnedFolders.stagingMarker, OwnedFolders.updateMarker, OwnedFolders.updateManifest] { unlink(root + "/" + marker) }

@@ -202,19 +202,18 @@ public enum OwnedFolders {
 
     static let manifestPath = "api/manifest.json"
 
-    /// Every path the manifest in `folder` lists, none when it cannot be read; nil when it has no manifest.
-    /// Read whole, for the rare removal of an earlier output (`StagedOutput.removeStaging`).
-    static func listedPaths(in folder: String) -> Set<String>? {
-        listedPaths(inManifest: folder + "/" + manifestPath)
-    }
-
-    static func listedPaths(inManifest file: String) -> Set<String>? {
+    /// Every file the manifest `file` lists, with its size and SHA-256; none when it cannot be read, nil when
+    /// there is no such file. Read whole, for the rare removal of an earlier output (`StagedOutput.removeStaging`).
+    static func listedFiles(inManifest file: String) -> [String: FileDigest]? {
         struct Listed: Decodable {
-            struct File: Decodable { let path: String }
+            struct File: Decodable { let path: String, size: Int, sha256: String }
             let files: [File]
         }
         guard let data = FileManager.default.contents(atPath: file) else { return nil }
-        return Set(((try? JSONDecoder().decode(Listed.self, from: data))?.files ?? []).map(\.path))
+        let files = (try? JSONDecoder().decode(Listed.self, from: data))?.files ?? []
+        return Dictionary(files.compactMap { file in
+            SHA256.Digest(hex: file.sha256.utf8).map { (file.path, FileDigest(size: file.size, sha256: $0)) }
+        }) { first, _ in first }
     }
 
     /// The first segments of the paths a Noticeboard manifest in `folder` lists, or nil when there is none.

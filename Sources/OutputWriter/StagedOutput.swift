@@ -45,6 +45,7 @@ public struct StagedOutput: Sendable {
         let staging = stagingPath
         let reusable = staged.flatMap { staged in Self.isFolder(staging) ? staged : nil }
         var keptAside: KeptAside?
+        let asWritten = AsWritten(folder: staging)
         if reusable != nil {
             // Streamed documents go into it as they are made, before `update` marks it.
             Self.markUpdating(staging)
@@ -57,7 +58,8 @@ public struct StagedOutput: Sendable {
                 throw failure(error)
             }
         }
-        return Staging(output: self, root: staging, staged: reusable, previousIsKnown: previousIsKnown, keptAside: keptAside)
+        return Staging(
+            output: self, root: staging, staged: reusable, asWritten: asWritten, previousIsKnown: previousIsKnown, keptAside: keptAside)
     }
 
     /// Writes `files` (whose digests are `digests`, by path) as the new output, in one go.
@@ -82,7 +84,7 @@ public struct StagedOutput: Sendable {
         let root = stagingPath
         guard Self.isFolder(root) else { return false }
         do throws(WriteError) {
-            try update(root, from: staged, wanted: wanted.contains, changed: changed)
+            try update(root, from: staged, asWritten: AsWritten(folder: root), wanted: wanted.contains, changed: changed)
             try swapIn(root, keepPrevious: true)
         } catch {
             let kept = Self.removeStaging(root)
@@ -170,12 +172,14 @@ public struct StagedOutput: Sendable {
 
     /// Makes the staging folder, which holds `staged`, hold the `wanted` paths: marks it as being brought up
     /// to date (`markUpdating`), removes what is no longer wanted, and replaces the `changed` files (a file is
-    /// unlinked first, never overwritten: it may be a hard link shared with the output folder).
-    func update(_ root: String, from staged: WrittenDigests, wanted: (String) -> Bool, changed: [OutputFile]) throws(WriteError) {
+    /// unlinked first, never overwritten: it may be a hard link shared with the output folder). Refuses when a
+    /// file it would remove or replace is not as its build wrote it (`asWritten`, made before anything changed).
+    func update(_ root: String, from staged: WrittenDigests, asWritten: AsWritten, wanted: (String) -> Bool, changed: [OutputFile]) throws(WriteError) {
         Self.markUpdating(root)
         var unwanted: [String] = []
         staged.forEach { path, _ in if !wanted(path) { unwanted.append(path) } }
         try Self.checkNoLinks(above: unwanted + changed.map(\.path), in: root)
+        try asWritten.check(unwanted + changed.map(\.path), in: root, staged: staged)
         for path in unwanted {
             try Self.remove(root + "/" + path)
             Self.removeEmptyFolders(above: path, in: root)

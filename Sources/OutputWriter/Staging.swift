@@ -19,6 +19,8 @@ public final class Staging: Sendable {
     let root: String
     /// What the staging folder holds, by path, when it is brought up to date; nil when it was staged anew.
     let staged: WrittenDigests?
+    /// Whether its files are still as `staged` says, before one is removed or replaced.
+    let asWritten: AsWritten
     let previousIsKnown: Bool
     /// The earlier output `begin` found in the staging folder and kept aside rather than removed.
     let keptAside: KeptAside?
@@ -52,10 +54,11 @@ public final class Staging: Sendable {
         var failure: BuildFailure?
     }
 
-    init(output: StagedOutput, root: String, staged: WrittenDigests?, previousIsKnown: Bool, keptAside: KeptAside? = nil) {
+    init(output: StagedOutput, root: String, staged: WrittenDigests?, asWritten: AsWritten, previousIsKnown: Bool, keptAside: KeptAside? = nil) {
         self.output = output
         self.root = root
         self.staged = staged
+        self.asWritten = asWritten
         self.previousIsKnown = previousIsKnown
         self.keptAside = keptAside
         outputExists = StagedOutput.isFolder(output.outputPath)
@@ -112,11 +115,12 @@ public final class Staging: Sendable {
         }
         guard progress.withLock({ $0.failure == nil }) else { return nil }
         do throws(WriteError) {
-            if staged == nil {
-                try makeFolders(for: path)
-            } else {
+            if let staged {
                 try StagedOutput.checkNoLinks(above: [path], in: root)
+                try asWritten.check([path], in: root, staged: staged)
                 try StagedOutput.makeFolders(for: [path], in: root)
+            } else {
+                try makeFolders(for: path)
             }
             let written = try StreamedFile.write(write, at: root + "/" + path, sameAs: outputExists ? output.outputPath + "/" + path : nil)
             progress.withLock { progress in
@@ -167,7 +171,7 @@ public final class Staging: Sendable {
         var replacedKeptAside: KeptAside?
         do throws(WriteError) {
             if result.failure == nil, let staged {
-                try output.update(root, from: staged, wanted: wanted, changed: result.pending)
+                try output.update(root, from: staged, asWritten: asWritten, wanted: wanted, changed: result.pending)
             }
             if result.failure == nil { replacedKeptAside = try output.swapIn(root, keepPrevious: previousIsKnown) }
         } catch {

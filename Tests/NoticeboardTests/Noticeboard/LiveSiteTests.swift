@@ -245,9 +245,10 @@ import Testing
     }
 
     /// Through `serve`: a document changed after a whole build, before the background reads it back, leaves
-    /// nothing prepared, and the first edit, still in place, makes that document whole rather than splicing
-    /// the changed bytes. The output equals a clean build's.
-    @Test func aFirstEditAfterItsDocumentChangedBeforeThePreparationMatchesACleanBuild() throws {
+    /// nothing prepared. The first edit would replace it in the staging folder, which shares it with the output:
+    /// it refuses to, naming it, and keeps that folder aside with the changed bytes rather than remove them, and
+    /// the edit after makes the output a clean build's.
+    @Test func anEditKeepsADocumentChangedInTheOutputAside() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
         let live = LiveSite(options: BuildOptions(root: site, now: Self.now))
@@ -260,7 +261,19 @@ import Testing
         #expect(TestSupport.read(document).contains("Declan Murphi"))
         #expect(live.keepsARender && !live.filesInMemory.contains("api/cleaners.json"))
         let aoife = site + "/content/cleaners/aoife-byrne.yaml"
-        try expectEditMatchesACleanBuild(live, site, aoife, "over eight years", "over nine years", inPlace: true, "first edit after its document changed")
+        edit(aoife, "over eight years", "over nine years")
+        live.waitUntilIdle()
+        do {
+            _ = try live.build()
+            Issue.record("the edit replaced a changed document")
+        } catch {
+            #expect("\(error)".contains("/.public.staging/api/cleaners.json was changed since a build wrote it"), "\(error)")
+        }
+        let kept = try FileManager.default.contentsOfDirectory(atPath: site).filter { $0.hasPrefix(".public.kept-") }
+        #expect(kept.count == 1 && kept.allSatisfy { TestSupport.read(site + "/" + $0 + "/api/cleaners.json").contains("Declan Murphi") })
+        // The write forgot its record, so the next build is a whole one, after which nothing changes the output.
+        live.beforePreparing = {}
+        try expectEditMatchesACleanBuild(live, site, aoife, "over nine years", "over ten years", "the edit after")
     }
 
     /// Nothing is prepared after another build wrote the output, which the manifest's stamp tells before
