@@ -25,21 +25,25 @@ extension StagedOutput {
     /// The earlier output at `path` moved aside, when it holds a file no build wrote, or one changed since a build
     /// wrote it (`AsWritten`); nil when it holds none. A build wrote the files its manifest lists, as the manifest
     /// describes them; when a build was bringing it up to date (`markUpdating`), those the manifest it started from
-    /// lists and those changed since it began (its own new manifest may already list a path it had not yet
-    /// written, where someone's file still is). When it cannot be moved it stays where it is, whole. A folder with
-    /// neither a manifest nor that mark is no build's to judge: `OwnedFolders` refused one before the build began,
-    /// unless it was written through this type alone, which lists nothing.
+    /// lists (as it describes them, or changed since the update began), and those the update noted it was adding
+    /// (`OwnedFolders.updateAdditions`; its own new manifest may already list a path it had not yet written, where
+    /// someone's file still is). When it cannot be moved it stays where it is, whole. A folder with neither a
+    /// manifest nor that mark is no build's to judge: `OwnedFolders` refused one before the build began, unless it
+    /// was written through this type alone, which lists nothing.
     static func keptAside(_ path: String) -> KeptAside? {
         let updateBegan = changeTime(path + "/" + OwnedFolders.updateMarker)
         let manifest = path + "/" + (updateBegan == nil ? OwnedFolders.manifestPath : OwnedFolders.updateManifest)
         let listed = OwnedFolders.listedFiles(inManifest: manifest)
         guard listed != nil || updateBegan != nil else { return nil }
-        let ownFiles: Set = [OwnedFolders.manifestPath, OwnedFolders.updateMarker, OwnedFolders.updateManifest]
+        let added = updateBegan == nil ? [] : additions(in: path)
         let asWritten = AsWritten(manifest: manifest)
         let unrecorded = files(below: path).filter { file in
-            if ownFiles.contains(file) || changed(path + "/" + file, since: updateBegan) { return false }
+            // A file a killed update was writing under a temporary name is the update's, as its file is.
+            let final = StreamedFile.finalPath(of: file)
+            if file == OwnedFolders.manifestPath || OwnedFolders.updateFiles.contains(file) || added.contains(final) { return false }
+            if final != file, listed?[final] != nil { return false }
             guard let digest = listed?[file] else { return true }
-            return !asWritten.holds(path + "/" + file, digest)
+            return !changed(path + "/" + file, since: updateBegan) && !asWritten.holds(path + "/" + file, digest)
         }
         guard !unrecorded.isEmpty else { return nil }
         let aside = asidePath(for: path)
@@ -55,6 +59,12 @@ extension StagedOutput {
         unlink(manifest)  // one a build killed before its marker left: not the manifest this update starts from
         link(root + "/" + OwnedFolders.manifestPath, manifest)
         close(open(marker, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644))
+    }
+
+    /// The paths an update of the earlier output at `path` noted it was adding (`recordAddition`).
+    private static func additions(in path: String) -> Set<String> {
+        guard let journal = FileManager.default.contents(atPath: path + "/" + OwnedFolders.updateAdditions) else { return [] }
+        return Set(journal.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
     }
 
     /// Whether the entry at `path` changed (was written, linked or renamed) at or after `time`; false without one.

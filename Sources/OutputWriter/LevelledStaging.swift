@@ -60,6 +60,6 @@ public enum LevelledStaging {
         try output.update(root, from: WrittenDigests(held), asWritten: asWritten, wanted: wanted.contains, changed: wanted.map { OutputFile(path: $0, contents: .previous) })
         // Level, it is an earlier output again, which no update is bringing forward; one made anew loses the
         // staging marker too, so that a name put at its top is refused as in any earlier output.
-        for marker in [OwnedFolders.stagingMarker, OwnedFolders.updateMarker, OwnedFolders.updateManifest] { unlink(root + "/" + marker) }
+        for marker in [OwnedFolders.stagingMarker] + OwnedFolders.updateFiles { unlink(root + "/" + marker) }
     }
 }

@@ -19,6 +19,12 @@ public enum OwnedFolders {
     static let updateMarker = ".noticeboard-updating"
     /// Beside `updateMarker`: a hard link to the manifest the folder held when the update began.
     static let updateManifest = ".noticeboard-updating.manifest"
+    /// Beside `updateMarker`: the paths the update writes that the manifest it started from does not list, each
+    /// put here before its file is written (`StagedOutput.recordAddition`), so that a file someone puts in the
+    /// folder after a killed update is not taken for one it wrote.
+    static let updateAdditions = ".noticeboard-updating.added"
+    /// What a build puts at the top of an earlier output it brings up to date, beside the site's files.
+    static let updateFiles: Set = [updateMarker, updateManifest, updateAdditions]
 
     /// Before a build takes its lock: the output path must name a folder of its own, not the site, not a
     /// folder holding it, and not a place among the site's sources (`inputFolders`, relative to `root`);
@@ -195,7 +201,7 @@ public enum OwnedFolders {
             // or between taking the two out, left the link alone.
             guard foreignOutput(path, besides: [updateManifest]) != nil else { return nil }
             let listed = manifestPaths(in: path) ?? []
-            let strays = names.filter { !listed.contains($0) && ![updateMarker, updateManifest].contains($0) }.sorted()
+            let strays = names.filter { !listed.contains($0) && !updateFiles.contains($0) }.sorted()
             return "\(path) holds \(strays.first.map { $0 + besides(strays) } ?? "files"), which Noticeboard did not write"
         }
     }

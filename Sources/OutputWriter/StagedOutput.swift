@@ -188,6 +188,7 @@ public struct StagedOutput: Sendable {
         try Self.makeFolders(for: changed.map(\.path), in: root)
         let results = changed.parallelMap { file -> WriteError? in
             do throws(WriteError) {
+                if staged[file.path] == nil { try Self.recordAddition(file.path, in: root) }
                 _ = try writeFile(file, at: root + "/" + file.path, linkingSameBytes: false)
                 return nil
             } catch {
@@ -195,6 +196,19 @@ public struct StagedOutput: Sendable {
             }
         }
         if let error = results.lazy.compactMap({ $0 }).first { throw error }
+    }
+
+    /// Notes in an earlier output being brought up to date the path of a file about to be written that the
+    /// manifest it started from does not list (`OwnedFolders.updateAdditions`), ended by a NUL byte; not when
+    /// something is there already, which is someone's (the write then fails, or replaces a streamed document).
+    static func recordAddition(_ path: String, in root: String) throws(WriteError) {
+        guard access(root + "/" + path, F_OK) != 0 else { return }
+        let journal = root + "/" + OwnedFolders.updateAdditions
+        let descriptor = open(journal, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw WriteError(path: journal) }
+        defer { close(descriptor) }
+        let entry = Array(path.utf8) + [UInt8(0)]
+        guard entry.withUnsafeBytes({ writeAll($0, to: descriptor) }) else { throw WriteError(path: journal) }
     }
 
     /// Refuses paths below an earlier output being brought up to date when a folder above one is a symbolic
@@ -270,7 +284,7 @@ public struct StagedOutput: Sendable {
     /// it was kept aside instead.
     @discardableResult
     func swapIn(_ staging: String, keepPrevious: Bool) throws(WriteError) -> KeptAside? {
-        for marker in [OwnedFolders.stagingMarker, OwnedFolders.updateMarker, OwnedFolders.updateManifest] {
+        for marker in [OwnedFolders.stagingMarker] + OwnedFolders.updateFiles {
             guard unlink(staging + "/" + marker) == 0 || errno == ENOENT else { throw WriteError(path: staging) }
         }
         var info = stat()

@@ -118,6 +118,7 @@ public final class Staging: Sendable {
             if let staged {
                 try StagedOutput.checkNoLinks(above: [path], in: root)
                 try asWritten.check([path], in: root, staged: staged)
+                if staged[path] == nil { try StagedOutput.recordAddition(path, in: root) }
                 try StagedOutput.makeFolders(for: [path], in: root)
             } else {
                 try makeFolders(for: path)

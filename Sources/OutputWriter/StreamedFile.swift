@@ -7,11 +7,20 @@ import Support
 /// `existing`. A file with the same bytes as that one is linked from it, as `StagedOutput.writeFile` does
 /// for a file held whole; any other is renamed into place.
 enum StreamedFile {
+    /// The path a file being written under a temporary name (`x.json.noticeboard-part`, or its `-link`) will
+    /// have; any other path as it is.
+    static func finalPath(of path: String) -> String {
+        for suffix in [temporarySuffix, temporarySuffix + "-link"] where path.hasSuffix(suffix) { return String(path.dropLast(suffix.count)) }
+        return path
+    }
+
+    private static let temporarySuffix = ".noticeboard-part"
+
     /// Writes what `write` makes at `path`; returns its digest, and whether `existing` had its bytes and was linked.
     static func write(
         _ write: (inout ByteStream) -> Void, at path: String, sameAs existing: String?
     ) throws(WriteError) -> (digest: FileDigest, linked: Bool) {
-        let temporary = path + ".noticeboard-part"
+        let temporary = path + temporarySuffix
         let comparison = existing.map(ExistingBytes.init)
         let digest = SHA256.Parts()
         let size = try writeParts(write, to: temporary) { part in

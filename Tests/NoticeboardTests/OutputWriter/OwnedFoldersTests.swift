@@ -224,6 +224,34 @@ import Testing
         #expect(TestSupport.read(site + "/mine/notes.txt") == "my own notes")
     }
 
+    /// What a build killed while it brought the earlier output up to date left: its marks, a page it noted it was
+    /// adding, and a listed file it wrote; then someone's notes put in that folder after the kill. The next build
+    /// removes what the killed one wrote and keeps the folder aside for the notes, which are newer than the mark
+    /// but no build's (a tester's report: they were removed).
+    @Test func filesPutInAKilledUpdatesFolderAfterTheKillAreKept() throws {
+        let site = Self.makeSite()
+        defer { TestSupport.removeTree(site) }
+        #expect(try TestSupport.runCLI(["build", "--quiet"], in: site).status == 0)
+        let staging = site + "/.public.staging"
+        try FileManager.default.copyItem(atPath: site + "/public", toPath: staging)
+        #expect(link(staging + "/api/manifest.json", staging + "/.noticeboard-updating.manifest") == 0)
+        TestSupport.write("", to: staging + "/.noticeboard-updating")
+        usleep(20_000)
+        TestSupport.write("new page\n", to: staging + "/owners/new/index.html")
+        TestSupport.write("owners/new/index.html\u{0}", to: staging + "/.noticeboard-updating.added")
+        #expect(FileManager.default.fileExists(atPath: staging + "/index.html"))
+        TestSupport.write("rewritten\n", to: staging + "/index.html")
+        TestSupport.write("mine\n", to: staging + "/NOTES-mine.txt")
+        TestSupport.write("mine too\n", to: staging + "/mydir/p.txt")
+        TestSupport.write("name: Mary Byrne", to: site + "/content/owners/mary.yaml")
+        let result = try TestSupport.runCLI(["build"], in: site)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("changed since a build wrote them (NOTES-mine.txt, mydir/p.txt)"), "\(result.stderr)")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: site).filter { $0.hasPrefix(".public.kept-") }
+        #expect(kept.count == 1 && kept.allSatisfy { TestSupport.read(site + "/\($0)/NOTES-mine.txt") == "mine\n" })
+        #expect(kept.allSatisfy { TestSupport.read(site + "/\($0)/mydir/p.txt") == "mine too\n" })
+    }
+
     /// A site whose root is itself named like the staging folder of the output asked for.
     @Test func aStagingFolderThatWouldBeTheSiteIsRefused() throws {
         let parent = TestSupport.temporaryFolder()
