@@ -160,6 +160,7 @@ public struct PreviewServer: Sendable {
             onServerRunning: { _ in log("Serving \(baseURL(basePath: basePath)) (Ctrl-C to stop)") })
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await watcher.run(after: firstInputs, onRebuild: report) }
+            group.addTask { await events.beat() }
             group.addTask {
                 do {
                     // No graceful shutdown: open event streams never end by themselves, so it would wait

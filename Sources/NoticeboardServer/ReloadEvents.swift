@@ -5,6 +5,9 @@ actor ReloadEvents {
         case reload
         /// A rebuild failed: show its diagnostics over the page until the next good build.
         case failure(String)
+        /// Nothing happened; a comment the browser ignores. Writing it finds the tabs that went away: a stream
+        /// waits for its next event, so without it the connection of a tab closed stayed open until a rebuild.
+        case heartbeat
 
         /// The event as the `text/event-stream` format writes it.
         var wireFormat: String {
@@ -14,6 +17,8 @@ actor ReloadEvents {
             case .failure(let text):
                 // One `data:` line per line of text; the browser joins them with newlines.
                 return "event: failure\n" + text.split(separator: "\n", omittingEmptySubsequences: false).map { "data: \($0)\n" }.joined() + "\n"
+            case .heartbeat:
+                return ": still here\n\n"
             }
         }
     }
@@ -34,8 +39,24 @@ actor ReloadEvents {
     }
 
     func publish(_ event: Event) {
-        if case .failure(let text) = event { currentFailure = text } else { currentFailure = nil }
+        switch event {
+        case .failure(let text): currentFailure = text
+        case .reload: currentFailure = nil
+        case .heartbeat: break
+        }
         for continuation in subscribers.values { continuation.yield(event) }
+    }
+
+    /// How often `beat` publishes a heartbeat: a write to a connection the browser closed fails by the second,
+    /// so one is let go within about twice this.
+    static let heartbeatInterval: Duration = .milliseconds(500)
+
+    /// Publishes a heartbeat every `heartbeatInterval` until the task is cancelled.
+    func beat() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: Self.heartbeatInterval)
+            publish(.heartbeat)
+        }
     }
 
     var subscriberCount: Int { subscribers.count }

@@ -280,6 +280,26 @@ import Testing
         #expect(TestSupport.read(log).components(separatedBy: told).count == 2)
     }
 
+    /// Each page a browser shows opens an event stream, which it closes as it leaves the page. The server lets
+    /// go of each within a second or so: a stream waited for its next event, so every page left kept a socket
+    /// (CLOSE-WAIT) until a rebuild, and Chromium's seventh page load then waited a minute (a tester's report).
+    @Test func eventStreamsOfPagesLeftAreClosed() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let (base, server, log) = try Self.serve(site)
+        defer { server.terminate() }
+        for _ in 0..<8 { _ = try TestSupport.run("curl", ["-sN", "--max-time", "0.3", "\(base)/__noticeboard/events"]) }
+        // The server's sockets in CLOSE-WAIT (state 08 in the kernel's table), by their local port in hexadecimal.
+        let port = String(Int(base.split(separator: ":").last ?? "") ?? 0, radix: 16, uppercase: true)
+        func waiting() -> [String] {
+            TestSupport.read("/proc/net/tcp").split(separator: "\n").map(String.init).filter { line in
+                let fields = line.split(separator: " ")
+                return fields.count > 3 && fields[1].hasSuffix(":" + String(repeating: "0", count: 4 - port.count) + port) && fields[3] == "08"
+            }
+        }
+        #expect(Self.eventually(5) { waiting().isEmpty }, "\(waiting())\n\(TestSupport.read(log))")
+    }
+
     @Test func aTakenPortIsAClearError() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
