@@ -9,7 +9,7 @@ import FoundationNetworking
 public final class Fetcher: @unchecked Sendable {
     /// The site's base URL, ending in `/` (`https://example.org/catalogue/`).
     public let baseURL: URL
-    let session: URLSession
+    private let downloads: BoundedDownloads
     /// The bytes a response took on the wire (see `contentLength`).
     let wireSize: @Sendable (Data, HTTPURLResponse) -> Int
     private let lock = NSLock()
@@ -32,6 +32,8 @@ public final class Fetcher: @unchecked Sendable {
         case size(URL, expected: Int, got: Int)
         /// Not the JSON document expected there: `reason` says where it differs.
         case unreadable(URL, reason: String)
+        /// More bytes came than the site says the file has, or than any of its documents may have.
+        case tooLarge(URL, limit: Int)
 
         public var description: String {
             switch self {
@@ -39,19 +41,25 @@ public final class Fetcher: @unchecked Sendable {
             case .digest(let url, let expected, let got): "\(url): SHA-256 is \(got), the site says \(expected)"
             case .size(let url, let expected, let got): "\(url): \(got) bytes, the site says \(expected)"
             case .unreadable(let url, let reason): "\(url): not the document this client reads there (\(reason))"
+            case .tooLarge(let url, let limit): "\(url): larger than \(limit) bytes (the size the site gives it, or the most a document may have); stopped"
             }
         }
     }
 
+    /// The most bytes a document whose size no other document gives may have (the head, the tree, a change
+    /// list), far more than a build writes: at 43,000 listings the largest of them is 45 KB.
+    public static let mostUnlistedBytes = 64 << 20
+
     /// `wireSize` tells what a response took on the wire, given its decoded body: by default its
     /// Content-Length (see `contentLength`). `userAgent` names the app (`MyApp/2.1`); without it, URLSession on
-    /// Linux says `<program> (unknown version)`.
+    /// Linux says `<program> (unknown version)`. `configuration` is URLSession's (by default, ephemeral with no
+    /// cache: see `configuration`).
     public init(
-        baseURL: URL, session: URLSession? = nil, userAgent: String = "NoticeboardClient",
+        baseURL: URL, configuration: URLSessionConfiguration? = nil, userAgent: String = "NoticeboardClient",
         wireSize: (@Sendable (Data, HTTPURLResponse) -> Int)? = nil
     ) {
         self.baseURL = baseURL.absoluteString.hasSuffix("/") ? baseURL : baseURL.appendingPathComponent("")
-        self.session = session ?? URLSession(configuration: Self.configuration)
+        downloads = BoundedDownloads(configuration: configuration ?? Self.configuration)
         self.userAgent = userAgent
         self.wireSize = wireSize ?? Self.contentLength
     }
@@ -95,12 +103,18 @@ public final class Fetcher: @unchecked Sendable {
         return true
     }
 
-    /// The bytes at `pathOrURL`; with `expected`, checked against its size and SHA-256.
+    /// The bytes at `pathOrURL`; with `expected`, checked against its size and SHA-256. A body is stopped as soon as
+    /// it passes that size, or `mostUnlistedBytes` without one.
     public func fetch(_ pathOrURL: String, expected: (size: Int, sha256: String)? = nil) async throws -> Data {
         let url = url(pathOrURL)
         var request = URLRequest(url: url)
         request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
-        let (data, response) = try await session.data(for: request)
+        let (data, response): (Data, URLResponse)
+        do {
+            (data, response) = try await downloads.data(for: request, limit: expected?.size ?? Self.mostUnlistedBytes)
+        } catch let tooLarge as BoundedDownloads.TooLarge {
+            throw Failure.tooLarge(url, limit: tooLarge.limit)
+        }
         guard let http = response as? HTTPURLResponse, http.statusCode == 200 else {
             throw Failure.status(url, (response as? HTTPURLResponse)?.statusCode ?? 0)
         }

@@ -50,9 +50,8 @@ import Testing
     static func fetcher(userAgent: String? = nil) -> Fetcher {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [ServedBuilds.self]
-        let session = URLSession(configuration: configuration)
         let base = URL(string: "https://example.org/catalogue/")!
-        return userAgent.map { Fetcher(baseURL: base, session: session, userAgent: $0) } ?? Fetcher(baseURL: base, session: session)
+        return userAgent.map { Fetcher(baseURL: base, configuration: configuration, userAgent: $0) } ?? Fetcher(baseURL: base, configuration: configuration)
     }
 
     /// The mirror's files, less its own record, against the build's `api/` at `output`.
@@ -64,6 +63,26 @@ import Testing
     static func eventually(_ condition: () -> Bool) async -> Bool {
         for _ in 0..<200 where !condition() { try? await Task.sleep(nanoseconds: 50_000_000) }
         return condition()
+    }
+
+    /// A body is stopped once it passes the size the site gives it (a listed file) or the most any document
+    /// may have, rather than held whole and then found too large: a server sending without end filled memory.
+    @Test func aBodyLargerThanTheSiteSaysIsStoppedAtItsSize() async throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        _ = try Noticeboard.build(BuildOptions(root: site, output: site + "/public", now: Self.now))
+        ServedBuilds.serve(site + "/public")
+        let fetcher = Self.fetcher()
+        let about = try Data(contentsOf: URL(fileURLWithPath: site + "/public/api/index.json"))
+        // The file as served is larger than the size it is fetched with.
+        do {
+            _ = try await fetcher.fetch("api/index.json", expected: (size: about.count - 1, sha256: String(repeating: "0", count: 64)))
+            Issue.record("fetched a body larger than its size")
+        } catch let failure as Fetcher.Failure {
+            guard case .tooLarge(_, let limit) = failure else { throw failure }
+            #expect(limit == about.count - 1)
+        }
+        #expect(Fetcher.mostUnlistedBytes == 64 << 20)
     }
 
     /// Without one, URLSession on Linux says `<program> (unknown version)`.

@@ -1,0 +1,71 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Downloads through one URLSession whose delegate this is, each stopped as soon as it passes its limit:
+/// `URLSession.data(for:)` holds a body whole however long it runs, so a server that sends without end (or a file
+/// far larger than the site says) filled the app's memory, gigabytes in seconds, before any check could run.
+final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private struct Download {
+        var data = Data()
+        var response: URLResponse?
+        let limit: Int
+        let continuation: CheckedContinuation<(Data, URLResponse), Error>
+    }
+
+    /// A body that passed the most bytes it may have.
+    struct TooLarge: Error {
+        let limit: Int
+    }
+
+    private let lock = NSLock()
+    private var downloads: [Int: Download] = [:]
+    private(set) var session: URLSession!
+
+    init(configuration: URLSessionConfiguration) {
+        super.init()
+        session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+    }
+
+    /// The body and response of `request`, failing with `TooLarge` once the body passes `limit` bytes.
+    func data(for request: URLRequest, limit: Int) async throws -> (Data, URLResponse) {
+        try await withCheckedThrowingContinuation { continuation in
+            let task = session.dataTask(with: request)
+            lock.withLock { downloads[task.taskIdentifier] = Download(limit: limit, continuation: continuation) }
+            task.resume()
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        lock.withLock { downloads[dataTask.taskIdentifier]?.response = response }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let passed: Download? = lock.withLock {
+            // Appended where it is held: a copy taken out and put back would copy the body at every part.
+            downloads[dataTask.taskIdentifier]?.data.append(data)
+            guard let download = downloads[dataTask.taskIdentifier], download.data.count > download.limit else { return nil }
+            return downloads.removeValue(forKey: dataTask.taskIdentifier)
+        }
+        guard let passed else { return }
+        dataTask.cancel()
+        passed.continuation.resume(throwing: TooLarge(limit: passed.limit))
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        guard let download = lock.withLock({ downloads.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if let error {
+            download.continuation.resume(throwing: error)
+        } else if let response = download.response ?? task.response {
+            download.continuation.resume(returning: (download.data, response))
+        } else {
+            download.continuation.resume(throwing: URLError(.badServerResponse))
+        }
+    }
+}
