@@ -21,6 +21,17 @@ public indirect enum ContextShape: Sendable {
         shapes.isEmpty ? .open : shapes.count == 1 ? shapes[0] : .anyOf(shapes)
     }
 
+    /// Whether a value of this shape holds `name` whatever it is, so that a lookup goes no further out: an
+    /// object with that field, anything (`open`), or each of several shapes that all do.
+    func surelyHolds(_ name: String) -> Bool {
+        switch self {
+        case .object(let fields): return fields[name] != nil
+        case .anyOf(let shapes): return !shapes.isEmpty && shapes.allSatisfy { $0.surelyHolds(name) }
+        case .open: return true
+        case .value, .list: return false
+        }
+    }
+
     /// The shapes `name` can have on this value; empty when it cannot hold the name.
     func child(_ name: String) -> [ContextShape] {
         switch self {

@@ -37,6 +37,16 @@ struct MustacheTagScanner {
     private var lineStart = 0
     private var open: [Unicode.Scalar] = Array("{{".unicodeScalars)
     private var close: [Unicode.Scalar] = Array("}}".unicodeScalars)
+    /// How many sections (and parents and blocks) enclose the tag being read.
+    private var depth = 0
+    /// Where the name of the last section, parent or block opened is.
+    private var opened = (line: 1, column: 1)
+    /// Where the first section opened more than `deepestNesting` deep is, when there is one: the scan stops there.
+    private var tooDeep: (line: Int, column: Int)?
+
+    /// The most sections a tag may sit inside. Templates nest a handful; each level is a call in every walk of
+    /// the tree (3,000 ran a build's thread out of stack, and the checks grew with the square of the depth).
+    static let deepestNesting = 100
 
     init(_ text: String) {
         scalars = Array(text.unicodeScalars)
@@ -44,8 +54,15 @@ struct MustacheTagScanner {
 
     /// The template's tags, nested by section.
     static func nodes(of text: String) -> [MustacheNode] {
+        scan(text).nodes
+    }
+
+    /// The template's tags, and where it nests sections more than `deepestNesting` deep, if it does (the tags
+    /// are then those before that place).
+    static func scan(_ text: String) -> (nodes: [MustacheNode], tooDeep: (line: Int, column: Int)?) {
         var scanner = MustacheTagScanner(text)
-        return scanner.readNodes()
+        let nodes = scanner.readNodes()
+        return (nodes, scanner.tooDeep)
     }
 
     /// The nodes up to the end of the text or of the section being read.
@@ -66,17 +83,20 @@ struct MustacheTagScanner {
             case "#", "^":
                 position += 1
                 guard let name = readName() else { return nodes }
-                nodes.append(.section(name, inverted: sigil == "^", readNodes()))
+                opened = (name.line, name.column)
+                nodes.append(.section(name, inverted: sigil == "^", readNested()))
             case "<":
                 // A parent template, rendered in this context with the blocks inside replacing its own.
                 position += 1
                 guard let parent = readPartial(sigil: "<") else { return nodes }
+                opened = (line, position - lineStart)
                 nodes.append(parent)
-                nodes.append(.group(readNodes()))
+                nodes.append(.group(readNested()))
             case "$":
                 position += 1
-                guard readName() != nil else { return nodes }
-                nodes.append(.group(readNodes()))
+                guard let block = readName() else { return nodes }
+                opened = (block.line, block.column)
+                nodes.append(.group(readNested()))
             case ">":
                 position += 1
                 guard let partial = readPartial(sigil: ">") else { return nodes }
@@ -97,6 +117,18 @@ struct MustacheTagScanner {
             }
         }
         return nodes
+    }
+
+    /// The nodes inside the section, parent or block just opened; none past `deepestNesting`, where the scan stops.
+    private mutating func readNested() -> [MustacheNode] {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Self.deepestNesting else {
+            if tooDeep == nil { tooDeep = opened }
+            position = scalars.count
+            return []
+        }
+        return readNodes()
     }
 
     /// The name of a partial or parent tag, after its `sigil`: chosen by a value when it starts with `*`.

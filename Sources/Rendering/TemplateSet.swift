@@ -30,8 +30,15 @@ public struct TemplateSet: Sendable {
         var program = TemplateProgram()
         var problems: [Diagnostic] = []
         HTMLEscaping.registered
-        let tags = sources.mapValues { MustacheTagScanner.nodes(of: $0.text) }
+        let scans = sources.mapValues { MustacheTagScanner.scan($0.text) }
+        let tags = scans.mapValues(\.nodes)
         for (name, source) in sources.sorted(by: { $0.key < $1.key }) {
+            if let deep = scans[name]!.tooDeep {
+                problems.append(.error(
+                    at: SourceLocation(file: source.file, line: deep.line, column: deep.column),
+                    "template error: sections nested more than \(MustacheTagScanner.deepestNesting) deep; a page's data is not that deep"))
+                continue
+            }
             let chosenByValue = dynamicPartials(in: tags[name]!)
             guard chosenByValue.isEmpty else {
                 problems += chosenByValue.map { .error(at: SourceLocation(file: source.file, line: $0.name.line, column: $0.name.column), choosesItsPartial($0)) }
