@@ -160,6 +160,14 @@ private struct KindSchemaReader {
         return DailyPick(days: dailySettings.int("days", in: 1...DailyPick.mostDays, problems: &problems) ?? 366)
     }
 
+    /// Whether the schema writes a `scale` for the field `name`.
+    private func setsScale(_ name: String) -> Bool {
+        guard case .mapping(let fields)? = settings.value("fields")?.content,
+            case .mapping(let fieldSettings)? = fields.first(where: { $0.name == name })?.value.content
+        else { return false }
+        return fieldSettings.contains { $0.name == "scale" }
+    }
+
     /// `geo: {lat, lon}`: two public decimal fields.
     func geo(problems: inout Problems) -> GeoFields? {
         guard let geoNode = settings.value("geo"), let geoSettings = MappingReader(geoNode, what: "'geo'", problems: &problems) else { return nil }
@@ -170,10 +178,14 @@ private struct KindSchemaReader {
                 problems.error(node, "'geo.\(key)' must name a public decimal field of this kind, not '\(name)'")
                 return nil
             }
-            // A degree is 111 km at most; a value is rounded by up to half its last place.
+            // A degree is 111 km at most; a value is rounded by up to half its last place. A scale written out is
+            // the site's choice: a place that is someone's home may well be published to the nearest 100 m.
             let roundedBy = 111_320 * 0.5 / decimalUnit(places: scale)
-            if roundedBy > 10 {
-                problems.warning(node, "'\(name)' keeps \(scale) decimal place\(scale == 1 ? "" : "s"), so a place is moved by up to \(Int(roundedBy)) m; give it 'scale: 5' (about 1 m)")
+            if roundedBy > 10, !setsScale(name) {
+                problems.warning(node, """
+                    '\(name)' keeps a decimal's default \(scale) places, so a place is moved by up to \(Int(roundedBy)) m; give it \
+                    'scale: 5' (about 1 m), or 'scale: 3' (about 100 m) for a place that is someone's home
+                    """)
             }
             return name
         }
