@@ -4,9 +4,11 @@ import SiteModel
 /// Human-readable text for numbers with a display format, in the site's language and currency.
 public struct DisplayFormatter: Sendable {
     private let currency: Decimal.FormatStyle.Currency
+    private let locale: Locale
 
     public init(language: String, currency: String) {
-        self.currency = Decimal.FormatStyle.Currency(code: currency, locale: Locale(identifier: language))
+        locale = Locale(identifier: language)
+        self.currency = Decimal.FormatStyle.Currency(code: currency, locale: locale)
     }
 
     public func text(for value: Value, format: DisplayFormat, maximum: Double?) -> String? {
@@ -22,7 +24,8 @@ public struct DisplayFormatter: Sendable {
         case .rating:
             let maximum = maximum ?? DisplayFormat.defaultRatingMaximum
             let outOf = maximum == maximum.rounded() && abs(maximum) < 1e15 ? String(Int64(maximum)) : String(maximum)
-            let shown = number.formatted(.number.precision(.fractionLength(0...1)).locale(Locale(identifier: "en")))
+            // In the site's language, as its prices are: "4,7" beside "22,00 zł" on a Polish site.
+            let shown = number.formatted(.number.precision(.fractionLength(0...1)).locale(locale))
             return "\(shown) out of \(outOf)"
         }
     }

@@ -75,6 +75,10 @@ import Testing
         #expect(formatter.text(for: .int(1200), format: .currency, maximum: nil) == "€1,200.00")
         #expect(formatter.text(for: .decimal(FixedDecimal(units: 45, scale: 1)), format: .rating, maximum: 5) == "4.5 out of 5")
         #expect(formatter.text(for: .int(4), format: .rating, maximum: nil) == "4 out of 5")
+        // A rating's number is written as the site's language writes numbers, as its prices are (a visitor's report).
+        let polish = DisplayFormatter(language: "pl-PL", currency: "PLN")
+        #expect(polish.text(for: .decimal(FixedDecimal(units: 47, scale: 1)), format: .rating, maximum: 5) == "4,7 out of 5")
+        #expect(polish.text(for: .decimal(FixedDecimal(units: 2200, scale: 2)), format: .currency, maximum: nil)?.hasPrefix("22,00") == true)
     }
 
     @Test func decimalsKeepTheirDeclaredPrecision() {
