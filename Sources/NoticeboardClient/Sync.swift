@@ -108,14 +108,24 @@ public struct Sync: Sendable {
     /// The paths and the tree's digest come from the site and name files and a snapshot in the mirror: each
     /// path must be a file below `api/` (not the mirror's record), and the digest hexadecimal.
     static func checkNames(_ record: MirrorFolder.Record) throws {
-        guard !record.root.isEmpty, record.root.allSatisfy(\.isHexDigit) else { throw Failure.unsafe("the tree digest '\(record.root.prefix(80))'") }
-        for path in record.files.keys where !isMirrorPath(path) { throw Failure.unsafe("the file '\(path.prefix(200))'") }
+        guard !record.root.isEmpty, record.root.allSatisfy(\.isHexDigit) else { throw Failure.unsafe("the tree digest '\(shown(record.root.prefix(80)))'") }
+        for path in record.files.keys where !isMirrorPath(path) { throw Failure.unsafe("the file '\(shown(path.prefix(200)))'") }
     }
 
+    /// Below `api/`, each part a name (not empty, `.` or `..`), with no control character: a build's paths have
+    /// none, and a name holding ESC or a newline would reach the app's file listings and the terminal.
     static func isMirrorPath(_ path: String) -> Bool {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.count > 1 && parts[0] == "api" && !path.utf8.contains(0) && MirrorFolder.local(path) != MirrorFolder.recordName
+        return parts.count > 1 && parts[0] == "api" && !path.utf8.contains { $0 < 0x20 || $0 == 0x7F } && MirrorFolder.local(path) != MirrorFolder.recordName
             && !parts.contains { $0.isEmpty || $0 == "." || $0 == ".." }
+    }
+
+    /// Text from the site, as a message shows it: a control character as its code (`\u{1B}`), so that none
+    /// reaches the terminal.
+    static func shown(_ text: Substring) -> String {
+        text.unicodeScalars.map { scalar in
+            scalar.value < 0x20 || scalar.value == 0x7F ? "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" : String(scalar)
+        }.joined()
     }
 
     /// The change lists from `root` to the head's tree, oldest first; nil when the head's chain does not

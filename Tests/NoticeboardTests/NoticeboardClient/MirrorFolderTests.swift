@@ -66,11 +66,18 @@ import Testing
         let files = { (paths: [String]) in Dictionary(uniqueKeysWithValues: paths.map { ($0, MirrorFolder.Record.Entry(size: 1, sha256: "00")) }) }
         let good = MirrorFolder.Record(build: 1, root: String(repeating: "ab", count: 32), files: files(["api/index.json", "api/cleaners/x.json"]), buckets: [:])
         try Sync.checkNames(good)
-        for path in ["api/../../x", "api/x/../../y", "/etc/passwd", "api//x", "api/./x", "cleaners/x.json", "api/x\u{0}y", "api/.noticeboard-mirror.json", "api"] {
+        for path in [
+            "api/../../x", "api/x/../../y", "/etc/passwd", "api//x", "api/./x", "cleaners/x.json", "api/x\u{0}y", "api/.noticeboard-mirror.json", "api",
+            "api/x\u{1B}[2Jy.json", "api/x\ny.json", "api/x\u{7F}.json",
+        ] {
             var bad = good
             bad.files = files([path])
             #expect(throws: Sync.Failure.self, "\(path)") { try Sync.checkNames(bad) }
         }
+        // The refusal shows a control character as its code, not as itself.
+        var escaping = good
+        escaping.files = files(["api/x\u{1B}[2Jy.json"])
+        #expect { try Sync.checkNames(escaping) } throws: { "\($0)".contains("api/x\\u{1B}[2Jy.json") && !"\($0)".contains("\u{1B}") }
         var badRoot = good
         badRoot.root = "../../x"
         #expect(throws: Sync.Failure.self) { try Sync.checkNames(badRoot) }
