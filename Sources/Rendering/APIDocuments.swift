@@ -51,6 +51,13 @@ extension SiteRenderer {
         JSONWriter.encoded(datingEmbedded(listing.fields, kind: listing.kind), adding: ["updated": .date(versions.updated(listing))])
     }
 
+    /// The fields `encoded` writes, as a value.
+    private func datedFields(_ listing: Listing) -> OrderedDictionary<String, Value> {
+        var fields = datingEmbedded(listing.fields, kind: listing.kind)
+        fields["updated"] = .date(versions.updated(listing))
+        return fields
+    }
+
     /// `fields` of a listing of `kind`, each listing its derived lists embed (a cleaner's reviews) given its
     /// `updated`, as its own document has it. The listing's version is of its fields without them: an embedded
     /// listing's date moves only when its fields do, which are in the listing's fields too.
@@ -78,7 +85,8 @@ extension SiteRenderer {
             let document: Value = .object([
                 "$schema": schemaURL("\(schema.name).daily"),
                 "date": .date(pick.date),
-                "entry": pick.entry,
+                // A listing kind's pick is the listing, as its own document has it (with `updated`).
+                "entry": schema.entriesField == nil ? .object(datedFields(pick.listing)) : pick.entry,
                 "position": pick.position.map { .int(Int64($0)) } ?? .null,
                 "listing": .object(linkedListing(pick.listing, schema: schema)),
             ])

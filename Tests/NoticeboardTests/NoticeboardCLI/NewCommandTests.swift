@@ -43,6 +43,9 @@ import Testing
         #expect(home.contains(#"<h2 id="daily-heading-0">Notice of the day</h2>"#) && home.contains(#"<h2 id="daily-heading-1">Quote of the day</h2>"#), "\(home)")
         #expect(home.contains(#"aria-labelledby="daily-heading-0""#) && home.contains(#"aria-labelledby="daily-heading-1""#))
         #expect(!home.contains(#"<p data-entry="text"></p>"#) && !home.contains("></a> ·"), "\(home)")
+        // A listing kind's pick is its listing as its own document has it, which its schema requires (`updated`).
+        let valid = try TestSupport.run("python3", ["scripts/validate-output.py", site + "/public", "https://example.org/"])
+        #expect(valid.status == 0, "\(valid.stdout)\(valid.stderr)")
     }
 
     /// A collection of one's own whose entries have no `text` shows the day's entry, not only its collection.
