@@ -27,8 +27,9 @@ struct AsWritten {
         for path in paths {
             guard let digest = staged[path], !holds(root + "/" + path, digest) else { continue }
             throw WriteError(message: """
-                \(root)/\(path) was changed since a build wrote it, and a build removes or replaces only what it made \
-                (files to publish go in static/); build again to write the site anew
+                \(root)/\(path) was changed since a build wrote it (in the output folder too, while the two folders \
+                shared it), and a build removes or replaces only what it made (files to publish go in static/ or \
+                templates/assets/); build again to write the site anew
                 """)
         }
     }
@@ -38,7 +39,8 @@ struct AsWritten {
         var info = stat()
         guard lstat(path, &info) == 0 else { return errno == ENOENT }
         guard (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == digest.size else { return false }
-        if let since, (info.st_mtim.tv_sec, info.st_mtim.tv_nsec) < (since.tv_sec, since.tv_nsec) { return true }
+        // Written no later than the manifest (the manifest itself, among them) is a build's writing.
+        if let since, (info.st_mtim.tv_sec, info.st_mtim.tv_nsec) <= (since.tv_sec, since.tv_nsec) { return true }
         guard let (bytes, _) = FileStamp.read(path, size: digest.size) else { return false }
         return SHA256.digest(bytes) == digest.sha256
     }

@@ -23,8 +23,10 @@ public enum OwnedFolders {
     /// put here before its file is written (`StagedOutput.recordAddition`), so that a file someone puts in the
     /// folder after a killed update is not taken for one it wrote.
     static let updateAdditions = ".noticeboard-updating.added"
-    /// What a build puts at the top of an earlier output it brings up to date, beside the site's files.
-    static let updateFiles: Set = [updateMarker, updateManifest, updateAdditions]
+    /// What a build puts at the top of an earlier output it brings up to date, beside the site's files, in the
+    /// order they are taken out: the marker first, so that a build killed while taking them out leaves a folder
+    /// that `foreignStaging` still knows as a build's (the others are allowed beside an output's files).
+    static let updateFiles = [updateMarker, updateAdditions, updateManifest]
 
     /// Before a build takes its lock: the output path must name a folder of its own, not the site, not a
     /// folder holding it, and not a place among the site's sources (`inputFolders`, relative to `root`);
@@ -199,7 +201,7 @@ public enum OwnedFolders {
             if names.contains(updateMarker), names.contains(updateManifest) || manifestPaths(in: path) != nil { return nil }
             // A build killed between linking the manifest and putting the marker in (`StagedOutput.markUpdating`),
             // or between taking the two out, left the link alone.
-            guard foreignOutput(path, besides: [updateManifest]) != nil else { return nil }
+            guard foreignOutput(path, besides: [updateAdditions, updateManifest]) != nil else { return nil }
             let listed = manifestPaths(in: path) ?? []
             let strays = names.filter { !listed.contains($0) && !updateFiles.contains($0) }.sorted()
             return "\(path) holds \(strays.first.map { $0 + besides(strays) } ?? "files"), which Noticeboard did not write"

@@ -186,16 +186,22 @@ public struct StagedOutput: Sendable {
         }
         for file in changed where staged[file.path] != nil { try Self.remove(root + "/" + file.path) }
         try Self.makeFolders(for: changed.map(\.path), in: root)
-        let results = changed.parallelMap { file -> WriteError? in
-            do throws(WriteError) {
-                if staged[file.path] == nil { try Self.recordAddition(file.path, in: root) }
-                _ = try writeFile(file, at: root + "/" + file.path, linkingSameBytes: false)
-                return nil
-            } catch {
-                return error
+        // A folder made anew (levelling) is removed whole if this is cut short: its additions need no note.
+        let notesAdditions = access(root + "/" + OwnedFolders.stagingMarker, F_OK) != 0
+        // The manifest last, so that every file it lists is as old as it or older (`AsWritten`).
+        let (manifest, others) = (changed.filter { $0.path == OwnedFolders.manifestPath }, changed.filter { $0.path != OwnedFolders.manifestPath })
+        for files in [others, manifest] {
+            let results = files.parallelMap { file -> WriteError? in
+                do throws(WriteError) {
+                    if notesAdditions, staged[file.path] == nil { try Self.recordAddition(file.path, in: root) }
+                    _ = try writeFile(file, at: root + "/" + file.path, linkingSameBytes: false)
+                    return nil
+                } catch {
+                    return error
+                }
             }
+            if let error = results.lazy.compactMap({ $0 }).first { throw error }
         }
-        if let error = results.lazy.compactMap({ $0 }).first { throw error }
     }
 
     /// Notes in an earlier output being brought up to date the path of a file about to be written that the
