@@ -29,13 +29,31 @@ final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Senda
         session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
     }
 
-    /// The body and response of `request`, failing with `TooLarge` once the body passes `limit` bytes.
+    /// The body and response of `request`, failing with `TooLarge` once the body of a 200 response passes `limit`
+    /// bytes (another's is cut there, for its status to be reported). Cancelling the calling task ends the wait at
+    /// once, and cancels the download.
     func data(for request: URLRequest, limit: Int) async throws -> (Data, URLResponse) {
-        try await withCheckedThrowingContinuation { continuation in
-            let task = session.dataTask(with: request)
-            lock.withLock { downloads[task.taskIdentifier] = Download(limit: limit, continuation: continuation) }
-            task.resume()
+        let task = session.dataTask(with: request)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                lock.withLock { downloads[task.taskIdentifier] = Download(limit: limit, continuation: continuation) }
+                if Task.isCancelled { stop(task) } else { task.resume() }
+            }
+        } onCancel: {
+            stop(task)
         }
+    }
+
+    /// Ends the wait for `task` with `CancellationError`, then cancels it: FoundationNetworking on Linux may never
+    /// report a cancelled task complete.
+    private func stop(_ task: URLSessionTask) {
+        lock.withLock { downloads.removeValue(forKey: task.taskIdentifier) }?.continuation.resume(throwing: CancellationError())
+        task.cancel()
+    }
+
+    /// Lets the session go, and this delegate with it, once the downloads under way end.
+    func finish() {
+        session.finishTasksAndInvalidate()
     }
 
     func urlSession(
@@ -55,7 +73,12 @@ final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Senda
         }
         guard let passed else { return }
         dataTask.cancel()
-        passed.continuation.resume(throwing: TooLarge(limit: passed.limit))
+        // An error page's status says more than its size.
+        if let response = passed.response as? HTTPURLResponse, response.statusCode != 200 {
+            passed.continuation.resume(returning: (passed.data, response))
+        } else {
+            passed.continuation.resume(throwing: TooLarge(limit: passed.limit))
+        }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {

@@ -64,6 +64,11 @@ public final class Fetcher: @unchecked Sendable {
         self.wireSize = wireSize ?? Self.contentLength
     }
 
+    /// The session holds its delegate until it is let go.
+    deinit {
+        downloads.finish()
+    }
+
     /// No cache of its own: the mirror is the cache, and every file is checked against its digest.
     private static var configuration: URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral

@@ -191,9 +191,9 @@ public struct Sync: Sendable {
     }
 
     /// `work` over `items`, `parallelFetches` at a time, results in the items' order. After a failure no more
-    /// are started, and those in flight are waited for, not cancelled: FoundationNetworking on Linux leaves a
-    /// cancelled `data(from:)` waiting for ever (a sync whose tree bucket failed its digest hung), so the first
-    /// failure is thrown once they are done.
+    /// are started, and those in flight are waited for, not cancelled (a sync whose tree bucket failed its digest
+    /// once hung on a cancelled fetch that FoundationNetworking on Linux never ended), so the first failure is
+    /// thrown once they are done.
     private func inParallel<Item: Sendable, Made: Sendable>(_ items: [Item], _ work: @escaping @Sendable (Item) async throws -> Made) async throws -> [Made] {
         let outcome = await withTaskGroup(of: (Int, Result<Made, any Error>).self) { group -> Result<[Made], any Error> in
             var made: [Made?] = Array(repeating: nil, count: items.count)
