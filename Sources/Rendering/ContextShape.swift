@@ -3,7 +3,7 @@ import SiteModel
 
 /// What a value in a template's context can hold: the names a template may use on it. `TemplateContextShape`
 /// describes each page's context with these; `TemplateNameCheck` resolves the templates' names against them.
-public indirect enum ContextShape: Sendable {
+public indirect enum ContextShape: Sendable, Equatable {
     /// Text, a number, a date or a flag: shown, or tested by a section; it holds no names.
     case value
     /// A list: a section over it renders once per item, with the item pushed.
@@ -19,17 +19,6 @@ public indirect enum ContextShape: Sendable {
     /// items no template sees: what a section over it says is never rendered, so it is not checked.
     static func either(_ shapes: [ContextShape]) -> ContextShape {
         shapes.isEmpty ? .open : shapes.count == 1 ? shapes[0] : .anyOf(shapes)
-    }
-
-    /// Whether a value of this shape holds `name` whatever it is, so that a lookup goes no further out: an
-    /// object with that field, anything (`open`), or each of several shapes that all do.
-    func surelyHolds(_ name: String) -> Bool {
-        switch self {
-        case .object(let fields): return fields[name] != nil
-        case .anyOf(let shapes): return !shapes.isEmpty && shapes.allSatisfy { $0.surelyHolds(name) }
-        case .open: return true
-        case .value, .list: return false
-        }
     }
 
     /// The shapes `name` can have on this value; empty when it cannot hold the name.

@@ -27,7 +27,7 @@ struct KindLayout: Sendable {
     let ratingCount: String?
     /// The public date fields, which pages show as text (`dates`).
     let dateFields: [String]
-    /// For a collection kind, the entry field that titles an entry: its first text field.
+    /// For a collection kind, the entry field that titles an entry: its first public text field.
     let entryTitleField: String?
     /// The fields a list document's card carries besides its title (`SiteRenderer.keyFields`).
     let keyFields: [String]
@@ -47,7 +47,7 @@ struct KindLayout: Sendable {
             if case .date = field.type { !field.isPrivate } else { false }
         }.map(\.name)
         entryTitleField = schema.entryFields.first { field in
-            if case .string = field.type { true } else { false }
+            if case .string = field.type { !field.isPrivate } else { false }
         }?.name
         keyFields = SiteRenderer.keyFields(of: schema)
     }

@@ -169,7 +169,7 @@ extension TemplateNameCheck {
         // `.name` looks only at the innermost value; `name` climbs outward until a value holds it.
         let parts = path.split(separator: ".").map(String.init)
         let searched = path.hasPrefix(".") ? Array(stack.suffix(1)) : stack
-        var found = Self.innermostHolders(of: parts[0], in: searched)
+        var found = Self.holders(of: parts[0], in: searched)
         if found.isEmpty {
             let candidates = searched.flatMap(\.shape.names)
             problems.append(.error(at: location, notHeld(path, place: place, stack: stack, suggestion: nearest(parts[0], in: candidates).map { fixed in
@@ -190,15 +190,12 @@ extension TemplateNameCheck {
         return found
     }
 
-    /// What `name` can be, read outward as rendering reads it: from each value that may hold it, up to the first
-    /// that surely does (the library stops there). Gathered from every value on the stack, sections nested in
-    /// sections of the same name doubled the shapes at each level: 30 levels took a minute to check.
-    private static func innermostHolders(of name: String, in stack: [Scope]) -> [ContextShape] {
+    /// What `name` can be on any value of the stack, innermost first (rendering reads outward from the innermost
+    /// value that has it, and a field may be absent), each shape once: with every copy kept, sections nested in
+    /// sections of the same name doubled the shapes at each level, and 30 levels took a minute to check.
+    private static func holders(of name: String, in stack: [Scope]) -> [ContextShape] {
         var found: [ContextShape] = []
-        for scope in stack.reversed() {
-            found += scope.shape.child(name)
-            if scope.shape.surelyHolds(name) { break }
-        }
+        for shape in stack.reversed().flatMap({ $0.shape.child(name) }) where !found.contains(shape) { found.append(shape) }
         return found
     }
 
