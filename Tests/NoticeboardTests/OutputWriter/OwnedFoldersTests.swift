@@ -202,16 +202,23 @@ import Testing
         #expect(TestSupport.read(site + "/mine/notes.txt") == "my own notes")
     }
 
-    /// A build killed as it marks the earlier output in the staging folder for an update, between linking the
-    /// manifest and putting the marker in, leaves the link alone: the folder is still a build's, and the next
-    /// build goes on. A file of someone else's beside the link still makes it theirs.
-    @Test func aStagingFolderLeftWithTheUpdatesManifestAloneIsTheBuilds() throws {
+    /// A built site with a copy of its output in the staging folder, as an earlier output whose update began:
+    /// the link to the manifest it started from is there (`.noticeboard-updating.manifest`).
+    static func siteWithAnUpdateBegun() throws -> (site: String, staging: String) {
         let site = Self.makeSite()
-        defer { TestSupport.removeTree(site) }
         #expect(try TestSupport.runCLI(["build", "--quiet"], in: site).status == 0)
         let staging = site + "/.public.staging"
         try FileManager.default.copyItem(atPath: site + "/public", toPath: staging)
         #expect(link(staging + "/api/manifest.json", staging + "/.noticeboard-updating.manifest") == 0)
+        return (site, staging)
+    }
+
+    /// A build killed as it marks the earlier output in the staging folder for an update, between linking the
+    /// manifest and putting the marker in, leaves the link alone: the folder is still a build's, and the next
+    /// build goes on. A file of someone else's beside the link still makes it theirs.
+    @Test func aStagingFolderLeftWithTheUpdatesManifestAloneIsTheBuilds() throws {
+        let (site, staging) = try Self.siteWithAnUpdateBegun()
+        defer { TestSupport.removeTree(site) }
         TestSupport.write("keep me", to: staging + "/notes.txt")
         TestSupport.write("name: Mary Byrne", to: site + "/content/owners/mary.yaml")
         let refused = try TestSupport.runCLI(["build"], in: site)
@@ -229,12 +236,8 @@ import Testing
     /// removes what the killed one wrote and keeps the folder aside for the notes, which are newer than the mark
     /// but no build's (a tester's report: they were removed).
     @Test func filesPutInAKilledUpdatesFolderAfterTheKillAreKept() throws {
-        let site = Self.makeSite()
+        let (site, staging) = try Self.siteWithAnUpdateBegun()
         defer { TestSupport.removeTree(site) }
-        #expect(try TestSupport.runCLI(["build", "--quiet"], in: site).status == 0)
-        let staging = site + "/.public.staging"
-        try FileManager.default.copyItem(atPath: site + "/public", toPath: staging)
-        #expect(link(staging + "/api/manifest.json", staging + "/.noticeboard-updating.manifest") == 0)
         TestSupport.write("", to: staging + "/.noticeboard-updating")
         usleep(20_000)
         TestSupport.write("new page\n", to: staging + "/owners/new/index.html")
