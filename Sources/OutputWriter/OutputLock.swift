@@ -41,6 +41,15 @@ public final class OutputLock: Sendable {
     /// (FileManager's error would not say which part is in the way.) Only folders after the path's last `..`
     /// are made: one before it is not on the way to the output (`new/../public` would leave `new` behind).
     private static func makeFolders(_ path: String) -> String? {
+        makeFolders(path, making: true)
+    }
+
+    /// Why `makeFolders` could not make `path`, found without making anything; nil when it could.
+    static func missingFolderBeforeUp(_ path: String) -> String? {
+        makeFolders(path, making: false)
+    }
+
+    private static func makeFolders(_ path: String, making: Bool) -> String? {
         let parts = path.split(separator: "/")
         let lastUp = parts.lastIndex(of: "..") ?? -1
         var prefix = path.hasPrefix("/") ? "/" : ""
@@ -51,7 +60,7 @@ public final class OutputLock: Sendable {
                 if (info.st_mode & S_IFMT) != S_IFDIR { return "\(prefix) is a file, not a folder" }
             } else if index < lastUp {
                 return "\(prefix) does not exist, and the path leads back out of it with '..'"
-            } else if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+            } else if making, mkdir(prefix, 0o755) != 0 && errno != EEXIST {
                 return "cannot create the folder \(prefix) (\(String(cString: strerror(errno))))"
             }
         }

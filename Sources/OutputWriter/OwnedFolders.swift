@@ -162,7 +162,8 @@ public enum OwnedFolders {
     public static func checkNewSite(_ folder: String) -> String? {
         guard !folder.isEmpty else { return "name the folder to make the site in" }
         switch entry(folder) {
-        case .absent, .emptyFolder: return nil
+        case .absent: return OutputLock.missingFolderBeforeUp(folder)
+        case .emptyFolder: return nil
         case .folder: return "\(folder) is not empty; noticeboard new only writes into a new or empty folder"
         case .link: return "\(folder) is a symbolic link; name a new or empty folder itself"
         case .other: return "\(folder) exists and is not a folder; name a new or empty folder"

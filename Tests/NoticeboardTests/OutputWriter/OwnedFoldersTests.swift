@@ -291,6 +291,10 @@ import Testing
         #expect(folder.stderr == "error: mine is not empty; noticeboard new only writes into a new or empty folder\n")
         let unnamed = try TestSupport.runCLI(["new", ""], in: site)
         #expect(unnamed.status == 1 && unnamed.stderr == "error: name the folder to make the site in\n", "\(unnamed.stderr)")
+        // A folder the path leads back out of is not made, as for a build's output (a tester's report).
+        let roundabout = try TestSupport.runCLI(["new", "nowhere/../starter"], in: site)
+        #expect(roundabout.status == 1 && roundabout.stderr.contains("nowhere does not exist, and the path leads back out of it with '..'"), "\(roundabout.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: site + "/nowhere") && !FileManager.default.fileExists(atPath: site + "/starter"))
         #expect(TestSupport.read(site + "/a-file") == "a file")
         #expect(try FileManager.default.contentsOfDirectory(atPath: site + "/mine") == ["notes.txt"])
     }
