@@ -205,10 +205,17 @@ public struct StagedOutput: Sendable {
     }
 
     /// Notes in an earlier output being brought up to date the path of a file about to be written that the
-    /// manifest it started from does not list (`OwnedFolders.updateAdditions`), ended by a NUL byte; not when
-    /// something is there already, which is someone's (the write then fails, or replaces a streamed document).
+    /// manifest it started from does not list (`OwnedFolders.updateAdditions`), ended by a NUL byte. Refuses when
+    /// something is there already: no build wrote it, and writing the file (a streamed one by a rename) would
+    /// replace it.
     static func recordAddition(_ path: String, in root: String) throws(WriteError) {
-        guard access(root + "/" + path, F_OK) != 0 else { return }
+        var info = stat()
+        guard lstat(root + "/" + path, &info) != 0 else {
+            throw WriteError(message: """
+                \(root)/\(path) is in the way: no build wrote it, and a build replaces only what it made (files to \
+                publish go in static/ or templates/assets/); build again to write the site anew
+                """)
+        }
         let journal = root + "/" + OwnedFolders.updateAdditions
         let descriptor = open(journal, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw WriteError(path: journal) }

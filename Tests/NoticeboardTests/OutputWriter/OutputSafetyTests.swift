@@ -192,11 +192,13 @@ import Testing
     /// The same file, then a file of the site's own at its path (the user moved it to `templates/assets/`):
     /// the build bringing the staging folder up to date finds someone's file in its way and fails. It keeps
     /// that earlier output aside, says so, and the next build succeeds. (The new manifest it had already
-    /// written lists that path: it must not vouch for the file there.)
-    @Test func aFileInTheWayOfAnUpdateIsKeptAsideAndTheNextBuildSucceeds() throws {
+    /// written lists that path: it must not vouch for the file there.) The same for a document the build
+    /// streams into place (a new kind's `api/tools.json`), which a rename would have put over someone's file.
+    @Test(arguments: [("assets/custom.css", false), ("api/tools.json", true)])
+    func aFileInTheWayOfAnUpdateIsKeptAsideAndTheNextBuildSucceeds(path: String, streamed: Bool) throws {
         let site = try Self.siteWithEarlierOutput()
         defer { TestSupport.removeTree(site) }
-        TestSupport.write("mine\n", to: site + "/.public.staging/assets/custom.css")
+        TestSupport.write("mine\n", to: site + "/.public.staging/" + path)
         // The record's confirmation of the staging folder made again after it, as when the file came in while the
         // last build was confirming it: the check before the update does not see the file (see
         // `aFileAddedDeeperInTheStagingFolderIsRefusedAndKept`), so the update itself meets it. Made until its
@@ -205,23 +207,42 @@ import Testing
             var info = stat()
             return stat(path, &info) == 0 ? (info.st_ctim.tv_sec, info.st_ctim.tv_nsec) : (0, 0)
         }
-        let cache = site + "/.noticeboard-cache", assets = changeTime(site + "/.public.staging/assets")
+        let cache = site + "/.noticeboard-cache", folder = changeTime(site + "/.public.staging/" + path.split(separator: "/")[0])
         for name in try FileManager.default.contentsOfDirectory(atPath: cache) where name.hasSuffix(".staged") {
             repeat {
                 usleep(10_000)
                 TestSupport.write(TestSupport.read(cache + "/" + name), to: cache + "/" + name)
-            } while changeTime(cache + "/" + name) <= assets
+            } while changeTime(cache + "/" + name) <= folder
         }
 
-        TestSupport.write("theirs\n", to: site + "/templates/assets/custom.css")
+        if streamed {
+            Self.addToolsKind(to: site)
+        } else {
+            TestSupport.write("theirs\n", to: site + "/templates/assets/custom.css")
+        }
         let failed = try TestSupport.runCLI(["build"], in: site)
         let kept = try FileManager.default.contentsOfDirectory(atPath: site).filter { $0.hasPrefix(".public.kept-") }
-        #expect(kept.count == 1 && TestSupport.read(site + "/" + (kept.first ?? "") + "/assets/custom.css") == "mine\n", "\(failed.stderr)")
-        #expect(failed.status == 0 || failed.stderr.contains("warning: an earlier output held files that no build wrote, or changed since a build wrote them (assets/custom.css)"), "\(failed.stderr)")
+        #expect(kept.count == 1 && TestSupport.read(site + "/" + (kept.first ?? "") + "/" + path) == "mine\n", "\(failed.stderr)")
+        #expect(failed.status == 1 && failed.stderr.contains(".public.staging/\(path) is in the way"), "\(failed.stderr)")
+        #expect(failed.stderr.contains("warning: an earlier output held files that no build wrote, or changed since a build wrote them (\(path))"), "\(failed.stderr)")
 
         let next = try TestSupport.runCLI(["build"], in: site)
         #expect(next.status == 0, "\(next.stderr)")
-        #expect(TestSupport.read(site + "/public/assets/custom.css") == "theirs\n")
+        #expect(TestSupport.read(site + "/public/" + path) != "mine\n")
+    }
+
+    /// A kind the example site did not have, `tools`, with one listing.
+    private static func addToolsKind(to site: String) {
+        let config = site + "/content/site.yaml"
+        TestSupport.write(TestSupport.read(config).replacingOccurrences(of: "kinds: [cleaners,", with: "kinds: [tools, cleaners,"), to: config)
+        TestSupport.write("""
+            title: Tools
+            singular: Tool
+            title_field: name
+            fields:
+              name: {type: string, required: true}
+            """, to: site + "/content/schemas/tools.yaml")
+        TestSupport.write("name: Ladder\n", to: site + "/content/tools/ladder.yaml")
     }
 
     /// A folder of the output replaced by a link to one outside it (`public/assets -> ../mine`) goes into the
