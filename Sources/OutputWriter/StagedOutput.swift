@@ -178,8 +178,7 @@ public struct StagedOutput: Sendable {
         Self.markUpdating(root)
         var unwanted: [String] = []
         staged.forEach { path, _ in if !wanted(path) { unwanted.append(path) } }
-        try Self.checkNoLinks(above: unwanted + changed.map(\.path), in: root)
-        try asWritten.check(unwanted + changed.map(\.path), in: root, staged: staged)
+        try Self.checkReplaceable(unwanted + changed.map(\.path), in: root, staged: staged, asWritten: asWritten)
         for path in unwanted {
             try Self.remove(root + "/" + path)
             Self.removeEmptyFolders(above: path, in: root)
@@ -224,11 +223,18 @@ public struct StagedOutput: Sendable {
         guard entry.withUnsafeBytes({ writeAll($0, to: descriptor) }) else { throw WriteError(path: journal) }
     }
 
+    /// Before anything at `paths` of an earlier output being brought up to date is removed or written: no folder
+    /// above one is a link, and each file there is as its build wrote it (`asWritten`).
+    static func checkReplaceable(_ paths: [String], in root: String, staged: WrittenDigests, asWritten: AsWritten) throws(WriteError) {
+        try checkNoLinks(above: paths, in: root)
+        try asWritten.check(paths, in: root, staged: staged)
+    }
+
     /// Refuses paths below an earlier output being brought up to date when a folder above one is a symbolic
     /// link. No build makes one: someone put it in the output folder (`public/assets -> ~/files`) and it went
     /// with its tree into the staging folder at a swap. Removing or writing through it would change files
     /// outside the output. Each folder is looked at once.
-    static func checkNoLinks(above paths: some Sequence<String>, in root: String) throws(WriteError) {
+    private static func checkNoLinks(above paths: some Sequence<String>, in root: String) throws(WriteError) {
         var looked = Set<Substring>()
         for path in paths {
             var folder = path[...]

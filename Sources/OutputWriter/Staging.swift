@@ -116,8 +116,7 @@ public final class Staging: Sendable {
         guard progress.withLock({ $0.failure == nil }) else { return nil }
         do throws(WriteError) {
             if let staged {
-                try StagedOutput.checkNoLinks(above: [path], in: root)
-                try asWritten.check([path], in: root, staged: staged)
+                try StagedOutput.checkReplaceable([path], in: root, staged: staged, asWritten: asWritten)
                 if staged[path] == nil { try StagedOutput.recordAddition(path, in: root) }
                 try StagedOutput.makeFolders(for: [path], in: root)
             } else {
