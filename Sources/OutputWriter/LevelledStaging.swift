@@ -44,18 +44,20 @@ public enum LevelledStaging {
     /// Links into the staging folder the output's files where `staged` says it differs, and removes those the
     /// output does not have; with no staging record, makes the folder anew with a link to every output file.
     private static func bringLevel(_ output: StagedOutput, staged: BuildState.Staged?, outputs: OutputTable) throws(WriteError) {
-        let root = output.stagingPath
-        let asWritten = AsWritten(folder: root)
-        let paths: [String], held: [String: FileDigest]
-        if let staged, StagedOutput.isFolder(root) {
+        let paths: [String], held: [String: FileDigest], folder: StagingFolder
+        if let staged, let found = StagingFolder(output.stagingPath), found.isAtItsName {
             paths = Array(staged.differing.keys) + staged.missing
             held = staged.differing
+            folder = found
         } else {
-            StagedOutput.removeStaging(root)
-            try StagedOutput.makeStagingFolder(root)
+            StagedOutput.removeStaging(output.stagingPath)
+            try StagedOutput.makeStagingFolder(output.stagingPath)
+            guard let made = StagingFolder(output.stagingPath) else { throw WriteError(path: output.stagingPath) }
             paths = Array(outputs.keys)
             held = [:]
+            folder = made
         }
+        let root = folder.path, asWritten = AsWritten(folder: root)
         let wanted = Set(paths.filter { outputs[$0] != nil })
         try output.update(root, from: WrittenDigests(held), asWritten: asWritten, wanted: wanted.contains, changed: wanted.map { OutputFile(path: $0, contents: .previous) })
         // Level, it is an earlier output again, which no update is bringing forward; one made anew loses the

@@ -43,23 +43,23 @@ public struct StagedOutput: Sendable {
     ///     replaced site is removed.
     public func begin(staged: WrittenDigests? = nil, previousIsKnown: Bool = false) throws(BuildFailure) -> Staging {
         let staging = stagingPath
-        let reusable = staged.flatMap { staged in Self.isFolder(staging) ? staged : nil }
-        var keptAside: KeptAside?
-        let asWritten = AsWritten(folder: staging)
-        if reusable != nil {
+        if let staged, let folder = StagingFolder(staging) {
+            let asWritten = AsWritten(folder: folder.path)
             // Streamed documents go into it as they are made, before `update` marks it.
-            Self.markUpdating(staging)
-        } else {
-            keptAside = Self.removeStaging(staging)
-            try? FileManager.default.createDirectory(atPath: Self.parentFolder(of: outputPath), withIntermediateDirectories: true)
-            do throws(WriteError) {
-                try Self.makeStagingFolder(staging)
-            } catch {
-                throw failure(error)
-            }
+            Self.markUpdating(folder.path)
+            return Staging(output: self, folder: folder, staged: staged, asWritten: asWritten, previousIsKnown: previousIsKnown)
         }
-        return Staging(
-            output: self, root: staging, staged: reusable, asWritten: asWritten, previousIsKnown: previousIsKnown, keptAside: keptAside)
+        let keptAside = Self.removeStaging(staging)
+        try? FileManager.default.createDirectory(atPath: Self.parentFolder(of: outputPath), withIntermediateDirectories: true)
+        do throws(WriteError) {
+            try Self.makeStagingFolder(staging)
+            guard let folder = StagingFolder(staging) else { throw WriteError(path: staging) }
+            return Staging(
+                output: self, folder: folder, staged: nil, asWritten: AsWritten(folder: folder.path), previousIsKnown: previousIsKnown,
+                keptAside: keptAside)
+        } catch {
+            throw failure(error)
+        }
     }
 
     /// Writes `files` (whose digests are `digests`, by path) as the new output, in one go.
@@ -81,14 +81,13 @@ public struct StagedOutput: Sendable {
     ///   - changed: the new site's files where it differs from the staging folder; `.previous` for one the
     ///     output folder holds.
     public func replace(staged: WrittenDigests, wanted: Set<String>, changed: [OutputFile]) throws(BuildFailure) -> Bool {
-        let root = stagingPath
-        guard Self.isFolder(root) else { return false }
+        guard let folder = StagingFolder(stagingPath), folder.isAtItsName else { return false }
         do throws(WriteError) {
-            try update(root, from: staged, asWritten: AsWritten(folder: root), wanted: wanted.contains, changed: changed)
-            try swapIn(root, keepPrevious: true)
+            try update(folder.path, from: staged, asWritten: AsWritten(folder: folder.path), wanted: wanted.contains, changed: changed)
+            try swapIn(folder, keepPrevious: true)
         } catch {
-            let kept = Self.removeStaging(root)
-            throw BuildFailure(failure(error).diagnostics + [kept?.warning].compactMap { $0 })
+            let kept = folder.isAtItsName ? Self.removeStaging(folder.name) : nil
+            throw BuildFailure(failure(folder.named(error)).diagnostics + [kept?.warning].compactMap { $0 })
         }
         return true
     }
@@ -299,13 +298,15 @@ public struct StagedOutput: Sendable {
         return stat(outputPath + "/" + path, &info) == 0 ? Int(info.st_size) : 0
     }
 
-    /// Swaps the staging folder in. Without `keepPrevious`, the site it replaces is removed; returned when
-    /// it was kept aside instead.
+    /// Swaps the staging folder in, if its name still leads to it. Without `keepPrevious`, the site it replaces
+    /// is removed; returned when it was kept aside instead.
     @discardableResult
-    func swapIn(_ staging: String, keepPrevious: Bool) throws(WriteError) -> KeptAside? {
+    func swapIn(_ folder: StagingFolder, keepPrevious: Bool) throws(WriteError) -> KeptAside? {
+        let staging = folder.name
         for marker in [OwnedFolders.stagingMarker] + OwnedFolders.updateFiles {
-            guard unlink(staging + "/" + marker) == 0 || errno == ENOENT else { throw WriteError(path: staging) }
+            guard unlink(folder.path + "/" + marker) == 0 || errno == ENOENT else { throw WriteError(path: staging) }
         }
+        try folder.checkAtItsName()
         var info = stat()
         if lstat(outputPath, &info) != 0 {
             guard errno == ENOENT else { throw WriteError(path: outputPath) }

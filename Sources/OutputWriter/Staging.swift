@@ -15,8 +15,10 @@ import Synchronization
 /// A document made as a stream (a kind's JSON or CSV) is written by the thread that makes it (`stream`).
 public final class Staging: Sendable {
     let output: StagedOutput
-    /// The staging folder.
-    let root: String
+    /// The staging folder, held open.
+    let folder: StagingFolder
+    /// Where its files are written: through the open folder (`StagingFolder.path`).
+    private var root: String { folder.path }
     /// What the staging folder holds, by path, when it is brought up to date; nil when it was staged anew.
     let staged: WrittenDigests?
     /// Whether its files are still as `staged` says, before one is removed or replaced.
@@ -54,9 +56,9 @@ public final class Staging: Sendable {
         var failure: BuildFailure?
     }
 
-    init(output: StagedOutput, root: String, staged: WrittenDigests?, asWritten: AsWritten, previousIsKnown: Bool, keptAside: KeptAside? = nil) {
+    init(output: StagedOutput, folder: StagingFolder, staged: WrittenDigests?, asWritten: AsWritten, previousIsKnown: Bool, keptAside: KeptAside? = nil) {
         self.output = output
-        self.root = root
+        self.folder = folder
         self.staged = staged
         self.asWritten = asWritten
         self.previousIsKnown = previousIsKnown
@@ -167,18 +169,18 @@ public final class Staging: Sendable {
     public func finish(wanted: (String) -> Bool) throws(BuildFailure) -> StagedOutput.Summary {
         for writer in writers { writer.sync {} }
         let result = progress.withLock { $0 }
-        for folder in result.prepared { StagedOutput.removeEmptyFolders(above: folder + "/", in: root) }
+        for prepared in result.prepared { StagedOutput.removeEmptyFolders(above: prepared + "/", in: root) }
         var replacedKeptAside: KeptAside?
         do throws(WriteError) {
             if result.failure == nil, let staged {
                 try output.update(root, from: staged, asWritten: asWritten, wanted: wanted, changed: result.pending)
             }
-            if result.failure == nil { replacedKeptAside = try output.swapIn(root, keepPrevious: previousIsKnown) }
+            if result.failure == nil { replacedKeptAside = try output.swapIn(folder, keepPrevious: previousIsKnown) }
         } catch {
             fail(error)
         }
         if let failure = progress.withLock({ $0.failure }) {
-            let kept = [keptAside, StagedOutput.removeStaging(root)].compactMap { $0 }
+            let kept = [keptAside, removeFolder()].compactMap { $0 }
             throw BuildFailure(failure.diagnostics + kept.map(\.warning))
         }
         return StagedOutput.Summary(
@@ -193,12 +195,19 @@ public final class Staging: Sendable {
             if progress.failure == nil { progress.failure = BuildFailure([]) }
         }
         for writer in writers { writer.sync {} }
-        StagedOutput.removeStaging(root)
+        removeFolder()
+    }
+
+    /// Removes the staging folder after a failed write, as `StagedOutput.removeStaging` does, unless its name now
+    /// leads somewhere else: then nothing there is touched.
+    @discardableResult
+    private func removeFolder() -> KeptAside? {
+        folder.isAtItsName ? StagedOutput.removeStaging(folder.name) : nil
     }
 
     private func fail(_ error: WriteError) {
         progress.withLock { progress in
-            if progress.failure == nil { progress.failure = output.failure(error) }
+            if progress.failure == nil { progress.failure = output.failure(folder.named(error)) }
         }
     }
 

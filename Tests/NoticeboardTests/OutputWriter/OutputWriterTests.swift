@@ -111,6 +111,34 @@ import Testing
         #expect(inode("public/same.css") == inode(".public.staging/same.css"))
     }
 
+    /// Someone moves the staging folder away while a build writes into it and puts a link to a folder of their
+    /// own at its name: nothing is written into or removed from their folder, whether the staging folder was made
+    /// anew or is being brought up to date, and the build publishes nothing.
+    @Test(arguments: [false, true])
+    func aStagingFolderReplacedByALinkMidBuildIsNeitherWrittenThroughNorSwappedIn(bringingUpToDate: Bool) throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let output = StagedOutput(outputPath: folder + "/public")
+        func digest(_ text: String) -> FileDigest { Manifest.digest(Array(text.utf8)) }
+        let site = ["index.html": "home", "gone.html": "gone"]
+        _ = try output.write(site.map { OutputFile(path: $0.key, text: $0.value) }, digests: site.mapValues(digest))
+        _ = try output.write(site.map { OutputFile(path: $0.key, contents: .previous) }, digests: site.mapValues(digest), previousIsKnown: true)
+        let staging = try output.begin(staged: bringingUpToDate ? WrittenDigests(site.mapValues(digest)) : nil, previousIsKnown: true)
+        TestSupport.write("mine", to: folder + "/mine/gone.html")
+        #expect(rename(folder + "/.public.staging", folder + "/moved") == 0)
+        #expect(symlink(folder + "/mine", folder + "/.public.staging") == 0)
+
+        staging.add([(OutputFile(path: "index.html", text: "new home"), digest("new home")), (OutputFile(path: "a/new.html", text: "new"), nil)])
+        #expect(staging.stream({ $0.append(contentsOf: Array("streamed".utf8)) }, at: "api/all.json") != nil)
+        let failure = #expect(throws: BuildFailure.self) { try staging.finish(wanted: ["index.html", "a/new.html", "api/all.json"].contains) }
+        #expect(failure?.diagnostics.map(\.message) == [
+            "cannot write the site to \(folder)/public/: \(folder)/.public.staging was moved or replaced while the build wrote into it; nothing was published, and what is there now was not touched",
+        ])
+        #expect(TestSupport.tree(folder + "/mine") == ["gone.html": Data("mine".utf8)])
+        #expect(TestSupport.tree(folder + "/public") == site.mapValues { Data($0.utf8) })
+        #expect(TestSupport.read(folder + "/moved/index.html") == "new home", "the build went on writing where it had begun")
+    }
+
     /// Without a record of what the output folder holds, a new file with the same bytes as the old one is
     /// linked to it (compared byte by byte), so its time does not move; the replaced site is removed.
     @Test func aRebuildFromScratchKeepsFilesWithTheSameBytes() throws {
