@@ -7,11 +7,14 @@ import FoundationNetworking
 /// Downloads through one URLSession whose delegate this is, each stopped as soon as it passes its limit:
 /// `URLSession.data(for:)` holds a body whole however long it runs, so a server that sends without end (or a file
 /// far larger than the site says) filled the app's memory, gigabytes in seconds, before any check could run.
+/// Each is also stopped when it goes slower than `slowest`: a server that sends a byte now and then, never
+/// silent long enough for URLSession's own time-out, held a sync for as long as it went on.
 final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private struct Download {
         var data = Data()
         var response: URLResponse?
         let limit: Int
+        let started = ContinuousClock.now
         let continuation: CheckedContinuation<(Data, URLResponse), Error>
     }
 
@@ -20,11 +23,18 @@ final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Senda
         let limit: Int
     }
 
+    /// A body that came slower than `slowest`.
+    struct TooSlow: Error {
+        let slowest: DownloadPace
+    }
+
     private let lock = NSLock()
     private var downloads: [Int: Download] = [:]
     private(set) var session: URLSession!
+    let slowest: DownloadPace
 
-    init(configuration: URLSessionConfiguration) {
+    init(configuration: URLSessionConfiguration, slowest: DownloadPace) {
+        self.slowest = slowest
         super.init()
         session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
     }
@@ -65,19 +75,21 @@ final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Senda
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let passed: Download? = lock.withLock {
+        let stopped: (Download, tooLarge: Bool)? = lock.withLock {
             // Appended where it is held: a copy taken out and put back would copy the body at every part.
             downloads[dataTask.taskIdentifier]?.data.append(data)
-            guard let download = downloads[dataTask.taskIdentifier], download.data.count > download.limit else { return nil }
-            return downloads.removeValue(forKey: dataTask.taskIdentifier)
+            guard let download = downloads[dataTask.taskIdentifier] else { return nil }
+            let tooLarge = download.data.count > download.limit
+            guard tooLarge || slowest.isSlower(download.data.count, since: download.started) else { return nil }
+            return downloads.removeValue(forKey: dataTask.taskIdentifier).map { ($0, tooLarge) }
         }
-        guard let passed else { return }
+        guard let (download, tooLarge) = stopped else { return }
         dataTask.cancel()
-        // An error page's status says more than its size.
-        if let response = passed.response as? HTTPURLResponse, response.statusCode != 200 {
-            passed.continuation.resume(returning: (passed.data, response))
+        // An error page's status says more than its size or pace.
+        if let response = download.response as? HTTPURLResponse, response.statusCode != 200 {
+            download.continuation.resume(returning: (download.data, response))
         } else {
-            passed.continuation.resume(throwing: TooLarge(limit: passed.limit))
+            download.continuation.resume(throwing: tooLarge ? TooLarge(limit: download.limit) : TooSlow(slowest: slowest))
         }
     }
 
@@ -90,5 +102,29 @@ final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Senda
         } else {
             download.continuation.resume(throwing: URLError(.badServerResponse))
         }
+    }
+}
+
+/// The slowest a download may go: once `grace` has passed since it began, one that has averaged fewer than
+/// `bytesPerSecond` is stopped. URLSession stops one that goes silent (`timeoutIntervalForRequest`, 60 s by
+/// default), so the pace is checked as each part comes.
+public struct DownloadPace: Sendable, Equatable {
+    public var grace: Duration
+    public var bytesPerSecond: Int
+
+    public init(grace: Duration, bytesPerSecond: Int) {
+        self.grace = grace
+        self.bytesPerSecond = bytesPerSecond
+    }
+
+    /// After 30 s, 4 kB a second: a phone on a poor 2G link still syncs a site's head (45 kB at 43,000 listings) well
+    /// inside it, and a server dripping bytes is let go within half a minute.
+    public static let standard = DownloadPace(grace: .seconds(30), bytesPerSecond: 4096)
+
+    func isSlower(_ bytes: Int, since start: ContinuousClock.Instant) -> Bool {
+        let elapsed = ContinuousClock.now - start
+        guard elapsed > grace else { return false }
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return Double(bytes) < Double(bytesPerSecond) * seconds
     }
 }

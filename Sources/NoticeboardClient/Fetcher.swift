@@ -34,6 +34,8 @@ public final class Fetcher: @unchecked Sendable {
         case unreadable(URL, reason: String)
         /// More bytes came than the site says the file has, or than any of its documents may have.
         case tooLarge(URL, limit: Int)
+        /// The body came slower than the fetcher's slowest pace (`DownloadPace`).
+        case tooSlow(URL, slowest: DownloadPace)
 
         public var description: String {
             switch self {
@@ -42,6 +44,8 @@ public final class Fetcher: @unchecked Sendable {
             case .size(let url, let expected, let got): "\(url): \(got) bytes, the site says \(expected)"
             case .unreadable(let url, let reason): "\(url): not the document this client reads there (\(reason))"
             case .tooLarge(let url, let limit): "\(url): larger than \(limit) bytes (the size the site gives it, or the most a document may have); stopped"
+            case .tooSlow(let url, let slowest):
+                "\(url): came slower than \(slowest.bytesPerSecond) bytes a second after \(slowest.grace); stopped"
             }
         }
     }
@@ -53,13 +57,13 @@ public final class Fetcher: @unchecked Sendable {
     /// `wireSize` tells what a response took on the wire, given its decoded body: by default its
     /// Content-Length (see `contentLength`). `userAgent` names the app (`MyApp/2.1`); without it, URLSession on
     /// Linux says `<program> (unknown version)`. `configuration` is URLSession's (by default, ephemeral with no
-    /// cache: see `configuration`).
+    /// cache: see `configuration`). A download slower than `slowest` is stopped.
     public init(
         baseURL: URL, configuration: URLSessionConfiguration? = nil, userAgent: String = "NoticeboardClient",
-        wireSize: (@Sendable (Data, HTTPURLResponse) -> Int)? = nil
+        slowest: DownloadPace = .standard, wireSize: (@Sendable (Data, HTTPURLResponse) -> Int)? = nil
     ) {
         self.baseURL = baseURL.absoluteString.hasSuffix("/") ? baseURL : baseURL.appendingPathComponent("")
-        downloads = BoundedDownloads(configuration: configuration ?? Self.configuration)
+        downloads = BoundedDownloads(configuration: configuration ?? Self.configuration, slowest: slowest)
         self.userAgent = userAgent
         self.wireSize = wireSize ?? Self.contentLength
     }
@@ -119,6 +123,8 @@ public final class Fetcher: @unchecked Sendable {
             (data, response) = try await downloads.data(for: request, limit: expected?.size ?? Self.mostUnlistedBytes)
         } catch let tooLarge as BoundedDownloads.TooLarge {
             throw Failure.tooLarge(url, limit: tooLarge.limit)
+        } catch let tooSlow as BoundedDownloads.TooSlow {
+            throw Failure.tooSlow(url, slowest: tooSlow.slowest)
         }
         guard let http = response as? HTTPURLResponse, http.statusCode == 200 else {
             throw Failure.status(url, (response as? HTTPURLResponse)?.statusCode ?? 0)

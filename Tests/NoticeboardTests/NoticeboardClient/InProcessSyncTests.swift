@@ -85,6 +85,49 @@ import Testing
         #expect(Fetcher.mostUnlistedBytes == 64 << 20)
     }
 
+    /// Sends its body a byte every 50 ms for 10 s: never silent long enough for URLSession's own time-out.
+    final class DrippingServer: URLProtocol {
+        private let stopped = Mutex(false)
+
+        override class func canInit(with request: URLRequest) -> Bool { true }
+        override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
+        override func startLoading() {
+            let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:])!
+            client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+            // URLProtocol is not Sendable; its client takes parts from any thread.
+            nonisolated(unsafe) let server = self
+            Thread.detachNewThread {
+                for _ in 0..<200 where !server.stopped.withLock({ $0 }) {
+                    server.client?.urlProtocol(server, didLoad: Data("x".utf8))
+                    usleep(50_000)
+                }
+                if !server.stopped.withLock({ $0 }) { server.client?.urlProtocolDidFinishLoading(server) }
+            }
+        }
+
+        override func stopLoading() {
+            stopped.withLock { $0 = true }
+        }
+    }
+
+    /// A server that drips its body is let go once the download falls below the slowest pace, rather than
+    /// holding the sync as long as it goes on.
+    @Test func aServerThatDripsItsBodyIsLetGo() async throws {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [DrippingServer.self]
+        let slowest = DownloadPace(grace: .milliseconds(500), bytesPerSecond: 1000)
+        let fetcher = Fetcher(baseURL: URL(string: "https://example.org/catalogue/")!, configuration: configuration, slowest: slowest)
+        do {
+            let body = try await fetcher.fetch("api/sync/head.json")
+            Issue.record("took a dripped body of \(body.count) bytes whole")
+        } catch let failure as Fetcher.Failure {
+            guard case .tooSlow(_, let pace) = failure else { throw failure }
+            #expect(pace == slowest)
+            #expect(failure.description == "https://example.org/catalogue/api/sync/head.json: came slower than 1000 bytes a second after 0.5 seconds; stopped")
+        }
+    }
+
     /// Without one, URLSession on Linux says `<program> (unknown version)`.
     @Test func everyRequestSaysWhichAppFetchedIt() async throws {
         let site = TestSupport.makeSite()
