@@ -62,6 +62,7 @@ struct PageContexts: Sendable {
             "language": .string(site.language),
             "base_url": .string(site.baseURL),
             "base_path": .string(site.basePath),
+            "build_date": .date(catalogue.buildDate),
             "feeds": .list(catalogue.kinds.flatMap { Self.feedLinks($0.schema, site: site) }),
             "nav": .list(navigationKinds.flatMap { collection in
                 let entry: Value = .object([

@@ -142,7 +142,7 @@ public struct TemplateContextShape: Sendable {
     }
 
     private let site: ContextShape = .object([
-        "title": .value, "description": .value, "language": .value, "base_url": .value, "base_path": .value,
+        "title": .value, "description": .value, "language": .value, "base_url": .value, "base_path": .value, "build_date": .value,
         "nav": .list(.object(["title": .value, "path": .value, "current": .value])), "feeds": .list(Self.feedLink),
     ])
 

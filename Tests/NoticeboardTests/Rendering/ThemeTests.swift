@@ -94,11 +94,13 @@ import Testing
     }
 
     /// The page says 1.00 is due today and more is overdue; the rows say the same, and "1 day", not "1 days".
+    /// It says which day that is: a page read days after its build still counts to its build's day.
     @Test func choreRowsSayDueTodayAtOneAndOverdueAbove() throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
         let files = try TestSupport.buildTree(site)
         let board = text(files, "houses/maple-terrace/index.html")
+        #expect(board.contains(#"As of <time datetime="2026-11-23">23 November 2026</time>"#), "the day TestSupport.now builds for")
         let rows = board.components(separatedBy: "<tr").dropFirst().filter { $0.contains("<time") }
         #expect(rows.count > 5)
         for row in rows {
