@@ -45,23 +45,23 @@ public enum LevelledStaging {
     /// output does not have; with no staging record, makes the folder anew with a link to every output file.
     private static func bringLevel(_ output: StagedOutput, staged: BuildState.Staged?, outputs: OutputTable) throws(WriteError) {
         let paths: [String], held: [String: FileDigest], folder: StagingFolder
-        if let staged, let found = StagingFolder(output.stagingPath), found.isAtItsName {
+        if let staged, let found = try StagingFolder(output.stagingPath) {
             paths = Array(staged.differing.keys) + staged.missing
             held = staged.differing
             folder = found
         } else {
             StagedOutput.removeStaging(output.stagingPath)
-            try StagedOutput.makeStagingFolder(output.stagingPath)
-            guard let made = StagingFolder(output.stagingPath) else { throw WriteError(path: output.stagingPath) }
+            folder = try StagedOutput.makeStagingFolder(output.stagingPath)
             paths = Array(outputs.keys)
             held = [:]
-            folder = made
         }
-        let root = folder.path, asWritten = AsWritten(folder: root)
+        let asWritten = AsWritten(folder: folder.path)
         let wanted = Set(paths.filter { outputs[$0] != nil })
-        try output.update(root, from: WrittenDigests(held), asWritten: asWritten, wanted: wanted.contains, changed: wanted.map { OutputFile(path: $0, contents: .previous) })
+        try output.update(folder, from: WrittenDigests(held), asWritten: asWritten, wanted: wanted.contains, changed: wanted.map { OutputFile(path: $0, contents: .previous) })
         // Level, it is an earlier output again, which no update is bringing forward; one made anew loses the
         // staging marker too, so that a name put at its top is refused as in any earlier output.
-        for marker in [OwnedFolders.stagingMarker] + OwnedFolders.updateFiles { unlink(root + "/" + marker) }
+        try folder.unmark()
+        // The record saved next describes what is at the name.
+        try folder.checkAtItsName()
     }
 }

@@ -43,17 +43,16 @@ public struct StagedOutput: Sendable {
     ///     replaced site is removed.
     public func begin(staged: WrittenDigests? = nil, previousIsKnown: Bool = false) throws(BuildFailure) -> Staging {
         let staging = stagingPath
-        if let staged, let folder = StagingFolder(staging) {
-            let asWritten = AsWritten(folder: folder.path)
-            // Streamed documents go into it as they are made, before `update` marks it.
-            Self.markUpdating(folder.path)
-            return Staging(output: self, folder: folder, staged: staged, asWritten: asWritten, previousIsKnown: previousIsKnown)
-        }
-        let keptAside = Self.removeStaging(staging)
-        try? FileManager.default.createDirectory(atPath: Self.parentFolder(of: outputPath), withIntermediateDirectories: true)
         do throws(WriteError) {
-            try Self.makeStagingFolder(staging)
-            guard let folder = StagingFolder(staging) else { throw WriteError(path: staging) }
+            if let staged, let folder = try StagingFolder(staging) {
+                let asWritten = AsWritten(folder: folder.path)
+                // Streamed documents go into it as they are made, before `update` marks it.
+                Self.markUpdating(folder.path)
+                return Staging(output: self, folder: folder, staged: staged, asWritten: asWritten, previousIsKnown: previousIsKnown)
+            }
+            let keptAside = Self.removeStaging(staging)
+            try? FileManager.default.createDirectory(atPath: Self.parentFolder(of: outputPath), withIntermediateDirectories: true)
+            let folder = try Self.makeStagingFolder(staging)
             return Staging(
                 output: self, folder: folder, staged: nil, asWritten: AsWritten(folder: folder.path), previousIsKnown: previousIsKnown,
                 keptAside: keptAside)
@@ -81,12 +80,18 @@ public struct StagedOutput: Sendable {
     ///   - changed: the new site's files where it differs from the staging folder; `.previous` for one the
     ///     output folder holds.
     public func replace(staged: WrittenDigests, wanted: Set<String>, changed: [OutputFile]) throws(BuildFailure) -> Bool {
-        guard let folder = StagingFolder(stagingPath), folder.isAtItsName else { return false }
+        let found: StagingFolder?
         do throws(WriteError) {
-            try update(folder.path, from: staged, asWritten: AsWritten(folder: folder.path), wanted: wanted.contains, changed: changed)
+            found = try StagingFolder(stagingPath)
+        } catch {
+            throw failure(error)
+        }
+        guard let folder = found else { return false }
+        do throws(WriteError) {
+            try update(folder, from: staged, asWritten: AsWritten(folder: folder.path), wanted: wanted.contains, changed: changed)
             try swapIn(folder, keepPrevious: true)
         } catch {
-            let kept = folder.isAtItsName ? Self.removeStaging(folder.name) : nil
+            let kept = folder.removeAfterFailure()
             throw BuildFailure(failure(folder.named(error)).diagnostics + [kept?.warning].compactMap { $0 })
         }
         return true
@@ -134,13 +139,12 @@ public struct StagedOutput: Sendable {
         !path.utf8.contains(0) && !RelativePath.hasEmptyOrDotSegment(path)
     }
 
-    /// The first thing written: when this fails, the output's folder cannot be written at all.
-    static func makeStagingFolder(_ path: String) throws(WriteError) {
-        guard mkdir(path, 0o755) == 0 else {
-            let parent = parentFolder(of: path)
-            throw WriteError(message: "cannot create a folder in \(parent) (\(String(cString: strerror(errno))))")
-        }
-        try markStaging(path)
+    /// The first thing written: when this fails, the output's folder cannot be written at all. Marked through
+    /// the folder made, so a link put at its name meanwhile is not written through.
+    static func makeStagingFolder(_ path: String) throws(WriteError) -> StagingFolder {
+        let folder = try StagingFolder.make(path)
+        try markStaging(folder.path)
+        return folder
     }
 
     /// Removes a staging folder (or the site it holds after a swap), marker last: a build killed half-way
@@ -173,7 +177,8 @@ public struct StagedOutput: Sendable {
     /// to date (`markUpdating`), removes what is no longer wanted, and replaces the `changed` files (a file is
     /// unlinked first, never overwritten: it may be a hard link shared with the output folder). Refuses when a
     /// file it would remove or replace is not as its build wrote it (`asWritten`, made before anything changed).
-    func update(_ root: String, from staged: WrittenDigests, asWritten: AsWritten, wanted: (String) -> Bool, changed: [OutputFile]) throws(WriteError) {
+    func update(_ folder: StagingFolder, from staged: WrittenDigests, asWritten: AsWritten, wanted: (String) -> Bool, changed: [OutputFile]) throws(WriteError) {
+        let root = folder.path
         Self.markUpdating(root)
         var unwanted: [String] = []
         staged.forEach { path, _ in if !wanted(path) { unwanted.append(path) } }
@@ -303,22 +308,30 @@ public struct StagedOutput: Sendable {
     @discardableResult
     func swapIn(_ folder: StagingFolder, keepPrevious: Bool) throws(WriteError) -> KeptAside? {
         let staging = folder.name
-        for marker in [OwnedFolders.stagingMarker] + OwnedFolders.updateFiles {
-            guard unlink(folder.path + "/" + marker) == 0 || errno == ENOENT else { throw WriteError(path: staging) }
-        }
         try folder.checkAtItsName()
+        try folder.unmark()
         var info = stat()
         if lstat(outputPath, &info) != 0 {
             guard errno == ENOENT else { throw WriteError(path: outputPath) }
             guard rename(staging, outputPath) == 0 else { throw WriteError(path: outputPath) }
+            try checkSwapped(folder) { rename(outputPath, staging) }
             return nil
         }
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
             throw WriteError(message: "\(outputPath) exists and is not a folder")
         }
         guard nb_rename_exchange(staging, outputPath) == 0 else { throw WriteError(path: outputPath) }
+        try checkSwapped(folder) { nb_rename_exchange(staging, outputPath) }
         // The staging path now holds the previous site.
         return keepPrevious ? nil : Self.removeStaging(staging)
+    }
+
+    /// After the rename that swaps the staging folder in by name: the output is that folder, or what was put at
+    /// the staging folder's name just before the rename, which `undo` renames back.
+    private func checkSwapped(_ folder: StagingFolder, undo: () -> Int32) throws(WriteError) {
+        guard !folder.isAt(outputPath) else { return }
+        _ = undo()
+        throw WriteError(message: "\(folder.name) was replaced as the build swapped it in; nothing was published")
     }
 
     private static func makeDirectory(_ path: String) throws(WriteError) {

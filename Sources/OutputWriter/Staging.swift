@@ -173,14 +173,14 @@ public final class Staging: Sendable {
         var replacedKeptAside: KeptAside?
         do throws(WriteError) {
             if result.failure == nil, let staged {
-                try output.update(root, from: staged, asWritten: asWritten, wanted: wanted, changed: result.pending)
+                try output.update(folder, from: staged, asWritten: asWritten, wanted: wanted, changed: result.pending)
             }
             if result.failure == nil { replacedKeptAside = try output.swapIn(folder, keepPrevious: previousIsKnown) }
         } catch {
             fail(error)
         }
         if let failure = progress.withLock({ $0.failure }) {
-            let kept = [keptAside, removeFolder()].compactMap { $0 }
+            let kept = [keptAside, folder.removeAfterFailure()].compactMap { $0 }
             throw BuildFailure(failure.diagnostics + kept.map(\.warning))
         }
         return StagedOutput.Summary(
@@ -195,14 +195,7 @@ public final class Staging: Sendable {
             if progress.failure == nil { progress.failure = BuildFailure([]) }
         }
         for writer in writers { writer.sync {} }
-        removeFolder()
-    }
-
-    /// Removes the staging folder after a failed write, as `StagedOutput.removeStaging` does, unless its name now
-    /// leads somewhere else: then nothing there is touched.
-    @discardableResult
-    private func removeFolder() -> KeptAside? {
-        folder.isAtItsName ? StagedOutput.removeStaging(folder.name) : nil
+        folder.removeAfterFailure()
     }
 
     private func fail(_ error: WriteError) {

@@ -112,10 +112,10 @@ import Testing
     }
 
     /// Someone moves the staging folder away while a build writes into it and puts a link to a folder of their
-    /// own at its name: nothing is written into or removed from their folder, whether the staging folder was made
-    /// anew or is being brought up to date, and the build publishes nothing.
-    @Test(arguments: [false, true])
-    func aStagingFolderReplacedByALinkMidBuildIsNeitherWrittenThroughNorSwappedIn(bringingUpToDate: Bool) throws {
+    /// own, or a folder, at its name: nothing is written into or removed from theirs, whether the staging folder was
+    /// made anew or is being brought up to date, and the build publishes nothing.
+    @Test(arguments: [false, true], [true, false])
+    func aStagingFolderReplacedMidBuildIsNeitherWrittenThroughNorSwappedIn(bringingUpToDate: Bool, byALink: Bool) throws {
         let folder = TestSupport.temporaryFolder()
         defer { TestSupport.removeTree(folder) }
         let output = StagedOutput(outputPath: folder + "/public")
@@ -124,9 +124,10 @@ import Testing
         _ = try output.write(site.map { OutputFile(path: $0.key, text: $0.value) }, digests: site.mapValues(digest))
         _ = try output.write(site.map { OutputFile(path: $0.key, contents: .previous) }, digests: site.mapValues(digest), previousIsKnown: true)
         let staging = try output.begin(staged: bringingUpToDate ? WrittenDigests(site.mapValues(digest)) : nil, previousIsKnown: true)
-        TestSupport.write("mine", to: folder + "/mine/gone.html")
         #expect(rename(folder + "/.public.staging", folder + "/moved") == 0)
-        #expect(symlink(folder + "/mine", folder + "/.public.staging") == 0)
+        let theirs = byALink ? folder + "/mine" : folder + "/.public.staging"
+        TestSupport.write("mine", to: theirs + "/gone.html")
+        if byALink { #expect(symlink(theirs, folder + "/.public.staging") == 0) }
 
         staging.add([(OutputFile(path: "index.html", text: "new home"), digest("new home")), (OutputFile(path: "a/new.html", text: "new"), nil)])
         #expect(staging.stream({ $0.append(contentsOf: Array("streamed".utf8)) }, at: "api/all.json") != nil)
@@ -134,7 +135,7 @@ import Testing
         #expect(failure?.diagnostics.map(\.message) == [
             "cannot write the site to \(folder)/public/: \(folder)/.public.staging was moved or replaced while the build wrote into it; nothing was published, and what is there now was not touched",
         ])
-        #expect(TestSupport.tree(folder + "/mine") == ["gone.html": Data("mine".utf8)])
+        #expect(TestSupport.tree(theirs) == ["gone.html": Data("mine".utf8)])
         #expect(TestSupport.tree(folder + "/public") == site.mapValues { Data($0.utf8) })
         #expect(TestSupport.read(folder + "/moved/index.html") == "new home", "the build went on writing where it had begun")
     }
