@@ -14,7 +14,8 @@ final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Senda
         var data = Data()
         var response: URLResponse?
         let limit: Int
-        let started = ContinuousClock.now
+        /// Counted from the response, so that connecting is not counted as slowness.
+        var pace: DownloadPace.Window?
         let continuation: CheckedContinuation<(Data, URLResponse), Error>
     }
 
@@ -24,9 +25,7 @@ final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Senda
     }
 
     /// A body that came slower than `slowest`.
-    struct TooSlow: Error {
-        let slowest: DownloadPace
-    }
+    struct TooSlow: Error {}
 
     private let lock = NSLock()
     private var downloads: [Int: Download] = [:]
@@ -40,8 +39,8 @@ final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Senda
     }
 
     /// The body and response of `request`, failing with `TooLarge` once the body of a 200 response passes `limit`
-    /// bytes (another's is cut there, for its status to be reported). Cancelling the calling task ends the wait at
-    /// once, and cancels the download.
+    /// bytes, or with `TooSlow` once it goes slower than `slowest` (another's body is cut there, for its status to
+    /// be reported). Cancelling the calling task ends the wait at once, and cancels the download.
     func data(for request: URLRequest, limit: Int) async throws -> (Data, URLResponse) {
         let task = session.dataTask(with: request)
         return try await withTaskCancellationHandler {
@@ -70,7 +69,10 @@ final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Senda
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
-        lock.withLock { downloads[dataTask.taskIdentifier]?.response = response }
+        lock.withLock {
+            downloads[dataTask.taskIdentifier]?.response = response
+            downloads[dataTask.taskIdentifier]?.pace = DownloadPace.Window()
+        }
         completionHandler(.allow)
     }
 
@@ -78,9 +80,10 @@ final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Senda
         let stopped: (Download, tooLarge: Bool)? = lock.withLock {
             // Appended where it is held: a copy taken out and put back would copy the body at every part.
             downloads[dataTask.taskIdentifier]?.data.append(data)
-            guard let download = downloads[dataTask.taskIdentifier] else { return nil }
-            let tooLarge = download.data.count > download.limit
-            guard tooLarge || slowest.isSlower(download.data.count, since: download.started) else { return nil }
+            guard let received = downloads[dataTask.taskIdentifier]?.data.count else { return nil }
+            let tooLarge = received > downloads[dataTask.taskIdentifier]!.limit
+            let tooSlow = downloads[dataTask.taskIdentifier]!.pace?.isBehind(slowest, received: received) ?? false
+            guard tooLarge || tooSlow else { return nil }
             return downloads.removeValue(forKey: dataTask.taskIdentifier).map { ($0, tooLarge) }
         }
         guard let (download, tooLarge) = stopped else { return }
@@ -89,7 +92,7 @@ final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Senda
         if let response = download.response as? HTTPURLResponse, response.statusCode != 200 {
             download.continuation.resume(returning: (download.data, response))
         } else {
-            download.continuation.resume(throwing: tooLarge ? TooLarge(limit: download.limit) : TooSlow(slowest: slowest))
+            download.continuation.resume(throwing: tooLarge ? TooLarge(limit: download.limit) : TooSlow())
         }
     }
 
@@ -105,26 +108,3 @@ final class BoundedDownloads: NSObject, URLSessionDataDelegate, @unchecked Senda
     }
 }
 
-/// The slowest a download may go: once `grace` has passed since it began, one that has averaged fewer than
-/// `bytesPerSecond` is stopped. URLSession stops one that goes silent (`timeoutIntervalForRequest`, 60 s by
-/// default), so the pace is checked as each part comes.
-public struct DownloadPace: Sendable, Equatable {
-    public var grace: Duration
-    public var bytesPerSecond: Int
-
-    public init(grace: Duration, bytesPerSecond: Int) {
-        self.grace = grace
-        self.bytesPerSecond = bytesPerSecond
-    }
-
-    /// After 30 s, 4 kB a second: a phone on a poor 2G link still syncs a site's head (45 kB at 43,000 listings) well
-    /// inside it, and a server dripping bytes is let go within half a minute.
-    public static let standard = DownloadPace(grace: .seconds(30), bytesPerSecond: 4096)
-
-    func isSlower(_ bytes: Int, since start: ContinuousClock.Instant) -> Bool {
-        let elapsed = ContinuousClock.now - start
-        guard elapsed > grace else { return false }
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return Double(bytes) < Double(bytesPerSecond) * seconds
-    }
-}

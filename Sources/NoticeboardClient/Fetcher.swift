@@ -34,7 +34,7 @@ public final class Fetcher: @unchecked Sendable {
         case unreadable(URL, reason: String)
         /// More bytes came than the site says the file has, or than any of its documents may have.
         case tooLarge(URL, limit: Int)
-        /// The body came slower than the fetcher's slowest pace (`DownloadPace`).
+        /// The body came slower than the fetcher's slowest pace.
         case tooSlow(URL, slowest: DownloadPace)
 
         public var description: String {
@@ -45,7 +45,7 @@ public final class Fetcher: @unchecked Sendable {
             case .unreadable(let url, let reason): "\(url): not the document this client reads there (\(reason))"
             case .tooLarge(let url, let limit): "\(url): larger than \(limit) bytes (the size the site gives it, or the most a document may have); stopped"
             case .tooSlow(let url, let slowest):
-                "\(url): came slower than \(slowest.bytesPerSecond) bytes a second after \(slowest.grace); stopped"
+                "\(url): fewer than \(slowest.bytes) bytes came in \(String(format: "%g", slowest.within / .seconds(1))) s; stopped"
             }
         }
     }
@@ -113,7 +113,7 @@ public final class Fetcher: @unchecked Sendable {
     }
 
     /// The bytes at `pathOrURL`; with `expected`, checked against its size and SHA-256. A body is stopped as soon as
-    /// it passes that size, or `mostUnlistedBytes` without one.
+    /// it passes that size, or `mostUnlistedBytes` without one, or goes slower than `slowest`.
     public func fetch(_ pathOrURL: String, expected: (size: Int, sha256: String)? = nil) async throws -> Data {
         let url = url(pathOrURL)
         var request = URLRequest(url: url)
@@ -123,8 +123,8 @@ public final class Fetcher: @unchecked Sendable {
             (data, response) = try await downloads.data(for: request, limit: expected?.size ?? Self.mostUnlistedBytes)
         } catch let tooLarge as BoundedDownloads.TooLarge {
             throw Failure.tooLarge(url, limit: tooLarge.limit)
-        } catch let tooSlow as BoundedDownloads.TooSlow {
-            throw Failure.tooSlow(url, slowest: tooSlow.slowest)
+        } catch is BoundedDownloads.TooSlow {
+            throw Failure.tooSlow(url, slowest: downloads.slowest)
         }
         guard let http = response as? HTTPURLResponse, http.statusCode == 200 else {
             throw Failure.status(url, (response as? HTTPURLResponse)?.statusCode ?? 0)

@@ -116,7 +116,7 @@ import Testing
     @Test func aServerThatDripsItsBodyIsLetGo() async throws {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [DrippingServer.self]
-        let slowest = DownloadPace(grace: .milliseconds(500), bytesPerSecond: 1000)
+        let slowest = DownloadPace(bytes: 1000, within: .milliseconds(500))
         let fetcher = Fetcher(baseURL: URL(string: "https://example.org/catalogue/")!, configuration: configuration, slowest: slowest)
         do {
             let body = try await fetcher.fetch("api/sync/head.json")
@@ -124,7 +124,7 @@ import Testing
         } catch let failure as Fetcher.Failure {
             guard case .tooSlow(_, let pace) = failure else { throw failure }
             #expect(pace == slowest)
-            #expect(failure.description == "https://example.org/catalogue/api/sync/head.json: came slower than 1000 bytes a second after 0.5 seconds; stopped")
+            #expect(failure.description == "https://example.org/catalogue/api/sync/head.json: fewer than 1000 bytes came in 0.5 s; stopped")
         }
     }
 
