@@ -12,7 +12,8 @@ under /catalogue/, and checks:
 - in headless Chromium, the home page, a cleaner's page, a facet value page and the search page: no console
   errors, no serious or critical axe-core violations, nothing wider than a 390 px phone; screenshots at
   1280 px and 390 px in site-check/screenshots/; the search page's filters, its use by keyboard alone, and a
-  dropped connection (a file that failed to load is asked for again);
+  dropped connection (a file that failed to load is asked for again); on a phone, the navigation menu closed by
+  Escape, with the focus back on its toggle (site_check/navigation.py);
 - what the home and search pages transfer with everything they load; the search page's first results under
   100 kB in at most 8 requests;
 - on a generated S catalogue (`noticeboard generate`, 4,000 listings) served with gzip: the requests and bytes
@@ -37,7 +38,7 @@ from urllib.parse import urljoin
 
 from selenium.common.exceptions import TimeoutException
 
-from site_check import browser, documents, map_and_daily, sabotage, search_page, search_weight, structured
+from site_check import browser, documents, map_and_daily, navigation, sabotage, search_page, search_weight, structured
 from site_check.report import Report
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -177,6 +178,7 @@ def check(public, screenshots, report):
             sizes = visit(driver, site, name, path, screenshots, report)
             if name in ("home", "search"):
                 weigh(name, sizes, report)
+        navigation.check_menu_escape(driver, site, report)
         search_page.check_filters(driver, site, public, report)
         search_page.check_keyboard(driver, site, report)
         search_page.check_unknown_value(driver, site, report)

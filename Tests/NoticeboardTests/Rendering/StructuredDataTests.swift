@@ -58,7 +58,7 @@ import Testing
         #expect(block.contains(#"Ana \u003c/script\u003e"#))
         let document = try #require(try JSONSerialization.jsonObject(with: Data(block.utf8)) as? [String: Any])
         #expect(document["name"] as? String == hostile)
-        #expect(page.components(separatedBy: "<script").count == 2, "only the JSON-LD script element")
+        #expect(page.components(separatedBy: "<script").count == 3, "only the menu's script and the JSON-LD script element")
     }
 
     static func document(_ files: [String: Data], _ path: String) throws -> [String: Any] {
