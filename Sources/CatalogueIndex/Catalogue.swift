@@ -12,7 +12,7 @@ public struct Catalogue: Sendable {
     public let buildDate: CalendarDate
     /// In the site's navigation order.
     public let kinds: [KindCollection]
-    /// The most recent listings across kinds that declare a date field, newest first.
+    /// The most recent listings across the kinds visitors browse that declare a date field, newest first.
     public let newest: [Listing]
     /// Free pages; those in the navigation first, in their order, then the rest by title.
     public let pages: [FreePage]
@@ -51,7 +51,7 @@ public struct Catalogue: Sendable {
         }
         guard !indexed.contains(where: { !$0.1.isEmpty }) else { throw BuildFailure(indexed.flatMap(\.1)) }
         kinds = indexed.map(\.0)
-        let dated = kinds.filter(\.schema.hasPages).flatMap { collection -> [(CalendarDate, Listing)] in
+        let dated = kinds.filter(\.schema.isBrowsed).flatMap { collection -> [(CalendarDate, Listing)] in
             guard let dateField = collection.schema.dateField else { return [] }
             return collection.listings.compactMap { listing in
                 if case .date(let date)? = listing.fields[dateField] { return (date, listing) }

@@ -12,7 +12,7 @@ extension SiteRenderer {
         let context = pageContext("home", site: contexts.siteValue(.outside), [
             "page": contexts.page(title: site.title, outputPath: "", description: site.description),
             "is_home": .bool(true),
-            "kinds": .list(catalogue.kinds.filter(\.schema.hasPages).map { contexts.kindValue($0).value }),
+            "kinds": .list(catalogue.kinds.filter(\.schema.isBrowsed).map { contexts.kindValue($0).value }),
             "newest": .list(catalogue.newest.compactMap { listing in
                 catalogue.collection(listing.kind).map { contexts.card(listing, schema: $0.schema, firstScreen: false) }
             }),
@@ -84,9 +84,10 @@ extension SiteRenderer {
             combined: combined, cardDigests: cardDigests)
     }
 
-    /// A facet value's other facets for search links (`PageContexts.combinedFilters`); none without a search page.
+    /// A facet value's other facets for search links (`PageContexts.combinedFilters`); none without a search page
+    /// or for a kind search leaves out.
     func combinedFilters(_ value: FacetValue, of facet: Facet, in collection: KindCollection) -> Value {
-        templates.names.contains("search") ? contexts.combinedFilters(value, of: facet, in: collection) : .list([])
+        templates.names.contains("search") && collection.schema.isBrowsed ? contexts.combinedFilters(value, of: facet, in: collection) : .list([])
     }
 
     /// The list's pages in `pages` (counting from 0; see `RenderPass.listPageGroups`). `links` is shared by
@@ -123,10 +124,11 @@ extension SiteRenderer {
 
     /// A list page's other orders: each of the kind's sort fields as the search page sorts them (it fetches
     /// only that order's ranks and the cards it shows), with the facet value of a facet page as a filter.
-    /// The first is the list's own order (`current`). Empty when the site has no search page or no other order.
+    /// The first is the list's own order (`current`). Empty when the site has no search page or no other order,
+    /// and for a kind search leaves out.
     func sortChoices(_ schema: KindSchema, filter: (name: String, value: String)?) -> Value {
         // A facet over a collection's entries lists entries, which search does not sort.
-        guard templates.names.contains("search"), schema.sort.count > 1, !schema.facetIsOverEntries(filter?.name ?? "") else { return .list([]) }
+        guard templates.names.contains("search"), schema.isBrowsed, schema.sort.count > 1, !schema.facetIsOverEntries(filter?.name ?? "") else { return .list([]) }
         let filters = [(SearchPageQuery.kind, schema.name)] + (filter.map { [$0] } ?? [])
         return .list(schema.sort.enumerated().compactMap { index, key in
             guard let label = schema.label(of: key.field) else { return nil }
@@ -180,7 +182,7 @@ extension SiteRenderer {
             "page": contexts.page(title: "Search", outputPath: "search/", description: "Search every listing on \(site.title)."),
             "index_url": .string(site.path(SiteRenderer.searchFolder)),
             // Without JavaScript, the page offers each kind's facet pages instead.
-            "browse": .list(catalogue.kinds.filter(\.schema.hasPages).map { collection in
+            "browse": .list(catalogue.kinds.filter(\.schema.isBrowsed).map { collection in
                 .object([
                     "title": .string(collection.schema.title), "path": .string(site.path(collection.outputPath)),
                     "facets": contexts.facetsValue(collection),

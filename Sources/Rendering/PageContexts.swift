@@ -82,11 +82,11 @@ struct PageContexts: Sendable {
         ])
     }
 
-    /// The kinds the navigation links: those `nav:` names in its order, or every kind with pages; a kind
+    /// The kinds the navigation links: those `nav:` names in its order, or every kind visitors browse; a kind
     /// without pages has nothing to link.
     private var navigationKinds: [KindCollection] {
-        let chosen = site.nav.map { names in names.compactMap(catalogue.collection) } ?? catalogue.kinds
-        return chosen.filter(\.schema.hasPages)
+        guard let names = site.nav else { return catalogue.kinds.filter(\.schema.isBrowsed) }
+        return names.compactMap(catalogue.collection).filter(\.schema.hasPages)
     }
 
     /// The kind's map page, when it has one.

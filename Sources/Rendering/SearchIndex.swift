@@ -81,8 +81,8 @@ extension SiteRenderer {
         return (files, corpus)
     }
 
-    /// The kinds whose listings search finds: those with pages, in navigation order.
-    private var searchedKinds: [KindCollection] { catalogue.kinds.filter(\.schema.hasPages) }
+    /// The kinds whose listings search finds: those visitors browse, in navigation order.
+    private var searchedKinds: [KindCollection] { catalogue.kinds.filter(\.schema.isBrowsed) }
 
     /// The numbers of each kind's documents.
     private static func documentNumbers(_ collections: [KindCollection]) -> [Range<Int>] {

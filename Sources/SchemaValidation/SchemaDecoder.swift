@@ -13,7 +13,7 @@ public func decodeKindSchema(_ root: YAMLNode?, kind: String, file: String, know
     settings.reportUnknownKeys(
         known: [
             "title", "singular", "description", "title_field", "date_field", "entries_field", "sort", "fields", "derived",
-            "facets", "pages", "daily", "feeds", "geo", "search_range", "entry_sort", "schema_org", "card",
+            "facets", "pages", "browse", "daily", "feeds", "geo", "search_range", "entry_sort", "schema_org", "card",
         ],
         what: "a kind schema", problems: &problems)
     let reader = KindSchemaReader(settings, root: root, knownKinds: knownKinds, problems: &problems)
@@ -61,7 +61,7 @@ public func decodeKindSchema(_ root: YAMLNode?, kind: String, file: String, know
         description: settings.string("description", problems: &problems) ?? "", titleField: titleField,
         dateField: dateField, entriesField: entriesField, entrySort: entrySort, sort: sort,
         fields: geo.map { boundedCoordinates(fields, $0) } ?? fields, derived: derived, facets: facets,
-        hasPages: settings.bool("pages", problems: &problems) ?? true, daily: daily, feeds: feeds, geo: geo,
+        hasPages: settings.bool("pages", problems: &problems) ?? true, browsable: reader.browsable(problems: &problems), daily: daily, feeds: feeds, geo: geo,
         searchRange: searchRange, schemaOrg: schemaOrg, card: card, file: file), problems.list)
 }
 
@@ -149,6 +149,15 @@ private struct KindSchemaReader {
             feeds.append(format)
         }
         return feeds
+    }
+
+    /// `browse: false`, for a kind with pages that visitors are not offered; a kind without pages has none.
+    func browsable(problems: inout Problems) -> Bool {
+        guard let browse = settings.bool("browse", problems: &problems) else { return true }
+        if case .scalar("false", _)? = settings.value("pages")?.content, let node = settings.value("browse") {
+            problems.error(node, "a kind with 'pages: false' has no pages to browse; leave out 'browse'")
+        }
+        return browse
     }
 
     /// `daily: true`, or `daily: {days: N}`.

@@ -21,6 +21,9 @@ public struct KindSchema: Sendable {
     public var facets: [String]
     /// False for kinds that only feed other pages and JSON (reviews): no index or listing pages.
     public var hasPages: Bool
+    /// False (`browse: false`) for a kind with pages that is not for visitors to browse (an app's message
+    /// templates): see `isBrowsed`.
+    public var browsable: Bool
     /// Publishes one entry (or listing) per day at `/api/<kind>/daily/YYYY-MM-DD.json`.
     public var daily: DailyPick?
     public var feeds: [FeedFormat]
@@ -38,7 +41,7 @@ public struct KindSchema: Sendable {
     public init(
         name: String, title: String, singular: String, description: String, titleField: String,
         dateField: String? = nil, entriesField: String? = nil, entrySort: [SortKey] = [], sort: [SortKey] = [], fields: [FieldSchema],
-        derived: [DerivedField] = [], facets: [String] = [], hasPages: Bool = true, daily: DailyPick? = nil,
+        derived: [DerivedField] = [], facets: [String] = [], hasPages: Bool = true, browsable: Bool = true, daily: DailyPick? = nil,
         feeds: [FeedFormat] = [], geo: GeoFields? = nil, searchRange: String? = nil, schemaOrg: SchemaOrgMapping? = nil, card: CardFields? = nil, file: String
     ) {
         self.name = name
@@ -54,6 +57,7 @@ public struct KindSchema: Sendable {
         self.derived = derived
         self.facets = facets
         self.hasPages = hasPages
+        self.browsable = browsable
         self.daily = daily
         self.feeds = feeds
         self.geo = geo
@@ -62,6 +66,10 @@ public struct KindSchema: Sendable {
         self.card = card
         self.file = file
     }
+
+    /// Whether visitors are offered the kind to browse: the home page's kinds, the navigation's by default, the
+    /// newest listings and search. Its pages are written either way.
+    public var isBrowsed: Bool { hasPages && browsable }
 
     public func field(named name: String) -> FieldSchema? {
         fields.first { $0.name == name }

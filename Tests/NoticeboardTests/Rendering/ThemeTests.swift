@@ -32,6 +32,26 @@ import Testing
         #expect(all.contains("<li><a href=\"/catalogue/owners/\">Owners</a></li>\n<li><a href=\"/catalogue/quotes/\">"))
     }
 
+    /// The alert messages (`browse: false`) keep their page, but the home page's Browse, the navigation by
+    /// default, and search (its index and its links for browsing without JavaScript) do not offer them.
+    @Test func aKindNotForBrowsingKeepsItsPageButIsNotOffered() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let config = TestSupport.read(site + "/content/site.yaml")
+        TestSupport.write(config.replacingOccurrences(of: "\nnav: [cleaners, rentals, quotes]\n", with: "\n"), to: site + "/content/site.yaml")
+        let files = try TestSupport.buildTree(site)
+        #expect(files["alerts/templates/index.html"] != nil && files["alerts/index.html"] != nil)
+        let home = text(files, "index.html"), search = text(files, "search/index.html")
+        let browse = try #require(home.range(of: "<ul class=\"kind-list\">")), browseEnd = try #require(home.range(of: "</ul>", range: browse.upperBound..<home.endIndex))
+        let kinds = home[browse.upperBound..<browseEnd.lowerBound].matches(of: /<a href="\/catalogue\/([a-z]+)\/">/).map { String($0.1) }
+        #expect(kinds == ["cleaners", "rentals", "owners", "quotes", "houses"])
+        #expect(!home.contains("/catalogue/alerts/") && !search.contains("/catalogue/alerts/"))
+        #expect(search.contains("<li><a href=\"/catalogue/houses/\">Chore boards</a></li>"))
+        let meta = try TestSupport.json(files, "api/search/meta.json")
+        let searched = try #require(meta["kinds"] as? [[String: Any]]).compactMap { $0["name"] as? String }
+        #expect(searched == ["cleaners", "rentals", "owners", "quotes", "houses"])
+    }
+
     /// Text 4.5:1 and the focus ring 3:1 against the page, in the light theme and in the dark one.
     @Test func bothColourSchemesKeepTheirContrast() throws {
         let css = TestSupport.read(TestSupport.repository + "/templates/assets/style.css")
