@@ -33,7 +33,7 @@ public enum Outputs {
         // The search index, split into small files (SearchIndex.swift).
         .site(
             "search index", ["api/search/meta.json", "api/search/terms/<n>.json", "api/search/facets/<n>.json", "api/search/cards/<n>.json",
-            "api/search/range/<kind>.json", "api/search/sort/<kind>.<field>.json"], shows: .everyListing
+            "api/search/range/<kind>.json", "api/search/sort/<kind>.<field>.json", "api/search/order/<kind>.json"], shows: .everyListing
         ) { pass in [.documentBatches { emit in pass.searchIndex(emit: emit) }] },
         // Kinds with `geo`: their places on a map, and as a list (MapPages.swift). A map page is one page of
         // 25 MB at 100,000 places, made early: at the end of the render it was the peak of a build's memory.

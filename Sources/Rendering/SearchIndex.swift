@@ -13,6 +13,7 @@ import Support
 /// - `cards/<n>.json`: what a result shows, up to `cardsPerFile` documents a file (`cardFileStarts`).
 /// - `range/<kind>.json`, `sort/<kind>.<field>.json`: a kind's range values and its order by a sort field
 ///   other than its first, fetched only when a query uses them.
+/// - `order/<kind>.json`: where each of a kind's documents stands in its list, for results without words.
 ///
 /// Documents are numbered by kind in navigation order, each kind clustered by one facet's values
 /// (`searchedKind`).
@@ -37,7 +38,7 @@ extension SiteRenderer {
         var files = facetFiles + made.cardFiles
         for (index, kind) in kinds.enumerated() {
             files += searchRangeFile(kind.collection, ranges: made.ranges[numbers[index]]).map { [$0] } ?? []
-            files += searchSortFiles(kind)
+            files += [searchOrderFile(kind)] + searchSortFiles(kind)
         }
         files += searchTermAndMetaFiles(
             terms, documents: made.count, cardStarts: made.cardStarts, facetValues: facetValues, collections: collections, numbers: numbers)
@@ -257,10 +258,12 @@ extension SiteRenderer {
             }),
             "range": range,
             "sorts": .list(sorts),
+            "order": .string(Self.searchOrderPath(schema)),
         ])
     }
 
     private static func searchRangePath(_ schema: KindSchema) -> String { "range/\(schema.name).json" }
+    private static func searchOrderPath(_ schema: KindSchema) -> String { "order/\(schema.name).json" }
     private static func searchSortPath(_ schema: KindSchema, _ key: SortKey) -> String { "sort/\(schema.name).\(key.field).json" }
 
     /// A kind's range values in document order, when it has a range field.
@@ -268,6 +271,17 @@ extension SiteRenderer {
         let schema = collection.schema
         guard let field = schema.searchRange, schema.label(of: field) != nil else { return nil }
         return searchFile(Self.searchRangePath(schema), schema: "search.range", ["values": .list(Array(ranges))])
+    }
+
+    /// Each document's place in its kind's list, in document order: as runs of increasing places (each cluster's
+    /// documents are in the list's order), each run's places as postings.
+    private func searchOrderFile(_ kind: SearchedKind) -> OutputFile {
+        var runs: [[Int32]] = []
+        for place in kind.order {
+            if let last = runs.last?.last, last < place { runs[runs.count - 1].append(Int32(place)) } else { runs.append([Int32(place)]) }
+        }
+        let encoded = runs.map { Value.string(SearchPostings.encode(increasing: $0)) }
+        return searchFile(Self.searchOrderPath(kind.collection.schema), schema: "search.order", ["runs": .list(encoded)])
     }
 
     /// A kind's ranks by each sort field, in document order.

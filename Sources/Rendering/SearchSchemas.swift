@@ -15,6 +15,7 @@ extension SiteRenderer {
             ])),
             "range": .object(["oneOf": .list([.object(["type": .string("null")]), requiredObject(["field": string, "label": string, "file": string])])]),
             "sorts": array(requiredObject(["field": string, "label": string, "file": string])),
+            "order": string,
         ])
         return [
             ("search.meta", searchDocument("search.meta", "Search index: kinds, facets, term files", [
@@ -37,6 +38,7 @@ extension SiteRenderer {
                 "values": array(.object(["type": .list([.string("number"), .string("null")])])),
             ])),
             ("search.sort", searchDocument("search.sort", "Search index: a kind's order by one field", ["ranks": array(count)])),
+            ("search.order", searchDocument("search.order", "Search index: where a kind's documents stand in its list", ["runs": array(postings)])),
         ]
     }
 

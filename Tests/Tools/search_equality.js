@@ -4,8 +4,9 @@
 // same documents.
 //
 // Usage: search_equality.js INDEX_FOLDER LISTINGS_JSON QUERIES SEED
-//   INDEX_FOLDER: a build's api/search/; LISTINGS_JSON: {documents: [{kind, title, text, facets, range}]} in
-//   document order (what SearchDocument holds). Prints one summary line; exits 1 on any difference.
+//   INDEX_FOLDER: a build's api/search/; LISTINGS_JSON: {documents: [{kind, title, text, facets, range, place}]}
+//   in document order (what SearchDocument holds, and the listing's place in its kind's list). Prints one
+//   summary line; exits 1 on any difference.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -136,7 +137,7 @@ function generatedQuery(meta) {
 
 async function main() {
   const meta = await search.meta();
-  let differences = 0, withResults = 0, withCJK = 0, cjkWithResults = 0, countsChecked = 0;
+  let differences = 0, withResults = 0, withCJK = 0, cjkWithResults = 0, countsChecked = 0, withoutWords = 0;
   for (let n = 0; n < Number(queryCount); n++) {
     const query = generatedQuery(meta);
     const fromIndex = await search.run(query);
@@ -157,13 +158,21 @@ async function main() {
         console.log(`counts differ: ${JSON.stringify(query)}: index ${JSON.stringify(counts)}, brute force ${JSON.stringify(expectedCounts)}`);
       }
     }
-    if (query.sort === '' && !inRelevanceOrder(fromIndex, query)) {
+    if (query.sort === '' && engine.words(query.words).length && !inRelevanceOrder(fromIndex, query)) {
       differences++;
       console.log(`not in relevance order: ${JSON.stringify(query)}`);
     }
+    if (query.sort === '' && !engine.words(query.words).length) {
+      withoutWords++;
+      if (!inListOrder(fromIndex)) {
+        differences++;
+        console.log(`not in the list's order: ${JSON.stringify(query)}`);
+      }
+    }
   }
   console.log(`search equality: ${queryCount} queries (${withResults} finding something, ${withCJK} with CJK, ` +
-    `${cjkWithResults} of them finding something; facet counts for ${countsChecked}), ${differences} differences`);
+    `${cjkWithResults} of them finding something; facet counts for ${countsChecked}; ${withoutWords} without words), ` +
+    `${differences} differences`);
   process.exit(differences ? 1 : 0);
 }
 
@@ -185,6 +194,17 @@ function inRelevanceOrder(found, query) {
   for (let i = 1; i < found.length; i++) {
     const [a, b] = [score(found[i - 1]), score(found[i])];
     if (a < b || (a === b && found[i - 1] > found[i])) return false;
+  }
+  return true;
+}
+
+// Without words: kind by kind, in the order of the index's kinds, each kind's as its list pages show it.
+function inListOrder(found) {
+  const kindIndex = Object.fromEntries(kinds.map((kind, index) => [kind.name, index]));
+  const key = (number) => [kindIndex[documents[number].kind], documents[number].place];
+  for (let i = 1; i < found.length; i++) {
+    const [a, b] = [key(found[i - 1]), key(found[i])];
+    if (a[0] > b[0] || (a[0] === b[0] && a[1] >= b[1])) return false;
   }
   return true;
 }

@@ -209,7 +209,7 @@
     var self = this;
     return this.meta().then(function (meta) {
       var kind = kindNamed(meta, query.kind);
-      return Promise.all([self.tests(meta, kind, query), self.order(kind, query)]).then(function (parts) {
+      return Promise.all([self.tests(meta, kind, query), self.order(meta, kind, query)]).then(function (parts) {
         return self.found(meta, kind, parts[0], parts[1]);
       });
     });
@@ -323,29 +323,54 @@
     return counts;
   }
 
-  // A promise of each document's rank in the chosen sort (null: relevance, then document order).
-  Search.prototype.order = function (kind, query) {
-    if (!kind || !query.sort) return Promise.resolve(null);
-    var sort = kind.sorts.filter(function (s) { return s.field === query.sort; })[0];
-    if (!sort) return Promise.resolve(null);
-    return this.file(sort.file).then(function (file) {
-      return function (document) { return file.ranks[document - kind.first]; };
+  // A promise of each document's rank: in the chosen sort; without one and without words, in its kind's list
+  // order, kind by kind, as the list pages show them; else null (relevance, then document order).
+  Search.prototype.order = function (meta, kind, query) {
+    var sort = kind && kind.sorts.filter(function (s) { return s.field === query.sort; })[0];
+    if (sort) {
+      return this.file(sort.file).then(function (file) {
+        return function (document) { return file.ranks[document - kind.first]; };
+      });
+    }
+    if (queryTerms(query.words || '').length) return Promise.resolve(null);
+    var self = this, kinds = kind ? [kind] : meta.kinds;
+    return Promise.all(kinds.map(function (k) { return self.listPlaces(k); })).then(function (places) {
+      return function (document) {
+        for (var k = 0; k < kinds.length; k++) {
+          var offset = document - kinds[k].first;
+          if (offset >= 0 && offset < kinds[k].count) return kinds[k].first + places[k][offset];
+        }
+      };
+    });
+  };
+
+  // A promise of where each of the kind's documents (from its first) stands in its list, decoded once.
+  Search.prototype.listPlaces = function (kind) {
+    var key = 'order:' + kind.index, decoded = this.decoded;
+    if (decoded[key]) return Promise.resolve(decoded[key]);
+    return this.file(kind.order).then(function (file) {
+      if (!decoded[key]) {
+        var places = new Int32Array(kind.count), at = 0;
+        file.runs.forEach(function (run) { documentsOf(run).forEach(function (place) { places[at++] = place; }); });
+        decoded[key] = places;
+      }
+      return decoded[key];
     });
   };
 
   Search.prototype.found = function (meta, kind, tests, rank) {
     var from = kind ? kind.first : 0, to = kind ? kind.first + kind.count : meta.documents;
-    var documents = [], scores = [];
+    var documents = [], keys = [];
     for (var document = from; document < to; document++) {
       if (standing(document, tests) !== PASSES) continue;
       var score = 0;
       for (var t = 0; t < tests.marks.length; t++) score += tests.marks[t][document] >> 1;
       documents.push(document);
-      scores.push(score);
+      // Relevance: the higher score first, then the earlier document.
+      keys.push(rank ? rank(document) : -score);
     }
     var order = documents.map(function (_, index) { return index; });
-    if (rank) order.sort(function (a, b) { return rank(documents[a]) - rank(documents[b]); });
-    else order.sort(function (a, b) { return scores[b] - scores[a] || a - b; });
+    order.sort(function (a, b) { return keys[a] - keys[b] || a - b; });
     return order.map(function (index) { return documents[index]; });
   };
 
