@@ -79,7 +79,8 @@ extension SiteRenderer {
         let trail = [(schema.title, collection.outputPath), (facet.field.label, facetPath), (value.text, facetPath + value.slug + "/")]
         return listPages(
             value.listings, pages: pages, links: links, in: collection, basePath: facetPath + value.slug + "/",
-            title: "\(schema.title): \(facet.field.label) \(value.text)", description: "\(schema.title) with \(facet.field.label.lowercased()) \(value.text).",
+            title: "\(schema.title) · \(facet.field.label): \(value.text)",
+            description: "\(schema.title) with \(facet.field.label.lowercased()): \(value.text).",
             facet: facetValue, filter: (facet.field.name, value.text), breadcrumbs: contexts.breadcrumbs(trail),
             combined: combined, cardDigests: cardDigests)
     }

@@ -144,7 +144,11 @@ import Testing
         defer { TestSupport.removeTree(site) }
         let files = try build(site)
         let cork = text(files, "cleaners/county/cork/index.html")
-        #expect(cork.contains("<h1>Cork</h1>") && cork.contains("30 listed, page 1 of 2"))
+        #expect(cork.contains("<h1>County: Cork</h1>") && cork.contains("30 listed, page 1 of 2"))
+        // The title, the heading and the breadcrumbs name the kind, the facet and the value in that order.
+        #expect(cork.contains("<title>Cleaners · County: Cork · "))
+        #expect(cork.contains(">Cleaners</a></li><li><a href=\"/sub/path/cleaners/county/\">County</a></li><li><a href=\"/sub/path/cleaners/county/cork/\" aria-current=\"page\">Cork</a>"))
+        #expect(text(files, "cleaners/county/cork/page/2/index.html").contains("<title>Cleaners · County: Cork, page 2 · "))
         #expect(text(files, "cleaners/county/cork/page/2/index.html").components(separatedBy: "<li class=\"card\">").count - 1 == 6)
         #expect(files["cleaners/county/kerry/page/2/index.html"] == nil)
         #expect(text(files, "cleaners/county/kerry/index.html").components(separatedBy: "<li class=\"card\">").count - 1 == 20)

@@ -58,7 +58,7 @@ import Testing
         defer { TestSupport.removeTree(site) }
         let files = try TestSupport.buildTree(site)
         #expect(text(files, "quotes/on-work/index.html").contains("<a class=\"tag\" href=\"/catalogue/quotes/category/work/\">Work</a>"))
-        #expect(text(files, "quotes/category/work/index.html").contains("<h1>Work</h1>"))
+        #expect(text(files, "quotes/category/work/index.html").contains("<h1>Category: Work</h1>"))
     }
 
     @Test func datesAreWrittenInTheSitesLanguage() {
