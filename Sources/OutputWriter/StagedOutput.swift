@@ -159,6 +159,8 @@ public struct StagedOutput: Sendable {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] where name != OwnedFolders.stagingMarker {
             try? FileManager.default.removeItem(atPath: path + "/" + name)
         }
+        // What could not be removed (a folder without write permission) stays marked, for the next build to remove.
+        guard (try? FileManager.default.contentsOfDirectory(atPath: path)) == [OwnedFolders.stagingMarker] else { return nil }
         unlink(path + "/" + OwnedFolders.stagingMarker)
         rmdir(path)
         return nil

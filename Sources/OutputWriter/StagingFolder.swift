@@ -33,6 +33,9 @@ final class StagingFolder: Sendable {
     /// Makes the folder at `name`, which must not be there yet, and opens it.
     static func make(_ name: String) throws(WriteError) -> StagingFolder {
         guard mkdir(name, 0o755) == 0 else {
+            if errno == EEXIST {
+                throw WriteError(message: "\(name), left by an earlier build, could not be removed (look for files there without write permission)")
+            }
             throw WriteError(message: "cannot create a folder in \(StagedOutput.parentFolder(of: name)) (\(String(cString: strerror(errno))))")
         }
         guard let folder = try StagingFolder(name) else { throw WriteError(message: "\(name) was replaced as soon as it was made") }

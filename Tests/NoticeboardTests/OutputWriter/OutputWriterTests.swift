@@ -140,6 +140,30 @@ import Testing
         #expect(TestSupport.read(folder + "/moved/index.html") == "new home", "the build went on writing where it had begun")
     }
 
+    /// A staging folder a build could not remove whole (a file in it that cannot be removed, as without write
+    /// permission) keeps its marker: the next build says why it cannot write, and once the file can go, removes it
+    /// and writes. Without the marker, what was left looked like someone else's folder, and every build refused.
+    @Test func aStagingFolderThatCouldNotBeRemovedStaysMarkedAsABuildsOwn() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let output = StagedOutput(outputPath: folder + "/public")
+        TestSupport.write("", to: folder + "/.public.staging/.noticeboard-staging")
+        TestSupport.write("{}", to: folder + "/.public.staging/api/stuck.json")
+        func immutable(_ on: Bool) throws -> Int32 { try TestSupport.run("chattr", [on ? "+i" : "-i", folder + "/.public.staging/api/stuck.json"]).status }
+        #expect(try immutable(true) == 0)
+        defer { _ = try? immutable(false) }
+
+        let failure = #expect(throws: BuildFailure.self) { try output.write([OutputFile(path: "index.html", text: "home")]) }
+        #expect(failure?.diagnostics.map(\.message) == [
+            "cannot write the site to \(folder)/public/: \(folder)/.public.staging, left by an earlier build, could not be removed (look for files there without write permission)",
+        ])
+        #expect(FileManager.default.fileExists(atPath: folder + "/.public.staging/.noticeboard-staging"))
+        #expect(try immutable(false) == 0)
+        _ = try output.write([OutputFile(path: "index.html", text: "home")])
+        #expect(TestSupport.tree(folder + "/public") == ["index.html": Data("home".utf8)])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["public"])
+    }
+
     /// Without a record of what the output folder holds, a new file with the same bytes as the old one is
     /// linked to it (compared byte by byte), so its time does not move; the replaced site is removed.
     @Test func aRebuildFromScratchKeepsFilesWithTheSameBytes() throws {
