@@ -19,7 +19,7 @@ struct Codegen: ParsableCommand {
         guard language == "swift" else { throw ValidationError("the only language is swift, not '\(language)'") }
         do throws(BuildFailure) {
             let files = try Noticeboard.swiftModels(BuildOptions(root: site.root, maxFileBytes: site.maxFileBytes))
-            tellOfEarlierFiles(try writeFiles(files, into: output, markedBy: [SwiftModels.mark]), in: output, madeBy: "noticeboard codegen swift")
+            tellOfEarlierFiles(try writeFiles(files, into: output, markedBy: [SwiftModels.fileMark]), in: output, madeBy: "noticeboard codegen swift")
             print("Wrote \(files.count) files to \(output)/")
         } catch {
             fail(error)

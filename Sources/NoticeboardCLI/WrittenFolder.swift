@@ -1,14 +1,15 @@
 import Foundation
+import Noticeboard
 import SiteModel
 
 /// Writes the files `schema` and `codegen` make into `folder`, made with the folders above it when missing.
 /// A file already at one of their names (in any case: a disk that ignores case takes `cleaner.swift` for
-/// `Cleaner.swift`) is replaced only when a run of the same command wrote it (it holds one of `marks` near
-/// its start); any other is the user's, and nothing is written. Returns the files an earlier run wrote that
+/// `Cleaner.swift`) is replaced only when a run of the same command wrote it (it bears one of `marks`); any
+/// other is the user's, and nothing is written. Returns the files an earlier run wrote that
 /// this one does not make (a kind renamed), which are left for the user: a copy of a generated file keeps
 /// its mark. A file in the folder's place is said in words (Foundation printed `NSCocoaErrorDomain Code=516
 /// …`); any other failure gives Foundation's description, after the folder's name.
-func writeFiles(_ files: [OutputFile], into folder: String, markedBy marks: [String]) throws(BuildFailure) -> [String] {
+func writeFiles(_ files: [OutputFile], into folder: String, markedBy marks: [GeneratedFileMark]) throws(BuildFailure) -> [String] {
     var isFolder: ObjCBool = false
     if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
         throw BuildFailure([.error("cannot write to \(folder)/: \(folder) exists and is not a folder")])
@@ -18,7 +19,7 @@ func writeFiles(_ files: [OutputFile], into folder: String, markedBy marks: [Str
     let theirs = present.filter { names.contains($0.lowercased()) && !isMarked(folder + "/" + $0, by: marks) }
     guard theirs.isEmpty else {
         throw BuildFailure(theirs.map { name in
-            .error(at: SourceLocation(file: folder + "/" + name), "this file was not written by this command (it lacks '\(marks[0])'), so it is left as it is and nothing was written; move it away or choose another folder")
+            .error(at: SourceLocation(file: folder + "/" + name), "this file was not written by this command (it does not start with '\(marks[0].start)'), so it is left as it is and nothing was written; move it away or choose another folder")
         })
     }
     do {
@@ -33,14 +34,14 @@ func writeFiles(_ files: [OutputFile], into folder: String, markedBy marks: [Str
     return present.filter { !names.contains($0.lowercased()) && isMarked(folder + "/" + $0, by: marks) }
 }
 
-/// Whether the regular file at `path` holds one of `marks` in its first 512 bytes.
-private func isMarked(_ path: String, by marks: [String]) -> Bool {
+/// Whether the regular file at `path` bears one of `marks`, read in its first 512 bytes.
+private func isMarked(_ path: String, by marks: [GeneratedFileMark]) -> Bool {
     var info = stat()
     guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, let handle = FileHandle(forReadingAtPath: path) else { return false }
     defer { try? handle.close() }
     guard let start = try? handle.read(upToCount: 512) else { return false }
     let text = String(decoding: start, as: UTF8.self)
-    return marks.contains { text.contains($0) }
+    return marks.contains { $0.isOn(text) }
 }
 
 /// Tells of files an earlier run wrote that this one did not make, which stay.
