@@ -22,22 +22,41 @@ public struct KeptAside: Sendable, Equatable {
 }
 
 extension StagedOutput {
-    /// The earlier output at `path` moved aside, when it holds a file no build wrote, or one changed since a build
-    /// wrote it (`AsWritten`); nil when it holds none. A build wrote the files its manifest lists, as the manifest
-    /// describes them; when a build was bringing it up to date (`markUpdating`), those the manifest it started from
-    /// lists (as it describes them, or changed since the update began), and those the update noted it was adding
-    /// (`OwnedFolders.updateAdditions`; its own new manifest may already list a path it had not yet written, where
-    /// someone's file still is). When it cannot be moved it stays where it is, whole. A folder with neither a
-    /// manifest nor that mark is no build's to judge: `OwnedFolders` refused one before the build began, unless it
-    /// was written through this type alone, which lists nothing.
+    /// The folder at `path`, an earlier output or a staging folder a killed build left, moved aside when it holds a
+    /// file no build wrote, or one changed since a build wrote it (`AsWritten`); nil when it holds none. When it
+    /// cannot be moved it stays where it is, whole.
     static func keptAside(_ path: String) -> KeptAside? {
+        let isStaging = access(path + "/" + OwnedFolders.stagingMarker, F_OK) == 0
+        guard let unrecorded = isStaging ? unjournaled(in: path) : unrecorded(inEarlierOutput: path), !unrecorded.isEmpty else { return nil }
+        let aside = asidePath(for: path)
+        return KeptAside(folder: rename(path, aside) == 0 ? aside : path, unrecorded: unrecorded.sorted())
+    }
+
+    /// The files in a staging folder made anew that its build did not note before writing (`AdditionsJournal`); nil
+    /// when it has no journal, as when a build was removing it (`removeStaging` takes the journal out first).
+    private static func unjournaled(in path: String) -> [String]? {
+        guard let noted = AdditionsJournal.paths(in: path) else { return nil }
+        return files(below: path).filter { file in
+            // A file a killed build was writing under a temporary name is the build's, as its file is.
+            file != OwnedFolders.stagingMarker && !OwnedFolders.updateFiles.contains(file) && !noted.contains(StreamedFile.finalPath(of: file))
+        }
+    }
+
+    /// The files of an earlier output that no build wrote, or changed since. A build wrote the files its manifest
+    /// lists, as the manifest describes them; when a build was bringing it up to date (`markUpdating`), those the
+    /// manifest it started from lists (as it describes them, or changed since the update began), and those the
+    /// update noted it was adding (its own new manifest may already list a path it had not yet written, where
+    /// someone's file still is). Nil for a folder with neither a manifest nor that mark, which is no build's to
+    /// judge: `OwnedFolders` refused one before the build began, unless it was written through this type alone,
+    /// which lists nothing.
+    private static func unrecorded(inEarlierOutput path: String) -> [String]? {
         let updateBegan = changeTime(path + "/" + OwnedFolders.updateMarker)
         let manifest = path + "/" + (updateBegan == nil ? OwnedFolders.manifestPath : OwnedFolders.updateManifest)
         let listed = OwnedFolders.listedFiles(inManifest: manifest)
         guard listed != nil || updateBegan != nil else { return nil }
-        let added = updateBegan == nil ? [] : additions(in: path)
+        let added = updateBegan == nil ? [] : AdditionsJournal.paths(in: path) ?? []
         let asWritten = AsWritten(manifest: manifest)
-        let unrecorded = files(below: path).filter { file in
+        return files(below: path).filter { file in
             // A file a killed update was writing under a temporary name is the update's, as its file is.
             let final = StreamedFile.finalPath(of: file)
             if file == OwnedFolders.manifestPath || OwnedFolders.updateFiles.contains(file) || added.contains(final) { return false }
@@ -45,9 +64,6 @@ extension StagedOutput {
             guard let digest = listed?[file] else { return true }
             return !changed(path + "/" + file, since: updateBegan) && !asWritten.holds(path + "/" + file, digest)
         }
-        guard !unrecorded.isEmpty else { return nil }
-        let aside = asidePath(for: path)
-        return KeptAside(folder: rename(path, aside) == 0 ? aside : path, unrecorded: unrecorded.sorted())
     }
 
     /// Marks an earlier output in the staging folder as being brought up to date (`OwnedFolders.updateMarker`),
@@ -59,12 +75,6 @@ extension StagedOutput {
         unlink(manifest)  // one a build killed before its marker left: not the manifest this update starts from
         link(root + "/" + OwnedFolders.manifestPath, manifest)
         close(open(marker, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644))
-    }
-
-    /// The paths an update of the earlier output at `path` noted it was adding (`recordAddition`).
-    private static func additions(in path: String) -> Set<String> {
-        guard let journal = FileManager.default.contents(atPath: path + "/" + OwnedFolders.updateAdditions) else { return [] }
-        return Set(journal.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
     }
 
     /// Whether the entry at `path` changed (was written, linked or renamed) at or after `time`; false without one.

@@ -19,9 +19,10 @@ public enum OwnedFolders {
     static let updateMarker = ".noticeboard-updating"
     /// Beside `updateMarker`: a hard link to the manifest the folder held when the update began.
     static let updateManifest = ".noticeboard-updating.manifest"
-    /// Beside `updateMarker`: the paths the update writes that the manifest it started from does not list, each
-    /// put here before its file is written (`StagedOutput.recordAddition`), so that a file someone puts in the
-    /// folder after a killed update is not taken for one it wrote.
+    /// Beside `updateMarker`, or `stagingMarker` in a folder staged anew: the paths the build writes that the
+    /// folder did not hold, each put here before its file is written (`AdditionsJournal`), so that a file someone
+    /// puts in the folder after a killed build is not taken for one it wrote. A folder with `stagingMarker` and no
+    /// journal is one a build was removing (`StagedOutput.removeStaging`).
     static let updateAdditions = ".noticeboard-updating.added"
     /// What a build puts at the top of an earlier output it brings up to date, beside the site's files, in the
     /// order they are taken out: the marker first, so that a build killed while taking them out leaves a folder

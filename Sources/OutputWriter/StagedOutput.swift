@@ -54,8 +54,8 @@ public struct StagedOutput: Sendable {
             try? FileManager.default.createDirectory(atPath: Self.parentFolder(of: outputPath), withIntermediateDirectories: true)
             let folder = try Self.makeStagingFolder(staging)
             return Staging(
-                output: self, folder: folder, staged: nil, asWritten: AsWritten(folder: folder.path), previousIsKnown: previousIsKnown,
-                keptAside: keptAside)
+                output: self, folder: folder, staged: nil, journal: try AdditionsJournal(in: folder.path), asWritten: AsWritten(folder: folder.path),
+                previousIsKnown: previousIsKnown, keptAside: keptAside)
         } catch {
             throw failure(error)
         }
@@ -149,13 +149,16 @@ public struct StagedOutput: Sendable {
 
     /// Removes a staging folder (or the site it holds after a swap), marker last: a build killed half-way
     /// through leaves a folder the next one still knows as its own. A folder without the marker is an
-    /// earlier output, which may hold files someone put in the output folder: it is kept aside instead when
-    /// it does (`keptAside`), and returned.
+    /// earlier output, which may hold files someone put in the output folder; one with it may hold files put there
+    /// after its build was killed: either is kept aside instead when it does (`keptAside`), and returned.
     @discardableResult
     static func removeStaging(_ path: String) -> KeptAside? {
         guard isFolder(path) else { return nil }
-        if access(path + "/" + OwnedFolders.stagingMarker, F_OK) != 0, let kept = keptAside(path) { return kept }
+        if let kept = keptAside(path) { return kept }
         guard (try? markStaging(path)) != nil else { return nil }
+        // The journal first: a folder marked without one is being removed, and a build that finds it so after a
+        // kill removes the rest (`keptAside`).
+        unlink(path + "/" + OwnedFolders.updateAdditions)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] where name != OwnedFolders.stagingMarker {
             try? FileManager.default.removeItem(atPath: path + "/" + name)
         }
@@ -191,14 +194,12 @@ public struct StagedOutput: Sendable {
         }
         for file in changed where staged[file.path] != nil { try Self.remove(root + "/" + file.path) }
         try Self.makeFolders(for: changed.map(\.path), in: root)
-        // A folder made anew (levelling) is removed whole if this is cut short: its additions need no note.
-        let notesAdditions = access(root + "/" + OwnedFolders.stagingMarker, F_OK) != 0
+        try Self.recordAdditions(changed.lazy.map(\.path).filter { staged[$0] == nil }, in: root)
         // The manifest last, so that every file it lists is as old as it or older (`AsWritten`).
         let (manifest, others) = (changed.filter { $0.path == OwnedFolders.manifestPath }, changed.filter { $0.path != OwnedFolders.manifestPath })
         for files in [others, manifest] {
             let results = files.parallelMap { file -> WriteError? in
                 do throws(WriteError) {
-                    if notesAdditions, staged[file.path] == nil { try Self.recordAddition(file.path, in: root) }
                     _ = try writeFile(file, at: root + "/" + file.path, linkingSameBytes: false)
                     return nil
                 } catch {
@@ -209,24 +210,19 @@ public struct StagedOutput: Sendable {
         }
     }
 
-    /// Notes in an earlier output being brought up to date the path of a file about to be written that the
-    /// manifest it started from does not list (`OwnedFolders.updateAdditions`), ended by a NUL byte. Refuses when
-    /// something is there already: no build wrote it, and writing the file (a streamed one by a rename) would
-    /// replace it.
-    static func recordAddition(_ path: String, in root: String) throws(WriteError) {
+    /// Notes in a folder being written the paths of files about to be written that it did not hold
+    /// (`AdditionsJournal`). Refuses when something is at one already: no build wrote it, and writing the file (a
+    /// streamed one by a rename) would replace it.
+    static func recordAdditions(_ paths: some Collection<String>, in root: String) throws(WriteError) {
+        guard !paths.isEmpty else { return }
         var info = stat()
-        guard lstat(root + "/" + path, &info) != 0 else {
+        if let inTheWay = paths.first(where: { lstat(root + "/" + $0, &info) == 0 }) {
             throw WriteError(message: """
-                \(root)/\(path) is in the way: no build wrote it, and a build replaces only what it made (files to \
+                \(root)/\(inTheWay) is in the way: no build wrote it, and a build replaces only what it made (files to \
                 publish go in static/ or templates/assets/); build again to write the site anew
                 """)
         }
-        let journal = root + "/" + OwnedFolders.updateAdditions
-        let descriptor = open(journal, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw WriteError(path: journal) }
-        defer { close(descriptor) }
-        let entry = Array(path.utf8) + [UInt8(0)]
-        guard entry.withUnsafeBytes({ writeAll($0, to: descriptor) }) else { throw WriteError(path: journal) }
+        try AdditionsJournal(in: root).note(paths)
     }
 
     /// Before anything at `paths` of an earlier output being brought up to date is removed or written: no folder

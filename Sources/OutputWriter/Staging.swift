@@ -29,6 +29,9 @@ public final class Staging: Sendable {
     /// Whether the output folder was there when the write began; when it was not, no new file can be linked
     /// to one of its files, and none is looked for.
     private let outputExists: Bool
+    /// In a folder staged anew, where each file's path is noted before it is written, so that a build killed
+    /// half-way leaves what tells its files from any someone puts there after.
+    private let journal: AdditionsJournal?
     private let writers = [DispatchQueue(label: "noticeboard.output-writer.pages"), DispatchQueue(label: "noticeboard.output-writer.api")]
     /// Memory held by rendered bytes handed to the writers and not written yet. Rendering outruns writing on a
     /// large site, and without a bound the site's bytes piled up in memory until the writers caught up at the end.
@@ -56,7 +59,10 @@ public final class Staging: Sendable {
         var failure: BuildFailure?
     }
 
-    init(output: StagedOutput, folder: StagingFolder, staged: WrittenDigests?, asWritten: AsWritten, previousIsKnown: Bool, keptAside: KeptAside? = nil) {
+    init(
+        output: StagedOutput, folder: StagingFolder, staged: WrittenDigests?, journal: AdditionsJournal? = nil, asWritten: AsWritten,
+        previousIsKnown: Bool, keptAside: KeptAside? = nil
+    ) {
         self.output = output
         self.folder = folder
         self.staged = staged
@@ -64,6 +70,7 @@ public final class Staging: Sendable {
         self.previousIsKnown = previousIsKnown
         self.keptAside = keptAside
         outputExists = StagedOutput.isFolder(output.outputPath)
+        self.journal = journal
     }
 
     /// Adds files of the new site, with their digests where known (a file without one is always written).
@@ -94,6 +101,7 @@ public final class Staging: Sendable {
                 guard progress.withLock({ $0.failure == nil }) else { return }
                 do throws(WriteError) {
                     var kept = 0
+                    try journal?.note(files.lazy.map(\.file.path))
                     for (file, _) in files {
                         try makeFolders(for: file.path)
                         if try output.writeFile(file, at: root + "/" + file.path, linkingSameBytes: outputExists && !previousIsKnown) { kept += 1 }
@@ -119,10 +127,11 @@ public final class Staging: Sendable {
         do throws(WriteError) {
             if let staged {
                 try StagedOutput.checkReplaceable([path], in: root, staged: staged, asWritten: asWritten)
-                if staged[path] == nil { try StagedOutput.recordAddition(path, in: root) }
+                if staged[path] == nil { try StagedOutput.recordAdditions([path], in: root) }
                 try StagedOutput.makeFolders(for: [path], in: root)
             } else {
                 try makeFolders(for: path)
+                try StagedOutput.recordAdditions([path], in: root)
             }
             let written = try StreamedFile.write(write, at: root + "/" + path, sameAs: outputExists ? output.outputPath + "/" + path : nil)
             progress.withLock { progress in

@@ -148,6 +148,7 @@ import Testing
         defer { TestSupport.removeTree(folder) }
         let output = StagedOutput(outputPath: folder + "/public")
         TestSupport.write("", to: folder + "/.public.staging/.noticeboard-staging")
+        TestSupport.write("api/stuck.json\u{0}", to: folder + "/.public.staging/.noticeboard-updating.added")
         TestSupport.write("{}", to: folder + "/.public.staging/api/stuck.json")
         func immutable(_ on: Bool) throws -> Int32 { try TestSupport.run("chattr", [on ? "+i" : "-i", folder + "/.public.staging/api/stuck.json"]).status }
         #expect(try immutable(true) == 0)
