@@ -46,6 +46,9 @@ public struct MirrorFolder: Sendable {
 
     /// The file that marks a folder as a mirror, written before anything else.
     static let markerName = ".noticeboard-mirror"
+    /// In `incoming/`, made with it: the path of each file a sync puts there, noted before the file (each ended by
+    /// a NUL byte), so that only those are taken for a sync's when one that was cut short is finished.
+    static let incomingJournalName = ".noticeboard-incoming"
     /// What a sync makes in its folder, besides the marker.
     static let ownNames: Set<String> = ["current", ".current.new", "incoming", "snapshots"]
 
@@ -69,6 +72,9 @@ public struct MirrorFolder: Sendable {
         }
         if let target = try? manager.destinationOfSymbolicLink(atPath: current.path), Self.snapshotName(linkedAs: target) == nil {
             throw Refusal.unexpected(current.path, expected: Entry.link.description)
+        }
+        if Self.entry(incoming) == .folder, Self.entry(incomingJournal) != .file {
+            throw Refusal.unexpected(incoming.path, expected: "a folder a sync made, which holds \(Self.incomingJournalName)")
         }
         if Self.entry(marker) != .file {
             try Data("A mirror made by noticeboard sync: current links to the last complete snapshot.\n".utf8).write(to: marker)
@@ -119,6 +125,7 @@ public struct MirrorFolder: Sendable {
     /// The folder holding the current snapshot's files (those below the site's `api/`).
     public var current: URL { folder.appendingPathComponent("current") }
     var incoming: URL { folder.appendingPathComponent("incoming") }
+    private var incomingJournal: URL { incoming.appendingPathComponent(Self.incomingJournalName) }
     var snapshots: URL { folder.appendingPathComponent("snapshots") }
 
     /// The current snapshot's record; nil when there is none yet.
@@ -137,11 +144,40 @@ public struct MirrorFolder: Sendable {
         path.hasPrefix("api/") ? String(path.dropFirst(4)) : path
     }
 
-    /// The incoming snapshot, made when missing; what an interrupted sync left in it stays.
+    /// The incoming snapshot, made when missing with its journal; what an interrupted sync left in it stays.
     func prepareIncoming() throws -> URL {
-        try FileManager.default.createDirectory(at: incoming, withIntermediateDirectories: true)
+        if Self.entry(incoming) == nil {
+            try FileManager.default.createDirectory(at: incoming, withIntermediateDirectories: false)
+            try Data().write(to: incomingJournal)
+        }
         try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
         return incoming
+    }
+
+    /// Notes in the incoming snapshot's journal that a sync puts a file at `local`, before it does.
+    private func noteIncoming(_ local: String) throws {
+        let descriptor = open(incomingJournal.path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        defer { close(descriptor) }
+        let entry = Array(local.utf8) + [0]
+        guard entry.withUnsafeBytes({ Foundation.write(descriptor, $0.baseAddress!, $0.count) }) == entry.count else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+    }
+
+    private static let partSuffix = ".part"
+
+    /// The path a file being written under its temporary name (`cleaners/.x.json.part`) will have; any other as it is.
+    static func finalPath(of path: String) -> String {
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        guard name.hasPrefix("."), name.hasSuffix(partSuffix), name.count > 1 + partSuffix.count else { return path }
+        return String(path.dropLast(name.count)) + name.dropFirst().dropLast(partSuffix.count)
+    }
+
+    /// The paths the incoming snapshot's journal notes.
+    private func incomingNoted() -> Set<String> {
+        let journal = FileManager.default.contents(atPath: incomingJournal.path) ?? Data()
+        return Set(journal.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
     }
 
     /// Whether the incoming snapshot already holds the file with this digest (left by an interrupted sync, or
@@ -157,6 +193,7 @@ public struct MirrorFolder: Sendable {
     /// Hard-links the current snapshot's copy into the incoming one; false when there is none to link.
     func linkFromCurrent(_ path: String) -> Bool {
         let target = incoming.appendingPathComponent(Self.local(path))
+        guard (try? noteIncoming(Self.local(path))) != nil else { return false }
         try? FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? FileManager.default.removeItem(at: target)
         return link(current.appendingPathComponent(Self.local(path)).path, target.path) == 0
@@ -166,27 +203,38 @@ public struct MirrorFolder: Sendable {
     /// with the current snapshot by a hard link is replaced, never written into.
     func write(_ data: Data, at path: String) throws {
         let target = incoming.appendingPathComponent(Self.local(path))
+        try noteIncoming(Self.local(path))
         try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).part")
+        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent)\(Self.partSuffix)")
         try data.write(to: temporary)
         guard rename(temporary.path, target.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
     }
 
-    /// Removes what the incoming snapshot holds beyond `paths` (and the record), then writes the record,
-    /// renames the snapshot into place and points `current` at it. The snapshot it replaces is removed last.
-    func commit(_ record: Record) throws {
-        let wanted = Set(record.files.keys.map(Self.local)).union([Self.recordName])
-        let enumerator = FileManager.default.enumerator(at: incoming, includingPropertiesForKeys: [.isDirectoryKey])
-        var strays: [URL] = []
-        while let file = enumerator?.nextObject() as? URL {
-            let isFolder = (try? file.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory ?? false
-            let relative = String(file.standardizedFileURL.path.dropFirst(incoming.standardizedFileURL.path.count + 1))
-            if !isFolder && !wanted.contains(relative) { strays.append(file) }
+    /// A snapshot a sync left in place of removing it, as it held files no sync wrote.
+    public struct KeptSnapshot: Sendable, Equatable {
+        public var folder: String
+        /// Those files, relative to it, sorted.
+        public var strangers: [String]
+
+        public var note: String {
+            let shown = strangers.prefix(3).joined(separator: ", ") + (strangers.count > 3 ? " and \(strangers.count - 3) more" : "")
+            return "\(folder) holds files that no sync wrote (\(shown)), so it was kept rather than removed; move out what you want and delete it"
         }
-        for stray in strays { try FileManager.default.removeItem(at: stray) }
+    }
+
+    /// Removes what the incoming snapshot holds beyond the record's files that a sync put there (a file it did not
+    /// note stays), then writes the record, renames the snapshot into place and points `current` at it. The
+    /// snapshot it replaces is removed last, unless it holds files its record does not list: then it is kept,
+    /// and returned.
+    func commit(_ record: Record) throws -> KeptSnapshot? {
+        let wanted = Set(record.files.keys.map(Self.local)).union([Self.recordName, Self.incomingJournalName]), noted = incomingNoted()
+        for stray in Self.files(below: incoming) where !wanted.contains(stray) && noted.contains(Self.finalPath(of: stray)) {
+            try FileManager.default.removeItem(at: incoming.appendingPathComponent(stray))
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         try write(try encoder.encode(record), at: Self.recordName)
+        try FileManager.default.removeItem(at: incomingJournal)
         let name = "\(record.build)-\(record.root.prefix(16))"
         let snapshot = snapshots.appendingPathComponent(name)
         try? FileManager.default.removeItem(at: snapshot)
@@ -197,8 +245,27 @@ public struct MirrorFolder: Sendable {
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "snapshots/\(name)")
         guard rename(link.path, current.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
         // Only a snapshot this mirror made goes: `claim` checked the link, and checks it again here.
-        if let previous, let previousName = Self.snapshotName(linkedAs: previous), previousName != name {
-            try? FileManager.default.removeItem(at: snapshots.appendingPathComponent(previousName))
+        guard let previous, let previousName = Self.snapshotName(linkedAs: previous), previousName != name else { return nil }
+        return removeSnapshot(snapshots.appendingPathComponent(previousName))
+    }
+
+    /// Removes a snapshot, or keeps it when it holds files its record does not list (or has no record).
+    private func removeSnapshot(_ snapshot: URL) -> KeptSnapshot? {
+        let data = FileManager.default.contents(atPath: snapshot.appendingPathComponent(Self.recordName).path)
+        let listed = data.flatMap { try? JSONDecoder().decode(Record.self, from: $0) }.map { Set($0.files.keys.map(Self.local)) }
+        let strangers = Self.files(below: snapshot).filter { $0 != Self.recordName && !(listed?.contains($0) ?? false) }
+        guard strangers.isEmpty else { return KeptSnapshot(folder: snapshot.path, strangers: strangers.sorted()) }
+        try? FileManager.default.removeItem(at: snapshot)
+        return nil
+    }
+
+    /// Every file below `root` (anything not a folder, links included), relative to it.
+    private static func files(below root: URL) -> [String] {
+        guard let walk = FileManager.default.enumerator(atPath: root.path) else { return [] }
+        var found: [String] = []
+        while let name = walk.nextObject() as? String {
+            if walk.fileAttributes?[.type] as? FileAttributeType != .typeDirectory { found.append(name) }
         }
+        return found
     }
 }

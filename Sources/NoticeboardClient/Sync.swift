@@ -34,6 +34,8 @@ public struct Sync: Sendable {
         /// Through the change lists or by walking the tree.
         public var usedChangeLists: Bool
         public var fetched: Fetcher.Totals
+        /// The snapshot this sync replaced, when it held files no sync wrote and was kept.
+        public var kept: MirrorFolder.KeptSnapshot?
     }
 
     public init(fetcher: Fetcher, mirror: MirrorFolder) {
@@ -101,8 +103,8 @@ public struct Sync: Sendable {
         try Self.checkNames(target)
         _ = try mirror.prepareIncoming()
         try await fetchMissing(target, last: last)
-        try mirror.commit(target)
-        return Report(build: head.build, wasUpToDate: false, usedChangeLists: chain != nil, fetched: fetcher.totals)
+        let kept = try mirror.commit(target)
+        return Report(build: head.build, wasUpToDate: false, usedChangeLists: chain != nil, fetched: fetcher.totals, kept: kept)
     }
 
     /// The paths and the tree's digest come from the site and name files and a snapshot in the mirror: each

@@ -196,6 +196,35 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: place + "/mirror") == ["current"])
     }
 
+    /// Files someone put in a mirror that a sync made are not removed: one in the current snapshot keeps that
+    /// snapshot when the next sync replaces it (with a note), and an `incoming/` folder of their own, the name a
+    /// sync works in, is refused before anything is fetched. A tester's files in both were removed, exit 0.
+    @Test func filesPutInAMirrorAreNotRemoved() throws {
+        let served = try Served()
+        let mirror = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(mirror) }
+        #expect(try served.sync(into: mirror).status == 0)
+        let snapshot = URL(fileURLWithPath: mirror + "/current").resolvingSymlinksInPath().path
+        TestSupport.write("my notes\n", to: mirror + "/current/notes.txt")
+        TestSupport.write("to do\n", to: mirror + "/incoming/todo.txt")
+        let aoife = served.site + "/content/cleaners/aoife-byrne.yaml"
+        TestSupport.write(TestSupport.read(aoife).replacingOccurrences(of: "hourly_rate: 19.50", with: "hourly_rate: 20.00"), to: aoife)
+        _ = try Noticeboard.build(BuildOptions(root: served.site, now: Self.now))
+
+        let refused = try served.sync(into: mirror)
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "error: \(mirror)/incoming is not what noticeboard sync makes there (a folder a sync made, which holds .noticeboard-incoming); move it away and sync again\n")
+        #expect(TestSupport.read(mirror + "/incoming/todo.txt") == "to do\n")
+
+        defer { TestSupport.removeTree(mirror + "-incoming") }
+        try FileManager.default.moveItem(atPath: mirror + "/incoming", toPath: mirror + "-incoming")
+        let synced = try served.sync(into: mirror)
+        #expect(synced.status == 0, "\(synced.stderr)")
+        #expect(synced.stderr == "note: \(snapshot) holds files that no sync wrote (notes.txt), so it was kept rather than removed; move out what you want and delete it\n")
+        #expect(TestSupport.read(snapshot + "/notes.txt") == "my notes\n")
+        #expect(Self.mirrored(mirror) == (try served.defaultSet()))
+    }
+
     /// A tree bucket that fails its digest is an error naming it, with the other buckets' fetches in flight,
     /// and the mirror keeps no snapshot of it. Such a sync once hung, two times in three: the fetches in flight
     /// were cancelled, and FoundationNetworking on Linux never ended them. So five syncs, each given 30 s.
