@@ -115,9 +115,12 @@ public enum OwnedFolders {
 
     /// Before a whole build brings the earlier output kept in the staging folder up to date and swaps it in
     /// (`OutputBook.restaging`, when `recorded` confirms what the folder holds): a file or folder someone added
-    /// deeper in it since would be published, as one added to the output would be. The same rule: only folders
-    /// changed since the confirmation are read, among the outputs' (`SavedBuildState.foldersChanged`) and those
-    /// of the files it holds beside them (few). One added at its top is refused by `foreignStaging`.
+    /// or replaced in it since would be published, as one added to the output would be; an update looks only at
+    /// the files it removes or writes. The same rule: only folders changed since the confirmation are read, its
+    /// top among them, with the outputs' (`SavedBuildState.foldersChanged`) and those of the files it holds beside
+    /// them (few). A name added at its top is refused by `foreignStaging`; one replaced there, or deeper, is found
+    /// here: a link or a folder where a file was, or a file no longer as its build wrote it (`AsWritten`: a rename
+    /// over a file, as `sed -i` makes, moves its folder's change time).
     public static func checkNothingAdded(toStagingOf output: String, saved: SavedBuildState, recorded: BuildState, statePath: String) throws(BuildFailure) {
         guard let staged = recorded.confirmedStaged(statePath: statePath),
             let confirmed = FileStamp(of: BuildState.stagingMarker(for: statePath))?.changeTime
@@ -126,20 +129,45 @@ public enum OwnedFolders {
         let beside = outputFolders(recorded.staged?.differing.keys.filter { recorded.outputs[$0] == nil } ?? []).filter { folder in
             StagedOutput.changed(staging + "/" + folder, since: confirmed)
         }
-        let changed = saved.foldersChanged(since: confirmed, in: staging).union(beside)
+        var changed = saved.foldersChanged(since: confirmed, in: staging).union(beside)
+        if StagedOutput.changed(staging, since: confirmed) { changed.insert("") }
         guard !changed.isEmpty else { return }
-        let strays = strays(in: staging, changedFolders: changed, holds: { staged[$0] != nil }, folders: outputFolders(staged.paths))
-        guard let stray = strays.min() else { return }
-        throw refusal(output, "\(staging)/\(stray)\(besides(strays)) is not the site's (no build wrote it) and was put there since the last build; "
-            + "a build would publish it with that folder, so move it away (a file to publish goes in static/) and build again")
+        let asWritten = AsWritten(folder: staging), folders = outputFolders(staged.paths)
+        let strays = strays(in: staging, changedFolders: changed, holds: { staged[$0] != nil }, folders: folders).filter {
+            !OwnedFolders.updateFiles.contains($0) && $0 != stagingMarker
+        }
+        let replaced = changed.flatMap { folder in
+            entries(of: folder, in: staging).filter { path in
+                guard let kind = entryKind(staging + "/" + path) else { return false }
+                if let digest = staged[path] { return kind != S_IFREG || !asWritten.holds(staging + "/" + path, digest) }
+                return folders.contains(path) && kind != S_IFDIR
+            }
+        }
+        if let stray = strays.min() {
+            throw refusal(output, "\(staging)/\(stray)\(besides(strays)) is not the site's (no build wrote it) and was put there since the last build; "
+                + "a build would publish it with that folder, so move it away (a file to publish goes in static/) and build again")
+        }
+        if let changed = replaced.min() {
+            throw refusal(output, "\(staging)/\(changed)\(besides(replaced)) was changed since the last build wrote it; a build would publish it "
+                + "with that folder, so remove \(staging) (a file to publish goes in static/) and build again")
+        }
+    }
+
+    /// The entries of `folder` (relative to `root`; empty for its top), as paths relative to `root`.
+    private static func entries(of folder: String, in root: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? root : root + "/" + folder)) ?? []
+        return names.map { folder.isEmpty ? $0 : folder + "/" + $0 }
+    }
+
+    /// What kind of entry is at `path` (`S_IFREG`, `S_IFDIR`, `S_IFLNK`…), links not followed; nil when none.
+    private static func entryKind(_ path: String) -> mode_t? {
+        var info = stat()
+        return lstat(path, &info) == 0 ? info.st_mode & S_IFMT : nil
     }
 
     /// The entries of `changedFolders` (relative to `root`) that are neither files `holds` nor `folders`.
     private static func strays(in root: String, changedFolders: Set<String>, holds: (String) -> Bool, folders: Set<String>) -> [String] {
-        changedFolders.flatMap { folder in
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: root + "/" + folder)) ?? []
-            return names.map { folder + "/" + $0 }.filter { !holds($0) && !folders.contains($0) }
-        }
+        changedFolders.flatMap { folder in entries(of: folder, in: root).filter { !holds($0) && !folders.contains($0) } }
     }
 
     private static func besides(_ strays: [String]) -> String {

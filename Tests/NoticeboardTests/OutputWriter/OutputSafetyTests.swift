@@ -187,6 +187,40 @@ import Testing
         #expect(try TestSupport.runCLI(["build"], in: site).status == 0)
     }
 
+    /// An entry of the earlier output in `.public.staging/` that the next update leaves as it is, replaced since
+    /// the last build: a page edited through a rename (as `sed -i` does), a folder or a file swapped for a link, a
+    /// file for a folder, a folder for a file. The update would publish it with that folder (a tester saw
+    /// `public/robots.txt -> /etc/hostname`); it is refused, and `public/` stays as it was.
+    @Test(arguments: ["edited by a rename", "folder to link", "file to link", "file to folder", "folder to file"])
+    func anEntryReplacedInTheStagedOutputIsRefused(change: String) throws {
+        let site = try Self.siteWithEarlierOutput()
+        defer { TestSupport.removeTree(site) }
+        let aoife = site + "/content/cleaners/aoife-byrne.yaml"
+        TestSupport.write(TestSupport.read(aoife).replacingOccurrences(of: "hourly_rate: 20.00", with: "hourly_rate: 21.00"), to: aoife)
+        let staging = site + "/.public.staging", mine = site + "/../" + UUID().uuidString
+        defer { TestSupport.removeTree(mine) }
+        TestSupport.write("mine\n", to: mine + "/index.html")
+        usleep(20_000)
+        let (path, manager) = (change.hasPrefix("folder") ? "about" : change == "edited by a rename" ? "about/index.html" : "robots.txt", FileManager.default)
+        if change != "edited by a rename" { try manager.removeItem(atPath: staging + "/" + path) }
+        switch change {
+        case "edited by a rename":
+            TestSupport.write(TestSupport.read(staging + "/" + path).replacingOccurrences(of: "<h1>", with: "<h1>HACKED "), to: staging + "/about/.sed")
+            #expect(rename(staging + "/about/.sed", staging + "/" + path) == 0)
+        case "folder to link", "file to link": try manager.createSymbolicLink(atPath: staging + "/" + path, withDestinationPath: mine + (change == "file to link" ? "/index.html" : ""))
+        case "file to folder": TestSupport.write("notes\n", to: staging + "/" + path + "/notes.txt")
+        default: TestSupport.write("notes\n", to: staging + "/" + path)
+        }
+        let published = TestSupport.tree(site + "/public")
+
+        let refused = try TestSupport.runCLI(["build"], in: site)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("error: refusing to write the site to public/: .public.staging/\(path)"), "\(refused.stderr)")
+        #expect(refused.stderr.contains(" was changed since the last build wrote it; a build would publish it with that folder"), "\(refused.stderr)")
+        #expect(TestSupport.tree(site + "/public") == published)
+        #expect(TestSupport.read(mine + "/index.html") == "mine\n")
+    }
+
     /// Changes the first letter of the page's heading, keeping its size, after the clock has moved past its
     /// build's manifest.
     private static func editPage(_ page: String) throws -> String {
