@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import OutputWriter
 
 /// Answers requests from the built folder: pretty URLs, the site's `404.html`, the base URL's sub-path,
 /// content types by extension, and the live-reload script added to HTML.
@@ -9,8 +10,9 @@ struct ServedSite: Sendable {
     /// `/catalogue/`, or `/`.
     let basePath: String
 
-    /// Whether a build has succeeded into the folder (in this run of `serve` or an earlier one).
-    var hasBuild: Bool { FileManager.default.fileExists(atPath: outputPath) }
+    /// Whether a build has succeeded into the folder (in this run of `serve` or an earlier one): it holds the
+    /// manifest a build writes, not only files someone put there.
+    var hasBuild: Bool { FileManager.default.fileExists(atPath: outputPath + "/" + OwnedFolders.manifestPath) }
 
     /// The answer to a GET of `path`; `query` (without its `?`) is kept by the redirects that add a slash,
     /// as static hosts keep it: `/search?q=drill` → `/search/?q=drill`.

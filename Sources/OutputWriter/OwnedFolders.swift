@@ -238,7 +238,7 @@ public enum OwnedFolders {
         }
     }
 
-    static let manifestPath = "api/manifest.json"
+    public static let manifestPath = "api/manifest.json"
 
     /// Every file the manifest `file` lists, with its size and SHA-256; none when it cannot be read, nil when
     /// there is no such file. Read whole, for the rare removal of an earlier output (`StagedOutput.removeStaging`).

@@ -216,13 +216,19 @@ import Testing
     }
 
     /// Before any build has succeeded every address answers with a page that shows the errors and reloads
-    /// once a build does, and the log says nothing is served yet, rather than "the last good build".
-    @Test func aSiteWhoseFirstBuildFailsShowsItsErrorsUntilOneSucceeds() throws {
+    /// once a build does, and the log says nothing is served yet, rather than "the last good build": whether the
+    /// first build fails on a listing or on a file of someone's in serve's folder (which was served as the site).
+    @Test(arguments: [false, true])
+    func aSiteWhoseFirstBuildFailsShowsItsErrorsUntilOneSucceeds(byAFileInServesFolder: Bool) throws {
         let site = TestSupport.makeSite()
         defer { TestSupport.removeTree(site) }
-        let aoife = site + "/content/cleaners/aoife-byrne.yaml"
+        let aoife = site + "/content/cleaners/aoife-byrne.yaml", theirs = site + "/.noticeboard-cache/serve/index.html"
         let good = TestSupport.read(aoife)
-        TestSupport.write(good.replacingOccurrences(of: "hourly_rate: 19.50", with: "hourly_rate: lots"), to: aoife)
+        if byAFileInServesFolder {
+            TestSupport.write("<p>mine</p>", to: theirs)
+        } else {
+            TestSupport.write(good.replacingOccurrences(of: "hourly_rate: 19.50", with: "hourly_rate: lots"), to: aoife)
+        }
         let port = Self.freePort()
         let (server, log) = try Self.startServe(["--port", String(port), "--now", "2026-11-23"], in: site)
         defer { server.terminate(); server.waitUntilExit() }
@@ -236,8 +242,10 @@ import Testing
         }
         let (events, eventsLog) = try Self.listenForEvents(base, in: site)
         defer { events.terminate() }
-        #expect(try Self.eventually(10) { TestSupport.read(eventsLog).contains("event: failure\ndata: content/cleaners/aoife-byrne.yaml:") })
-        TestSupport.write(good, to: aoife)
+        let failure = byAFileInServesFolder ? "event: failure\ndata: error: refusing to write the site to " : "event: failure\ndata: content/cleaners/aoife-byrne.yaml:"
+        #expect(try Self.eventually(10) { TestSupport.read(eventsLog).contains(failure) }, "\(TestSupport.read(eventsLog))")
+        if byAFileInServesFolder { TestSupport.removeTree(theirs) }
+        TestSupport.write(good + "\n", to: aoife)
         #expect(try Self.eventually(60) { TestSupport.read(eventsLog).contains("event: reload") }, "\(TestSupport.read(log))")
         #expect(try Self.fetch("\(base)/catalogue/cleaners/aoife-byrne/").body.contains("<h1>Aoife Byrne</h1>"))
     }
