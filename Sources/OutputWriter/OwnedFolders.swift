@@ -190,6 +190,8 @@ public enum OwnedFolders {
     /// For `noticeboard new`: it only writes into a folder that is absent or empty.
     public static func checkNewSite(_ folder: String) -> String? {
         guard !folder.isEmpty else { return "name the folder to make the site in" }
+        var info = stat()
+        if lstat(folder, &info) != 0, errno == ENOTDIR { return "\(folder) cannot be made: a name on the way to it is a file, not a folder" }
         switch entry(folder) {
         case .absent: return OutputLock.missingFolderBeforeUp(folder)
         case .emptyFolder: return nil

@@ -104,6 +104,10 @@ import Testing
         #expect(tracked.allSatisfy { $0.hasPrefix("content/") || $0.hasPrefix("templates/") || $0 == ".gitignore" }, "\(tracked)")
         let again = try TestSupport.runCLI(["new", "starter"], in: folder)
         #expect(again.status == 1 && again.stderr.contains("starter is not empty"))
+        // A file on the way is named as one, not taken for the folder (a tester's report).
+        let underAFile = try TestSupport.runCLI(["new", "starter/.gitignore/site"], in: folder)
+        #expect(underAFile.status == 1)
+        #expect(underAFile.stderr.contains("starter/.gitignore/site cannot be made: a name on the way to it is a file, not a folder"), "\(underAFile.stderr)")
     }
 
     /// Every link to a collection's entry (`/sayings/proverbs/#entry-2`, from facet pages and the home page) lands
