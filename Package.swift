@@ -79,7 +79,7 @@ let package = Package(
         // The preview server stays out of the pipeline library, so the pipeline's tests do not wait for Hummingbird.
         .target(
             name: "NoticeboardServer",
-            dependencies: ["Noticeboard", "OutputWriter", "SiteLoader", "SiteModel", "Support", .product(name: "Hummingbird", package: "hummingbird")]),
+            dependencies: ["Noticeboard", "Rendering", "SiteLoader", "SiteModel", "Support", .product(name: "Hummingbird", package: "hummingbird")]),
         // The client apps link: no dependency on the generator's modules.
         .target(name: "NoticeboardClient", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
-import OutputWriter
+import Rendering
 
 /// Answers requests from the built folder: pretty URLs, the site's `404.html`, the base URL's sub-path,
 /// content types by extension, and the live-reload script added to HTML.
@@ -12,7 +12,7 @@ struct ServedSite: Sendable {
 
     /// Whether a build has succeeded into the folder (in this run of `serve` or an earlier one): it holds the
     /// manifest a build writes, not only files someone put there.
-    var hasBuild: Bool { FileManager.default.fileExists(atPath: outputPath + "/" + OwnedFolders.manifestPath) }
+    var hasBuild: Bool { FileManager.default.fileExists(atPath: outputPath + "/" + Manifest.path) }
 
     /// The answer to a GET of `path`; `query` (without its `?`) is kept by the redirects that add a slash,
     /// as static hosts keep it: `/search?q=drill` → `/search/?q=drill`.

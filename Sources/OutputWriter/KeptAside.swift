@@ -9,14 +9,21 @@ public struct KeptAside: Sendable, Equatable {
     public var folder: String
     /// The files in it that no build wrote, relative to it, sorted.
     public var unrecorded: [String]
+    /// It is a staging folder a killed build left, not an earlier output.
+    public var isFromKilledBuild = false
 
     /// What a build says of it: files to publish go in the site's sources, not in its output.
     public var warning: Diagnostic {
         let shown = unrecorded.prefix(3).joined(separator: ", ") + (unrecorded.count > 3 ? " and \(unrecorded.count - 3) more" : "")
+        let what = isFromKilledBuild
+            ? "a staging folder that a killed build left held files that no build wrote (\(shown)): they were put there after it was killed"
+            : """
+                an earlier output held files that no build wrote, or changed since a build wrote them (\(shown)): they were \
+                put or edited in the output folder, which only builds write
+                """
         return Diagnostic(.warning, at: nil, """
-            an earlier output held files that no build wrote, or changed since a build wrote them (\(shown)): they were \
-            put or edited in the output folder, which only builds write (files to publish go in templates/assets/). That \
-            output was kept whole in \(folder) instead of removed; move out what you want and delete it
+            \(what) (files to publish go in templates/assets/). That folder was kept whole in \(folder) instead of removed; \
+            move out what you want and delete it
             """)
     }
 }
@@ -26,14 +33,26 @@ extension StagedOutput {
     /// file no build wrote, or one changed since a build wrote it (`AsWritten`); nil when it holds none. When it
     /// cannot be moved it stays where it is, whole.
     static func keptAside(_ path: String) -> KeptAside? {
-        let isStaging = access(path + "/" + OwnedFolders.stagingMarker, F_OK) == 0
-        guard let unrecorded = isStaging ? unjournaled(in: path) : unrecorded(inEarlierOutput: path), !unrecorded.isEmpty else { return nil }
+        let marker = FileManager.default.contents(atPath: path + "/" + OwnedFolders.stagingMarker)
+        if marker == Data(OwnedFolders.removingMark.utf8) { return nil }
+        // A folder made anew is marked only so; an earlier output being brought up to date (levelled anew, too) also
+        // has `updateMarker`, and is judged by its manifest and journal.
+        let isStagedAnew = marker != nil && access(path + "/" + OwnedFolders.updateMarker, F_OK) != 0
+        guard let unrecorded = isStagedAnew ? unjournaled(in: path) : unrecorded(inEarlierOutput: path), !unrecorded.isEmpty else { return nil }
+        var kept = keepAside(path, unrecorded: unrecorded)
+        kept.isFromKilledBuild = isStagedAnew
+        return kept
+    }
+
+    /// Moves the folder at `path`, holding the `unrecorded` files, aside beside it; it stays where it is when it
+    /// cannot be moved.
+    static func keepAside(_ path: String, unrecorded: [String]) -> KeptAside {
         let aside = asidePath(for: path)
         return KeptAside(folder: rename(path, aside) == 0 ? aside : path, unrecorded: unrecorded.sorted())
     }
 
     /// The files in a staging folder made anew that its build did not note before writing (`AdditionsJournal`); nil
-    /// when it has no journal, as when a build was removing it (`removeStaging` takes the journal out first).
+    /// when it has no journal, as one a build of a version before the journal left.
     private static func unjournaled(in path: String) -> [String]? {
         guard let noted = AdditionsJournal.paths(in: path) else { return nil }
         return files(below: path).filter { file in

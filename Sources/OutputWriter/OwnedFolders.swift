@@ -1,4 +1,5 @@
 import Foundation
+import Rendering
 import SiteLoader
 import SiteModel
 import Support
@@ -13,6 +14,9 @@ public enum OwnedFolders {
     /// The file a build puts in the staging folder before anything else and takes out just before the swap,
     /// so a staging folder left by a killed build is known as one.
     static let stagingMarker = ".noticeboard-staging"
+    /// What `stagingMarker` holds in a folder a build checked and is removing (`StagedOutput.removeStaging`); it is
+    /// empty in a folder a build writes.
+    static let removingMark = "removing\n"
     /// Put in an earlier output kept in the staging folder as a build starts bringing it up to date: its
     /// change time is when that began. A build killed half-way so leaves what tells the files it wrote from
     /// any someone put in the output (`StagedOutput.keptAside`); `swapIn` and levelling take it out.
@@ -23,11 +27,11 @@ public enum OwnedFolders {
     /// folder did not hold, each put here before its file is written (`AdditionsJournal`), so that a file someone
     /// puts in the folder after a killed build is not taken for one it wrote. A folder with `stagingMarker` and no
     /// journal is one a build was removing (`StagedOutput.removeStaging`).
-    static let updateAdditions = ".noticeboard-updating.added"
+    static let additionsJournal = ".noticeboard-updating.added"
     /// What a build puts at the top of an earlier output it brings up to date, beside the site's files, in the
     /// order they are taken out: the marker first, so that a build killed while taking them out leaves a folder
     /// that `foreignStaging` still knows as a build's (the others are allowed beside an output's files).
-    static let updateFiles = [updateMarker, updateAdditions, updateManifest]
+    static let updateFiles = [updateMarker, additionsJournal, updateManifest]
 
     /// Before a build takes its lock: the output path must name a folder of its own, not the site, not a
     /// folder holding it, and not a place among the site's sources (`inputFolders`, relative to `root`);
@@ -148,8 +152,9 @@ public enum OwnedFolders {
                 + "a build would publish it with that folder, so move it away (a file to publish goes in static/) and build again")
         }
         if let changed = replaced.min() {
+            let kept = StagedOutput.keepAside(staging, unrecorded: replaced)
             throw refusal(output, "\(staging)/\(changed)\(besides(replaced)) was changed since the last build wrote it; a build would publish it "
-                + "with that folder, so remove \(staging) (a file to publish goes in static/) and build again")
+                + "with that folder, which was kept whole in \(kept.folder) instead (a file to publish goes in static/): build again to write the site anew")
         }
     }
 
@@ -191,7 +196,7 @@ public enum OwnedFolders {
     public static func checkNewSite(_ folder: String) -> String? {
         guard !folder.isEmpty else { return "name the folder to make the site in" }
         var info = stat()
-        if lstat(folder, &info) != 0, errno == ENOTDIR { return "\(folder) cannot be made: a name on the way to it is a file, not a folder" }
+        if lstat(folder, &info) != 0, errno == ENOTDIR { return OutputLock.missingFolderBeforeUp(folder) }
         switch entry(folder) {
         case .absent: return OutputLock.missingFolderBeforeUp(folder)
         case .emptyFolder: return nil
@@ -233,14 +238,14 @@ public enum OwnedFolders {
             if names.contains(updateMarker), names.contains(updateManifest) || manifestPaths(in: path) != nil { return nil }
             // A build killed between linking the manifest and putting the marker in (`StagedOutput.markUpdating`),
             // or between taking the two out, left the link alone.
-            guard foreignOutput(path, besides: [updateAdditions, updateManifest]) != nil else { return nil }
+            guard foreignOutput(path, besides: [additionsJournal, updateManifest]) != nil else { return nil }
             let listed = manifestPaths(in: path) ?? []
             let strays = names.filter { !listed.contains($0) && !updateFiles.contains($0) }.sorted()
             return "\(path) holds \(strays.first.map { $0 + besides(strays) } ?? "files"), which Noticeboard did not write"
         }
     }
 
-    public static let manifestPath = "api/manifest.json"
+    static let manifestPath = Manifest.path
 
     /// Every file the manifest `file` lists, with its size and SHA-256; none when it cannot be read, nil when
     /// there is no such file. Read whole, for the rare removal of an earlier output (`StagedOutput.removeStaging`).

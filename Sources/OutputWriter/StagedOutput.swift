@@ -155,10 +155,8 @@ public struct StagedOutput: Sendable {
     static func removeStaging(_ path: String) -> KeptAside? {
         guard isFolder(path) else { return nil }
         if let kept = keptAside(path) { return kept }
-        guard (try? markStaging(path)) != nil else { return nil }
-        // The journal first: a folder marked without one is being removed, and a build that finds it so after a
-        // kill removes the rest (`keptAside`).
-        unlink(path + "/" + OwnedFolders.updateAdditions)
+        // Checked: a build killed while it removes the rest finds the mark, and removes it without looking again.
+        guard (try? markStaging(path, removing: true)) != nil else { return nil }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] where name != OwnedFolders.stagingMarker {
             try? FileManager.default.removeItem(atPath: path + "/" + name)
         }
@@ -170,12 +168,15 @@ public struct StagedOutput: Sendable {
     }
 
     /// Puts the marker that tells a staging folder left by a killed build from someone else's folder
-    /// (see `OwnedFolders`); `swapIn` takes it out again.
-    private static func markStaging(_ path: String) throws(WriteError) {
+    /// (see `OwnedFolders`); `swapIn` takes it out again. `removing`: the folder was checked and is being removed
+    /// (`OwnedFolders.removingMark`).
+    private static func markStaging(_ path: String, removing: Bool = false) throws(WriteError) {
         let marker = path + "/" + OwnedFolders.stagingMarker
-        let descriptor = open(marker, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        let descriptor = open(marker, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw WriteError(path: marker) }
-        close(descriptor)
+        defer { close(descriptor) }
+        let mark = removing ? Array(OwnedFolders.removingMark.utf8) : []
+        guard mark.withUnsafeBytes({ writeAll($0, to: descriptor) }) else { throw WriteError(path: marker) }
     }
 
     /// Makes the staging folder, which holds `staged`, hold the `wanted` paths: marks it as being brought up
@@ -194,7 +195,9 @@ public struct StagedOutput: Sendable {
         }
         for file in changed where staged[file.path] != nil { try Self.remove(root + "/" + file.path) }
         try Self.makeFolders(for: changed.map(\.path), in: root)
-        try Self.recordAdditions(changed.lazy.map(\.path).filter { staged[$0] == nil }, in: root)
+        // In a folder made anew (levelling), links are all it gets, and `link` refuses a path something is at.
+        let isMadeAnew = access(root + "/" + OwnedFolders.stagingMarker, F_OK) == 0
+        try Self.recordAdditions(changed.map(\.path).filter { staged[$0] == nil }, in: root, checkingInTheWay: !isMadeAnew)
         // The manifest last, so that every file it lists is as old as it or older (`AsWritten`).
         let (manifest, others) = (changed.filter { $0.path == OwnedFolders.manifestPath }, changed.filter { $0.path != OwnedFolders.manifestPath })
         for files in [others, manifest] {
@@ -210,18 +213,21 @@ public struct StagedOutput: Sendable {
         }
     }
 
-    /// Notes in a folder being written the paths of files about to be written that it did not hold
-    /// (`AdditionsJournal`). Refuses when something is at one already: no build wrote it, and writing the file (a
-    /// streamed one by a rename) would replace it.
-    static func recordAdditions(_ paths: some Collection<String>, in root: String) throws(WriteError) {
+    /// Notes in a folder being written the paths of files about to be written that it did not hold, in `journal`
+    /// or the folder's own (`AdditionsJournal`). Refuses, `checkingInTheWay`, when something is at one already: no
+    /// build wrote it, and writing the file (a streamed one by a rename) would replace it.
+    static func recordAdditions(
+        _ paths: [String], in root: String, journal: AdditionsJournal? = nil, checkingInTheWay: Bool = true
+    ) throws(WriteError) {
         guard !paths.isEmpty else { return }
         var info = stat()
-        if let inTheWay = paths.first(where: { lstat(root + "/" + $0, &info) == 0 }) {
+        if checkingInTheWay, let inTheWay = paths.first(where: { lstat(root + "/" + $0, &info) == 0 }) {
             throw WriteError(message: """
                 \(root)/\(inTheWay) is in the way: no build wrote it, and a build replaces only what it made (files to \
                 publish go in static/ or templates/assets/); build again to write the site anew
                 """)
         }
+        if let journal { return try journal.note(paths) }
         try AdditionsJournal(in: root).note(paths)
     }
 

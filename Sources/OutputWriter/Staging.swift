@@ -131,7 +131,7 @@ public final class Staging: Sendable {
                 try StagedOutput.makeFolders(for: [path], in: root)
             } else {
                 try makeFolders(for: path)
-                try StagedOutput.recordAdditions([path], in: root)
+                try StagedOutput.recordAdditions([path], in: root, journal: journal)
             }
             let written = try StreamedFile.write(write, at: root + "/" + path, sameAs: outputExists ? output.outputPath + "/" + path : nil)
             progress.withLock { progress in

@@ -34,7 +34,7 @@ final class StagingFolder: Sendable {
     static func make(_ name: String) throws(WriteError) -> StagingFolder {
         guard mkdir(name, 0o755) == 0 else {
             if errno == EEXIST {
-                throw WriteError(message: "\(name), left by an earlier build, could not be removed (look for files there without write permission)")
+                throw WriteError(message: "\(name), left by an earlier build, could not be removed (look there for a folder without write permission, or an immutable file)")
             }
             throw WriteError(message: "cannot create a folder in \(StagedOutput.parentFolder(of: name)) (\(String(cString: strerror(errno))))")
         }
