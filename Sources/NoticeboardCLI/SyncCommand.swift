@@ -36,7 +36,7 @@ struct SyncCommand: AsyncParsableCommand {
             let report = try await sync.run()
             let fetched = report.fetched
             print("fetched \(fetched.files) files, \(fetched.bytes) bytes (\(fetched.wireBytes) gzip)")
-            if let kept = report.kept { FileHandle.standardError.write(Data("note: \(kept.note)\n".utf8)) }
+            for kept in report.kept { FileHandle.standardError.write(Data("note: \(kept.note)\n".utf8)) }
         } catch {
             FileHandle.standardError.write(Data("error: \(Self.describe(error))\n".utf8))
             throw ExitCode(1)

@@ -56,7 +56,10 @@ public struct MirrorFolder: Sendable {
     /// marks it as one), and that what a sync makes in it is what it made: real folders for `incoming` and
     /// `snapshots`, a link to `snapshots/<name>` for `current`. A mirror made before the marker existed is
     /// known by holding only those entries, with a snapshot record that `current` leads to, and is marked.
-    public func claim() throws {
+    /// An `incoming/` no sync journaled (someone's, or an interrupted sync's of a version before the journal) is
+    /// moved aside whole, and returned.
+    @discardableResult
+    public func claim() throws -> KeptFolder? {
         let manager = FileManager.default
         try manager.createDirectory(at: folder, withIntermediateDirectories: true)
         let marker = folder.appendingPathComponent(Self.markerName)
@@ -73,12 +76,15 @@ public struct MirrorFolder: Sendable {
         if let target = try? manager.destinationOfSymbolicLink(atPath: current.path), Self.snapshotName(linkedAs: target) == nil {
             throw Refusal.unexpected(current.path, expected: Entry.link.description)
         }
-        if Self.entry(incoming) == .folder, Self.entry(incomingJournal) != .file {
-            throw Refusal.unexpected(incoming.path, expected: "a folder a sync made, which holds \(Self.incomingJournalName)")
-        }
         if Self.entry(marker) != .file {
             try Data("A mirror made by noticeboard sync: current links to the last complete snapshot.\n".utf8).write(to: marker)
         }
+        guard Self.entry(incoming) == .folder, Self.entry(incomingJournal) != .file,
+            let names = try? manager.contentsOfDirectory(atPath: incoming.path), !names.isEmpty  // empty: a sync cut short made it
+        else { return nil }
+        let aside = folder.appendingPathComponent("incoming.kept-\(Int(Date().timeIntervalSince1970))")
+        try manager.moveItem(at: incoming, to: aside)
+        return KeptFolder(folder: aside.path, strangers: Self.files(below: aside).sorted())
     }
 
     /// Removes what syncs made in the folder when none of them completed (no `current` snapshot), for a sync that
@@ -144,25 +150,11 @@ public struct MirrorFolder: Sendable {
         path.hasPrefix("api/") ? String(path.dropFirst(4)) : path
     }
 
-    /// The incoming snapshot, made when missing with its journal; what an interrupted sync left in it stays.
-    func prepareIncoming() throws -> URL {
-        if Self.entry(incoming) == nil {
-            try FileManager.default.createDirectory(at: incoming, withIntermediateDirectories: false)
-            try Data().write(to: incomingJournal)
-        }
+    /// The incoming snapshot, made when missing, and its journal, open; what an interrupted sync left in it stays.
+    func prepareIncoming() throws -> IncomingJournal {
+        try FileManager.default.createDirectory(at: incoming, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
-        return incoming
-    }
-
-    /// Notes in the incoming snapshot's journal that a sync puts a file at `local`, before it does.
-    private func noteIncoming(_ local: String) throws {
-        let descriptor = open(incomingJournal.path, O_WRONLY | O_APPEND | O_CLOEXEC)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
-        defer { close(descriptor) }
-        let entry = Array(local.utf8) + [0]
-        guard entry.withUnsafeBytes({ Foundation.write(descriptor, $0.baseAddress!, $0.count) }) == entry.count else {
-            throw CocoaError(.fileWriteUnknown)
-        }
+        return try IncomingJournal(at: incomingJournal.path)
     }
 
     private static let partSuffix = ".part"
@@ -174,11 +166,7 @@ public struct MirrorFolder: Sendable {
         return String(path.dropLast(name.count)) + name.dropFirst().dropLast(partSuffix.count)
     }
 
-    /// The paths the incoming snapshot's journal notes.
-    private func incomingNoted() -> Set<String> {
-        let journal = FileManager.default.contents(atPath: incomingJournal.path) ?? Data()
-        return Set(journal.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
-    }
+
 
     /// Whether the incoming snapshot already holds the file with this digest (left by an interrupted sync, or
     /// linked from the current one).
@@ -193,7 +181,6 @@ public struct MirrorFolder: Sendable {
     /// Hard-links the current snapshot's copy into the incoming one; false when there is none to link.
     func linkFromCurrent(_ path: String) -> Bool {
         let target = incoming.appendingPathComponent(Self.local(path))
-        guard (try? noteIncoming(Self.local(path))) != nil else { return false }
         try? FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? FileManager.default.removeItem(at: target)
         return link(current.appendingPathComponent(Self.local(path)).path, target.path) == 0
@@ -203,15 +190,15 @@ public struct MirrorFolder: Sendable {
     /// with the current snapshot by a hard link is replaced, never written into.
     func write(_ data: Data, at path: String) throws {
         let target = incoming.appendingPathComponent(Self.local(path))
-        try noteIncoming(Self.local(path))
         try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent)\(Self.partSuffix)")
         try data.write(to: temporary)
         guard rename(temporary.path, target.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
     }
 
-    /// A snapshot a sync left in place of removing it, as it held files no sync wrote.
-    public struct KeptSnapshot: Sendable, Equatable {
+    /// A folder of the mirror that a sync left in place of removing it, as it held files no sync wrote: a snapshot
+    /// it replaced, or an `incoming/` it did not journal.
+    public struct KeptFolder: Sendable, Equatable {
         public var folder: String
         /// Those files, relative to it, sorted.
         public var strangers: [String]
@@ -224,21 +211,24 @@ public struct MirrorFolder: Sendable {
 
     /// Removes what the incoming snapshot holds beyond the record's files that a sync put there (a file it did not
     /// note stays), then writes the record, renames the snapshot into place and points `current` at it. The
-    /// snapshot it replaces is removed last, unless it holds files its record does not list: then it is kept,
-    /// and returned.
-    func commit(_ record: Record) throws -> KeptSnapshot? {
-        let wanted = Set(record.files.keys.map(Self.local)).union([Self.recordName, Self.incomingJournalName]), noted = incomingNoted()
+    /// snapshot it replaces (whose record is `replaced`) is removed last, unless it holds files that record does not
+    /// list: then it is kept, and returned.
+    func commit(_ record: Record, replacing replaced: Record?, journal: IncomingJournal) throws -> KeptFolder? {
+        let wanted = Set(record.files.keys.map(Self.local)).union([Self.recordName, Self.incomingJournalName])
+        let noted = IncomingJournal.paths(at: incomingJournal.path) ?? []
         for stray in Self.files(below: incoming) where !wanted.contains(stray) && noted.contains(Self.finalPath(of: stray)) {
             try FileManager.default.removeItem(at: incoming.appendingPathComponent(stray))
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
+        try journal.note([Self.recordName])
         try write(try encoder.encode(record), at: Self.recordName)
-        try FileManager.default.removeItem(at: incomingJournal)
         let name = "\(record.build)-\(record.root.prefix(16))"
         let snapshot = snapshots.appendingPathComponent(name)
         try? FileManager.default.removeItem(at: snapshot)
         try FileManager.default.moveItem(at: incoming, to: snapshot)
+        // Its journal goes with it, until now: a sync cut short before this finds it there, not a snapshot's stranger.
+        try? FileManager.default.removeItem(at: snapshot.appendingPathComponent(Self.incomingJournalName))
         let previous = try? FileManager.default.destinationOfSymbolicLink(atPath: current.path)
         let link = folder.appendingPathComponent(".current.new")
         try? FileManager.default.removeItem(at: link)
@@ -246,15 +236,14 @@ public struct MirrorFolder: Sendable {
         guard rename(link.path, current.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
         // Only a snapshot this mirror made goes: `claim` checked the link, and checks it again here.
         guard let previous, let previousName = Self.snapshotName(linkedAs: previous), previousName != name else { return nil }
-        return removeSnapshot(snapshots.appendingPathComponent(previousName))
+        return removeSnapshot(snapshots.appendingPathComponent(previousName), record: replaced)
     }
 
-    /// Removes a snapshot, or keeps it when it holds files its record does not list (or has no record).
-    private func removeSnapshot(_ snapshot: URL) -> KeptSnapshot? {
-        let data = FileManager.default.contents(atPath: snapshot.appendingPathComponent(Self.recordName).path)
-        let listed = data.flatMap { try? JSONDecoder().decode(Record.self, from: $0) }.map { Set($0.files.keys.map(Self.local)) }
-        let strangers = Self.files(below: snapshot).filter { $0 != Self.recordName && !(listed?.contains($0) ?? false) }
-        guard strangers.isEmpty else { return KeptSnapshot(folder: snapshot.path, strangers: strangers.sorted()) }
+    /// Removes a snapshot, or keeps it when it holds files its record does not list (or there is no record).
+    private func removeSnapshot(_ snapshot: URL, record: Record?) -> KeptFolder? {
+        let listed = record.map { Set($0.files.keys.map(Self.local)) } ?? []
+        let strangers = Self.files(below: snapshot).filter { ![Self.recordName, Self.incomingJournalName].contains($0) && !listed.contains($0) }
+        guard strangers.isEmpty else { return KeptFolder(folder: snapshot.path, strangers: strangers.sorted()) }
         try? FileManager.default.removeItem(at: snapshot)
         return nil
     }

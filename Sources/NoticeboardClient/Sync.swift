@@ -34,8 +34,9 @@ public struct Sync: Sendable {
         /// Through the change lists or by walking the tree.
         public var usedChangeLists: Bool
         public var fetched: Fetcher.Totals
-        /// The snapshot this sync replaced, when it held files no sync wrote and was kept.
-        public var kept: MirrorFolder.KeptSnapshot?
+        /// Folders of the mirror this sync kept, as they held files no sync wrote: an `incoming/` it did not make, the
+        /// snapshot it replaced.
+        public var kept: [MirrorFolder.KeptFolder] = []
     }
 
     public init(fetcher: Fetcher, mirror: MirrorFolder) {
@@ -62,11 +63,13 @@ public struct Sync: Sendable {
     }
 
     private func runHolding() async throws -> Report {
-        try mirror.claim()
+        let keptIncoming = try mirror.claim()
         var head = try await fetchHead(), restarts = 0
         while true {
             do {
-                return try await bringUpToDate(with: head)
+                var report = try await bringUpToDate(with: head)
+                report.kept.insert(contentsOf: [keptIncoming].compactMap { $0 }, at: 0)
+                return report
             } catch let failure as Fetcher.Failure where restarts < Self.restartsForNewBuilds {
                 // A file that is not what the head said, or is gone: when a new build replaced the head, start
                 // again from it; what the incoming snapshot holds with the right digests is kept.
@@ -101,10 +104,10 @@ public struct Sync: Sendable {
             target = try await walkingTree(of: head, last: last)
         }
         try Self.checkNames(target)
-        _ = try mirror.prepareIncoming()
-        try await fetchMissing(target, last: last)
-        let kept = try mirror.commit(target)
-        return Report(build: head.build, wasUpToDate: false, usedChangeLists: chain != nil, fetched: fetcher.totals, kept: kept)
+        let journal = try mirror.prepareIncoming()
+        try await fetchMissing(target, last: last, journal: journal)
+        let kept = try mirror.commit(target, replacing: last, journal: journal)
+        return Report(build: head.build, wasUpToDate: false, usedChangeLists: chain != nil, fetched: fetcher.totals, kept: kept.map { [$0] } ?? [])
     }
 
     /// The paths and the tree's digest come from the site and name files and a snapshot in the mirror: each
@@ -118,8 +121,8 @@ public struct Sync: Sendable {
     /// none, and a name holding ESC or a newline would reach the app's file listings and the terminal.
     static func isMirrorPath(_ path: String) -> Bool {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.count > 1 && parts[0] == "api" && !path.utf8.contains { $0 < 0x20 || $0 == 0x7F } && MirrorFolder.local(path) != MirrorFolder.recordName
-            && !parts.contains { $0.isEmpty || $0 == "." || $0 == ".." }
+        return parts.count > 1 && parts[0] == "api" && !path.utf8.contains { $0 < 0x20 || $0 == 0x7F }
+            && !parts.contains { $0.isEmpty || $0 == "." || $0 == ".." || $0.hasPrefix(".noticeboard") }
     }
 
     /// Text from the site, as a message shows it: a control character as its code (`\u{1B}`), so that none
@@ -180,10 +183,12 @@ public struct Sync: Sendable {
 
     /// Every file of `target` into the incoming snapshot: kept when it is there already, linked from the
     /// current snapshot when that has it with the same digest, fetched otherwise.
-    private func fetchMissing(_ target: MirrorFolder.Record, last: MirrorFolder.Record?) async throws {
+    private func fetchMissing(_ target: MirrorFolder.Record, last: MirrorFolder.Record?, journal: IncomingJournal) async throws {
+        let missing = target.files.sorted(by: { $0.key < $1.key }).filter { path, entry in !mirror.incomingHolds(path, entry) }
+        // Noted in one write before any of them is put there.
+        try journal.note(missing.map { MirrorFolder.local($0.key) })
         var toFetch: [(String, MirrorFolder.Record.Entry)] = []
-        for (path, entry) in target.files.sorted(by: { $0.key < $1.key }) {
-            if mirror.incomingHolds(path, entry) { continue }
+        for (path, entry) in missing {
             if last?.files[path] == entry, mirror.linkFromCurrent(path) { continue }
             toFetch.append((path, entry))
         }

@@ -61,13 +61,14 @@ import Testing
     }
 
     /// What the site names goes into the mirror's folder only when it stays inside it: a path a hostile or
-    /// broken site sends with `..`, an absolute one, or the record's own name, and a tree digest that is not hex.
+    /// broken site sends with `..`, an absolute one, or a name of the mirror's own (its record, the incoming
+    /// snapshot's journal, which would decide what a sync removes), and a tree digest that is not hex.
     @Test func namesThatWouldLeaveTheMirrorAreRefused() throws {
         let files = { (paths: [String]) in Dictionary(uniqueKeysWithValues: paths.map { ($0, MirrorFolder.Record.Entry(size: 1, sha256: "00")) }) }
         let good = MirrorFolder.Record(build: 1, root: String(repeating: "ab", count: 32), files: files(["api/index.json", "api/cleaners/x.json"]), buckets: [:])
         try Sync.checkNames(good)
         for path in [
-            "api/../../x", "api/x/../../y", "/etc/passwd", "api//x", "api/./x", "cleaners/x.json", "api/x\u{0}y", "api/.noticeboard-mirror.json", "api",
+            "api/../../x", "api/x/../../y", "/etc/passwd", "api//x", "api/./x", "cleaners/x.json", "api/x\u{0}y", "api/.noticeboard-mirror.json", "api/.noticeboard-incoming", "api",
             "api/x\u{1B}[2Jy.json", "api/x\ny.json", "api/x\u{7F}.json",
         ] {
             var bad = good
