@@ -46,8 +46,7 @@ public struct MirrorFolder: Sendable {
 
     /// The file that marks a folder as a mirror, written before anything else.
     static let markerName = ".noticeboard-mirror"
-    /// In `incoming/`, made with it: the path of each file a sync puts there, noted before the file (each ended by
-    /// a NUL byte), so that only those are taken for a sync's when one that was cut short is finished.
+    /// In `incoming/`, kept by each sync that fills it (`IncomingJournal`) and taken out once it is a snapshot.
     static let incomingJournalName = ".noticeboard-incoming"
     /// What a sync makes in its folder, besides the marker.
     static let ownNames: Set<String> = ["current", ".current.new", "incoming", "snapshots"]
@@ -160,7 +159,7 @@ public struct MirrorFolder: Sendable {
     private static let partSuffix = ".part"
 
     /// The path a file being written under its temporary name (`cleaners/.x.json.part`) will have; any other as it is.
-    static func finalPath(of path: String) -> String {
+    private static func finalPath(of path: String) -> String {
         let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
         guard name.hasPrefix("."), name.hasSuffix(partSuffix), name.count > 1 + partSuffix.count else { return path }
         return String(path.dropLast(name.count)) + name.dropFirst().dropLast(partSuffix.count)
