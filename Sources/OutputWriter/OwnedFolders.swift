@@ -25,8 +25,8 @@ public enum OwnedFolders {
     static let updateManifest = ".noticeboard-updating.manifest"
     /// Beside `updateMarker`, or `stagingMarker` in a folder staged anew: the paths the build writes that the
     /// folder did not hold, each put here before its file is written (`AdditionsJournal`), so that a file someone
-    /// puts in the folder after a killed build is not taken for one it wrote. A folder with `stagingMarker` and no
-    /// journal is one a build was removing (`StagedOutput.removeStaging`).
+    /// puts in the folder after a killed build is not taken for one it wrote. A folder a build is removing says so in
+    /// its `stagingMarker` instead (`removingMark`).
     static let additionsJournal = ".noticeboard-updating.added"
     /// What a build puts at the top of an earlier output it brings up to date, beside the site's files, in the
     /// order they are taken out: the marker first, so that a build killed while taking them out leaves a folder
