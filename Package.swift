@@ -67,7 +67,10 @@ let package = Package(
         .target(
             name: "SiteValidation",
             dependencies: ["SiteModel", "Support", "SiteLoader", "LocatedYAML", "SchemaValidation", "ImageProcessing", "Rendering"]),
-        .target(name: "OutputWriter", dependencies: ["SiteModel", "Support", "SiteLoader", "Rendering", "CLinuxCalls"]),
+        // Journals of the files a command puts in a folder, before it puts them: the writer's and the client's, which
+        // links no generator module.
+        .target(name: "PathJournal"),
+        .target(name: "OutputWriter", dependencies: ["SiteModel", "Support", "SiteLoader", "Rendering", "CLinuxCalls", "PathJournal"]),
         .target(
             name: "Noticeboard",
             dependencies: [
@@ -81,7 +84,7 @@ let package = Package(
             name: "NoticeboardServer",
             dependencies: ["Noticeboard", "Rendering", "SiteLoader", "SiteModel", "Support", .product(name: "Hummingbird", package: "hummingbird")]),
         // The client apps link: no dependency on the generator's modules.
-        .target(name: "NoticeboardClient", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "NoticeboardClient", dependencies: ["PathJournal", .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(
             name: "NoticeboardCLI",
             dependencies: [

@@ -1,4 +1,5 @@
 import Foundation
+import PathJournal
 
 /// A local copy of a site's synced files, kept as complete snapshots: `DIR/current` is a symbolic link to
 /// `snapshots/<root>/`, whose files are those below the site's `api/` (`index.json`, `cleaners/…`) and a
@@ -46,7 +47,7 @@ public struct MirrorFolder: Sendable {
 
     /// The file that marks a folder as a mirror, written before anything else.
     static let markerName = ".noticeboard-mirror"
-    /// In `incoming/`, kept by each sync that fills it (`IncomingJournal`) and taken out once it is a snapshot.
+    /// In `incoming/`, kept by each sync that fills it (`PathJournal`) and taken out once it is a snapshot.
     static let incomingJournalName = ".noticeboard-incoming"
     /// What a sync makes in its folder, besides the marker.
     static let ownNames: Set<String> = ["current", ".current.new", "incoming", "snapshots"]
@@ -83,7 +84,7 @@ public struct MirrorFolder: Sendable {
         else { return nil }
         let aside = folder.appendingPathComponent("incoming.kept-\(Int(Date().timeIntervalSince1970))")
         try manager.moveItem(at: incoming, to: aside)
-        return KeptFolder(folder: aside.path, strangers: Self.files(below: aside).sorted())
+        return KeptFolder(folder: aside.path, strangers: FolderFiles.below(aside.path).sorted())
     }
 
     /// Removes what syncs made in the folder when none of them completed (no `current` snapshot), for a sync that
@@ -150,10 +151,10 @@ public struct MirrorFolder: Sendable {
     }
 
     /// The incoming snapshot, made when missing, and its journal, open; what an interrupted sync left in it stays.
-    func prepareIncoming() throws -> IncomingJournal {
+    func prepareIncoming() throws -> PathJournal {
         try FileManager.default.createDirectory(at: incoming, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
-        return try IncomingJournal(at: incomingJournal.path)
+        return try PathJournal(at: incomingJournal.path)
     }
 
     private static let partSuffix = ".part"
@@ -212,10 +213,10 @@ public struct MirrorFolder: Sendable {
     /// note stays), then writes the record, renames the snapshot into place and points `current` at it. The
     /// snapshot it replaces (whose record is `replaced`) is removed last, unless it holds files that record does not
     /// list: then it is kept, and returned.
-    func commit(_ record: Record, replacing replaced: Record?, journal: IncomingJournal) throws -> KeptFolder? {
+    func commit(_ record: Record, replacing replaced: Record?, journal: PathJournal) throws -> KeptFolder? {
         let wanted = Set(record.files.keys.map(Self.local)).union([Self.recordName, Self.incomingJournalName])
-        let noted = IncomingJournal.paths(at: incomingJournal.path) ?? []
-        for stray in Self.files(below: incoming) where !wanted.contains(stray) && noted.contains(Self.finalPath(of: stray)) {
+        let noted = PathJournal.paths(at: incomingJournal.path) ?? []
+        for stray in FolderFiles.below(incoming.path) where !wanted.contains(stray) && noted.contains(Self.finalPath(of: stray)) {
             try FileManager.default.removeItem(at: incoming.appendingPathComponent(stray))
         }
         let encoder = JSONEncoder()
@@ -241,19 +242,9 @@ public struct MirrorFolder: Sendable {
     /// Removes a snapshot, or keeps it when it holds files its record does not list (or there is no record).
     private func removeSnapshot(_ snapshot: URL, record: Record?) -> KeptFolder? {
         let listed = record.map { Set($0.files.keys.map(Self.local)) } ?? []
-        let strangers = Self.files(below: snapshot).filter { ![Self.recordName, Self.incomingJournalName].contains($0) && !listed.contains($0) }
+        let strangers = FolderFiles.below(snapshot.path).filter { ![Self.recordName, Self.incomingJournalName].contains($0) && !listed.contains($0) }
         guard strangers.isEmpty else { return KeptFolder(folder: snapshot.path, strangers: strangers.sorted()) }
         try? FileManager.default.removeItem(at: snapshot)
         return nil
-    }
-
-    /// Every file below `root` (anything not a folder, links included), relative to it.
-    private static func files(below root: URL) -> [String] {
-        guard let walk = FileManager.default.enumerator(atPath: root.path) else { return [] }
-        var found: [String] = []
-        while let name = walk.nextObject() as? String {
-            if walk.fileAttributes?[.type] as? FileAttributeType != .typeDirectory { found.append(name) }
-        }
-        return found
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PathJournal
 
 /// Brings a mirror up to date with a site: the head first; then, when the mirror's tree is the start of a
 /// chain of change lists the head names, those lists; otherwise the tree, and the buckets whose digests
@@ -183,7 +184,7 @@ public struct Sync: Sendable {
 
     /// Every file of `target` into the incoming snapshot: kept when it is there already, linked from the
     /// current snapshot when that has it with the same digest, fetched otherwise.
-    private func fetchMissing(_ target: MirrorFolder.Record, last: MirrorFolder.Record?, journal: IncomingJournal) async throws {
+    private func fetchMissing(_ target: MirrorFolder.Record, last: MirrorFolder.Record?, journal: PathJournal) async throws {
         let missing = target.files.sorted(by: { $0.key < $1.key }).filter { path, entry in !mirror.incomingHolds(path, entry) }
         // Noted in one write before any of them is put there.
         try journal.note(missing.map { MirrorFolder.local($0.key) })

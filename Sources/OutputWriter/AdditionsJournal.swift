@@ -1,37 +1,36 @@
-import Foundation
+import PathJournal
 
-/// The paths a build notes in a folder it writes before it writes their files (`OwnedFolders.additionsJournal`,
-/// each ended by a NUL byte): in a staging folder made anew, every file; in an earlier output brought up to date,
-/// those its manifest does not list. A build killed half-way so leaves what tells its files from any that someone
-/// put in the folder after (`StagedOutput.keptAside`).
-final class AdditionsJournal: Sendable {
-    private let descriptor: Int32
-    private let path: String
-
-    /// Opens the folder's journal, made when missing.
-    init(in root: String) throws(WriteError) {
-        path = root + "/" + OwnedFolders.additionsJournal
-        descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw WriteError(path: path) }
-    }
-
-    deinit {
-        close(descriptor)
-    }
-
-    /// Notes `paths`, in one write.
-    func note(_ paths: some Sequence<String>) throws(WriteError) {
-        var entries: [UInt8] = []
-        for path in paths {
-            entries += path.utf8
-            entries.append(0)
+/// The paths a build notes in a folder it writes before it writes their files (`OwnedFolders.additionsJournal`):
+/// in a staging folder made anew, every file; in an earlier output brought up to date, those its manifest does not
+/// list. A build killed half-way so leaves what tells its files from any that someone put in the folder after
+/// (`StagedOutput.keptAside`).
+extension PathJournal {
+    /// Opens the journal of the folder at `root`, made when missing.
+    static func additions(in root: String) throws(WriteError) -> PathJournal {
+        do {
+            return try PathJournal(at: root + "/" + OwnedFolders.additionsJournal)
+        } catch {
+            throw WriteError(error)
         }
-        guard entries.withUnsafeBytes({ StagedOutput.writeAll($0, to: descriptor) }) else { throw WriteError(path: path) }
+    }
+
+    /// `note(paths)`, failing as the writer does.
+    func noteAdditions(_ paths: some Sequence<String>) throws(WriteError) {
+        do {
+            try note(paths)
+        } catch {
+            throw WriteError(error)
+        }
     }
 
     /// The paths noted in the folder at `root`; nil when it has no journal.
-    static func paths(in root: String) -> Set<String>? {
-        guard let journal = FileManager.default.contents(atPath: root + "/" + OwnedFolders.additionsJournal) else { return nil }
-        return Set(journal.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
+    static func additions(notedIn root: String) -> Set<String>? {
+        paths(at: root + "/" + OwnedFolders.additionsJournal)
+    }
+}
+
+extension WriteError {
+    init(_ failure: FileFailure) {
+        self.init(message: failure.description)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PathJournal
 import SiteModel
 
 /// An earlier output that held files no build wrote, moved aside whole rather than removed. Someone put
@@ -51,11 +52,11 @@ extension StagedOutput {
         return KeptAside(folder: rename(path, aside) == 0 ? aside : path, unrecorded: unrecorded.sorted())
     }
 
-    /// The files in a staging folder made anew that its build did not note before writing (`AdditionsJournal`); nil
+    /// The files in a staging folder made anew that its build did not note before writing (`PathJournal.additions`); nil
     /// when it has no journal, as one a build of a version before the journal left.
     private static func unjournaled(in path: String) -> [String]? {
-        guard let noted = AdditionsJournal.paths(in: path) else { return nil }
-        return files(below: path).filter { file in
+        guard let noted = PathJournal.additions(notedIn: path) else { return nil }
+        return FolderFiles.below(path).filter { file in
             // A file a killed build was writing under a temporary name is the build's, as its file is.
             file != OwnedFolders.stagingMarker && !OwnedFolders.updateFiles.contains(file) && !noted.contains(StreamedFile.finalPath(of: file))
         }
@@ -73,9 +74,9 @@ extension StagedOutput {
         let manifest = path + "/" + (updateBegan == nil ? OwnedFolders.manifestPath : OwnedFolders.updateManifest)
         let listed = OwnedFolders.listedFiles(inManifest: manifest)
         guard listed != nil || updateBegan != nil else { return nil }
-        let added = updateBegan == nil ? [] : AdditionsJournal.paths(in: path) ?? []
+        let added = updateBegan == nil ? [] : PathJournal.additions(notedIn: path) ?? []
         let asWritten = AsWritten(manifest: manifest)
-        return files(below: path).filter { file in
+        return FolderFiles.below(path).filter { file in
             // A file a killed update was writing under a temporary name is the update's, as its file is.
             let final = StreamedFile.finalPath(of: file)
             if file == OwnedFolders.manifestPath || OwnedFolders.updateFiles.contains(file) || added.contains(final) { return false }
@@ -108,15 +109,6 @@ extension StagedOutput {
         return lstat(path, &info) == 0 ? info.st_ctim : nil
     }
 
-    /// Every file below `root` (anything not a folder, links included), relative to it.
-    static func files(below root: String) -> [String] {
-        guard let walk = FileManager.default.enumerator(atPath: root) else { return [] }
-        var found: [String] = []
-        while let name = walk.nextObject() as? String {
-            if walk.fileAttributes?[.type] as? FileAttributeType != .typeDirectory { found.append(name) }
-        }
-        return found
-    }
 
     /// A new name beside the output folder for an earlier output kept aside: `.public.kept-20261205T132000`.
     private static func asidePath(for path: String) -> String {

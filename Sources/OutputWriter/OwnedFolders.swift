@@ -24,7 +24,7 @@ public enum OwnedFolders {
     /// Beside `updateMarker`: a hard link to the manifest the folder held when the update began.
     static let updateManifest = ".noticeboard-updating.manifest"
     /// Beside `updateMarker`, or `stagingMarker` in a folder staged anew: the paths the build writes that the
-    /// folder did not hold, each put here before its file is written (`AdditionsJournal`), so that a file someone
+    /// folder did not hold, each put here before its file is written (`PathJournal.additions`), so that a file someone
     /// puts in the folder after a killed build is not taken for one it wrote. A folder a build is removing says so in
     /// its `stagingMarker` instead (`removingMark`).
     static let additionsJournal = ".noticeboard-updating.added"

@@ -1,5 +1,6 @@
 import CLinuxCalls
 import Foundation
+import PathJournal
 import SiteModel
 import Support
 
@@ -54,7 +55,7 @@ public struct StagedOutput: Sendable {
             try? FileManager.default.createDirectory(atPath: Self.parentFolder(of: outputPath), withIntermediateDirectories: true)
             let folder = try Self.makeStagingFolder(staging)
             return Staging(
-                output: self, folder: folder, staged: nil, journal: try AdditionsJournal(in: folder.path), asWritten: AsWritten(folder: folder.path),
+                output: self, folder: folder, staged: nil, journal: try PathJournal.additions(in: folder.path), asWritten: AsWritten(folder: folder.path),
                 previousIsKnown: previousIsKnown, keptAside: keptAside)
         } catch {
             throw failure(error)
@@ -176,7 +177,7 @@ public struct StagedOutput: Sendable {
         guard descriptor >= 0 else { throw WriteError(path: marker) }
         defer { close(descriptor) }
         let mark = removing ? Array(OwnedFolders.removingMark.utf8) : []
-        guard mark.withUnsafeBytes({ writeAll($0, to: descriptor) }) else { throw WriteError(path: marker) }
+        guard mark.withUnsafeBytes({ Descriptor.writeAll($0, to: descriptor) }) else { throw WriteError(path: marker) }
     }
 
     /// Makes the staging folder, which holds `staged`, hold the `wanted` paths: marks it as being brought up
@@ -214,10 +215,10 @@ public struct StagedOutput: Sendable {
     }
 
     /// Notes in a folder being written the paths of files about to be written that it did not hold, in `journal`
-    /// or the folder's own (`AdditionsJournal`). Refuses, `checkingInTheWay`, when something is at one already: no
+    /// or the folder's own (`PathJournal.additions`). Refuses, `checkingInTheWay`, when something is at one already: no
     /// build wrote it, and writing the file (a streamed one by a rename) would replace it.
     static func recordAdditions(
-        _ paths: [String], in root: String, journal: AdditionsJournal? = nil, checkingInTheWay: Bool = true
+        _ paths: [String], in root: String, journal: PathJournal? = nil, checkingInTheWay: Bool = true
     ) throws(WriteError) {
         guard !paths.isEmpty else { return }
         var info = stat()
@@ -227,8 +228,8 @@ public struct StagedOutput: Sendable {
                 publish go in static/ or templates/assets/); build again to write the site anew
                 """)
         }
-        if let journal { return try journal.note(paths) }
-        try AdditionsJournal(in: root).note(paths)
+        if let journal { return try journal.noteAdditions(paths) }
+        try PathJournal.additions(in: root).noteAdditions(paths)
     }
 
     /// Before anything at `paths` of an earlier output being brought up to date is removed or written: no folder
@@ -382,21 +383,7 @@ public struct StagedOutput: Sendable {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw WriteError(path: path) }
         defer { close(descriptor) }
-        guard bytes.withUnsafeBytes({ writeAll($0, to: descriptor) }) else { throw WriteError(path: path) }
-    }
-
-    /// Writes all of `buffer` to the open file; false when a write fails (`errno` says why).
-    static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
-        var written = 0
-        while written < buffer.count {
-            let result = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-            if result < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            written += result
-        }
-        return true
+        guard bytes.withUnsafeBytes({ Descriptor.writeAll($0, to: descriptor) }) else { throw WriteError(path: path) }
     }
 }
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PathJournal
 import SiteModel
 import Synchronization
 
@@ -31,7 +32,7 @@ public final class Staging: Sendable {
     private let outputExists: Bool
     /// In a folder staged anew, where each file's path is noted before it is written, so that a build killed
     /// half-way leaves what tells its files from any someone puts there after.
-    private let journal: AdditionsJournal?
+    private let journal: PathJournal?
     private let writers = [DispatchQueue(label: "noticeboard.output-writer.pages"), DispatchQueue(label: "noticeboard.output-writer.api")]
     /// Memory held by rendered bytes handed to the writers and not written yet. Rendering outruns writing on a
     /// large site, and without a bound the site's bytes piled up in memory until the writers caught up at the end.
@@ -60,7 +61,7 @@ public final class Staging: Sendable {
     }
 
     init(
-        output: StagedOutput, folder: StagingFolder, staged: WrittenDigests?, journal: AdditionsJournal? = nil, asWritten: AsWritten,
+        output: StagedOutput, folder: StagingFolder, staged: WrittenDigests?, journal: PathJournal? = nil, asWritten: AsWritten,
         previousIsKnown: Bool, keptAside: KeptAside? = nil
     ) {
         self.output = output
@@ -101,7 +102,7 @@ public final class Staging: Sendable {
                 guard progress.withLock({ $0.failure == nil }) else { return }
                 do throws(WriteError) {
                     var kept = 0
-                    try journal?.note(files.lazy.map(\.file.path))
+                    try journal?.noteAdditions(files.lazy.map(\.file.path))
                     for (file, _) in files {
                         try makeFolders(for: file.path)
                         if try output.writeFile(file, at: root + "/" + file.path, linkingSameBytes: outputExists && !previousIsKnown) { kept += 1 }

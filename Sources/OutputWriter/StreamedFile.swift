@@ -1,4 +1,5 @@
 import Foundation
+import PathJournal
 import SiteModel
 import Support
 
@@ -51,7 +52,7 @@ enum StreamedFile {
             guard failure == nil else { return }
             part.withUnsafeBytes { buffer in
                 each(buffer)
-                if !StagedOutput.writeAll(buffer, to: descriptor) { failure = WriteError(path: temporary) }
+                if !Descriptor.writeAll(buffer, to: descriptor) { failure = WriteError(path: temporary) }
             }
         }
         write(&stream)
