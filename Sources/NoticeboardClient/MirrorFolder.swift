@@ -88,12 +88,29 @@ public struct MirrorFolder: Sendable {
     }
 
     /// Removes what syncs made in the folder when none of them completed (no `current` snapshot), for a sync that
-    /// failed in a folder it made.
+    /// failed in a folder it made. An `incoming/` or a snapshot that holds files no sync wrote stays, and so does
+    /// the marker beside it.
     func removeUnfinished() {
         guard Self.entry(current) == nil else { return }
-        for name in [Self.markerName] + Self.ownNames.sorted() {
-            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        if Self.entry(incoming) == .folder, incomingStrangers().isEmpty { try? FileManager.default.removeItem(at: incoming) }
+        if Self.entry(snapshots) == .folder {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: snapshots.path)) ?? [] {
+                let snapshot = snapshots.appendingPathComponent(name)
+                if Self.entry(snapshot) == .folder { _ = removeSnapshot(snapshot, record: Self.record(in: snapshot)) }
+            }
+            rmdir(snapshots.path)
         }
+        let newLink = folder.appendingPathComponent(".current.new")
+        if Self.entry(newLink) == .link { unlink(newLink.path) }
+        if (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) == [Self.markerName] {
+            unlink(folder.appendingPathComponent(Self.markerName).path)
+        }
+    }
+
+    /// The files in `incoming/` that no sync noted in its journal before writing them (all, when it has none).
+    private func incomingStrangers() -> [String] {
+        let noted = PathJournal.paths(at: incomingJournal.path) ?? []
+        return FolderFiles.below(incoming.path).filter { $0 != Self.incomingJournalName && !noted.contains(Self.finalPath(of: $0)) }
     }
 
     /// The snapshot a `current` link made by a sync names (`snapshots/<name>`); nil for any other link.
@@ -136,7 +153,12 @@ public struct MirrorFolder: Sendable {
 
     /// The current snapshot's record; nil when there is none yet.
     public func record() -> Record? {
-        guard let data = FileManager.default.contents(atPath: current.appendingPathComponent(Self.recordName).path) else { return nil }
+        Self.record(in: current)
+    }
+
+    /// The record of the snapshot at `snapshot`; nil when it has none that reads.
+    static func record(in snapshot: URL) -> Record? {
+        guard let data = FileManager.default.contents(atPath: snapshot.appendingPathComponent(recordName).path) else { return nil }
         return try? JSONDecoder().decode(Record.self, from: data)
     }
 
@@ -165,8 +187,6 @@ public struct MirrorFolder: Sendable {
         guard name.hasPrefix("."), name.hasSuffix(partSuffix), name.count > 1 + partSuffix.count else { return path }
         return String(path.dropLast(name.count)) + name.dropFirst().dropLast(partSuffix.count)
     }
-
-
 
     /// Whether the incoming snapshot already holds the file with this digest (left by an interrupted sync, or
     /// linked from the current one).
@@ -197,7 +217,7 @@ public struct MirrorFolder: Sendable {
     }
 
     /// A folder of the mirror that a sync left in place of removing it, as it held files no sync wrote: a snapshot
-    /// it replaced, or an `incoming/` it did not journal.
+    /// it replaced or found at its new snapshot's name, or an `incoming/` it did not journal.
     public struct KeptFolder: Sendable, Equatable {
         public var folder: String
         /// Those files, relative to it, sorted.
@@ -212,8 +232,8 @@ public struct MirrorFolder: Sendable {
     /// Removes what the incoming snapshot holds beyond the record's files that a sync put there (a file it did not
     /// note stays), then writes the record, renames the snapshot into place and points `current` at it. The
     /// snapshot it replaces (whose record is `replaced`) is removed last, unless it holds files that record does not
-    /// list: then it is kept, and returned.
-    func commit(_ record: Record, replacing replaced: Record?, journal: PathJournal) throws -> KeptFolder? {
+    /// list: then it is kept, and returned, as is one found at the new snapshot's name (`clearName`).
+    func commit(_ record: Record, replacing replaced: Record?, journal: PathJournal) throws -> [KeptFolder] {
         let wanted = Set(record.files.keys.map(Self.local)).union([Self.recordName, Self.incomingJournalName])
         let noted = PathJournal.paths(at: incomingJournal.path) ?? []
         for stray in FolderFiles.below(incoming.path) where !wanted.contains(stray) && noted.contains(Self.finalPath(of: stray)) {
@@ -225,7 +245,7 @@ public struct MirrorFolder: Sendable {
         try write(try encoder.encode(record), at: Self.recordName)
         let name = "\(record.build)-\(record.root.prefix(16))"
         let snapshot = snapshots.appendingPathComponent(name)
-        try? FileManager.default.removeItem(at: snapshot)
+        var kept = try clearName(snapshot).map { [$0] } ?? []
         try FileManager.default.moveItem(at: incoming, to: snapshot)
         // Its journal goes with it, until now: a sync cut short before this finds it there, not a snapshot's stranger.
         try? FileManager.default.removeItem(at: snapshot.appendingPathComponent(Self.incomingJournalName))
@@ -235,8 +255,26 @@ public struct MirrorFolder: Sendable {
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "snapshots/\(name)")
         guard rename(link.path, current.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
         // Only a snapshot this mirror made goes: `claim` checked the link, and checks it again here.
-        guard let previous, let previousName = Self.snapshotName(linkedAs: previous), previousName != name else { return nil }
-        return removeSnapshot(snapshots.appendingPathComponent(previousName), record: replaced)
+        guard let previous, let previousName = Self.snapshotName(linkedAs: previous), previousName != name else { return kept }
+        kept += removeSnapshot(snapshots.appendingPathComponent(previousName), record: replaced).map { [$0] } ?? []
+        return kept
+    }
+
+    /// Frees the new snapshot's name, where a sync killed after renaming its `incoming/` and before linking it left
+    /// one: removed as `removeSnapshot` does, or, when something there is not that sync's (a file its record does
+    /// not list, or not a folder), moved aside as `<name>.kept-<time>` and returned.
+    private func clearName(_ snapshot: URL) throws -> KeptFolder? {
+        guard let found = Self.entry(snapshot) else { return nil }
+        let strangers: [String]
+        if found == .folder {
+            guard let kept = removeSnapshot(snapshot, record: Self.record(in: snapshot)) else { return nil }
+            strangers = kept.strangers
+        } else {
+            strangers = [snapshot.lastPathComponent]
+        }
+        let aside = snapshots.appendingPathComponent("\(snapshot.lastPathComponent).kept-\(Int(Date().timeIntervalSince1970))")
+        try FileManager.default.moveItem(at: snapshot, to: aside)
+        return KeptFolder(folder: aside.path, strangers: strangers)
     }
 
     /// Removes a snapshot, or keeps it when it holds files its record does not list (or there is no record).

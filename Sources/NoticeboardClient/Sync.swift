@@ -108,7 +108,7 @@ public struct Sync: Sendable {
         let journal = try mirror.prepareIncoming()
         try await fetchMissing(target, last: last, journal: journal)
         let kept = try mirror.commit(target, replacing: last, journal: journal)
-        return Report(build: head.build, wasUpToDate: false, usedChangeLists: chain != nil, fetched: fetcher.totals, kept: kept.map { [$0] } ?? [])
+        return Report(build: head.build, wasUpToDate: false, usedChangeLists: chain != nil, fetched: fetcher.totals, kept: kept)
     }
 
     /// The paths and the tree's digest come from the site and name files and a snapshot in the mirror: each

@@ -106,6 +106,63 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["mine"])
     }
 
+    /// A sync killed after renaming its `incoming/` into `snapshots/` and before linking it leaves a snapshot at the
+    /// name the next sync of that build gives its own. That one is removed as a replaced snapshot is, so it is kept,
+    /// moved aside with a note, when it holds a file its record does not list (the sync removed it whole before).
+    @Test(arguments: [false, true])
+    func aSnapshotLeftAtTheNewOnesNameIsKeptWhenItHoldsAStranger(holdsStranger: Bool) throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let mirror = MirrorFolder(folder: URL(fileURLWithPath: folder))
+        try mirror.claim()
+        let index = Data("{}\n".utf8), root = String(repeating: "ab", count: 16)
+        let record = MirrorFolder.Record(build: 7, root: root, files: ["api/index.json": .init(size: index.count, sha256: Fetcher.sha256(index))], buckets: [:])
+        let leftover = folder + "/snapshots/7-" + root.prefix(16)
+        TestSupport.write("{}\n", to: leftover + "/index.json")
+        try JSONEncoder().encode(record).write(to: URL(fileURLWithPath: leftover + "/" + MirrorFolder.recordName))
+        if holdsStranger { TestSupport.write("mine\n", to: leftover + "/notes.txt") }
+
+        let journal = try mirror.prepareIncoming()
+        try journal.note(["index.json"])
+        try mirror.write(index, at: "api/index.json")
+        let kept = try mirror.commit(record, replacing: nil, journal: journal)
+        #expect(mirror.record()?.build == 7 && TestSupport.read(folder + "/current/index.json") == "{}\n")
+        let aside = try FileManager.default.contentsOfDirectory(atPath: folder + "/snapshots").filter { $0.contains(".kept-") }
+        if holdsStranger {
+            #expect(kept.map(\.strangers) == [["notes.txt"]] && aside.count == 1)
+            #expect(kept.first?.folder == folder + "/snapshots/" + (aside.first ?? "?"))
+            #expect(TestSupport.read(folder + "/snapshots/" + (aside.first ?? "?") + "/notes.txt") == "mine\n")
+        } else {
+            #expect(kept.isEmpty && aside.isEmpty)
+        }
+    }
+
+    /// A first sync that fails removes what it made, but not a file someone put in its `incoming/` or a snapshot
+    /// meanwhile, nor the marker that lets the next sync take the folder up (it removed them all before).
+    @Test func aFailedFirstSyncLeavesFilesItDidNotWrite() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let mirror = MirrorFolder(folder: URL(fileURLWithPath: folder))
+        try mirror.claim()
+        let journal = try mirror.prepareIncoming()
+        try journal.note(["index.json"])
+        try mirror.write(Data("{}\n".utf8), at: "api/index.json")
+        TestSupport.write("to do\n", to: folder + "/incoming/todo.txt")
+        TestSupport.write("mine\n", to: folder + "/snapshots/old/notes.txt")
+        TestSupport.write("{}\n", to: folder + "/snapshots/empty-of-strangers/" + MirrorFolder.recordName)
+
+        mirror.removeUnfinished()
+        #expect(TestSupport.read(folder + "/incoming/todo.txt") == "to do\n")
+        #expect(TestSupport.read(folder + "/snapshots/old/notes.txt") == "mine\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/snapshots") == ["old"])
+        #expect(FileManager.default.fileExists(atPath: folder + "/" + MirrorFolder.markerName))
+
+        TestSupport.removeTree(folder + "/incoming/todo.txt")
+        TestSupport.removeTree(folder + "/snapshots/old")
+        mirror.removeUnfinished()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [], "what a sync wrote, noted, is all removed")
+    }
+
     /// A file where the mirror's folder should be is said in words too, and left as it was.
     @Test func aFileInTheWayOfTheMirrorIsReportedPlainly() throws {
         let folder = TestSupport.temporaryFolder()
