@@ -82,7 +82,7 @@ public struct MirrorFolder: Sendable {
         guard Self.entry(incoming) == .folder, Self.entry(incomingJournal) != .file,
             let names = try? manager.contentsOfDirectory(atPath: incoming.path), !names.isEmpty  // empty: a sync cut short made it
         else { return nil }
-        let aside = folder.appendingPathComponent("incoming.kept-\(Int(Date().timeIntervalSince1970))")
+        let aside = Self.unusedName(folder.appendingPathComponent("incoming.kept"))
         try manager.moveItem(at: incoming, to: aside)
         return KeptFolder(folder: aside.path, strangers: FolderFiles.below(aside.path).sorted())
     }
@@ -230,7 +230,7 @@ public struct MirrorFolder: Sendable {
     }
 
     /// Removes what the incoming snapshot holds beyond the record's files that a sync put there (a file it did not
-    /// note stays), then writes the record, renames the snapshot into place and points `current` at it. The
+    /// note is moved aside, and returned), then writes the record, renames the snapshot into place and points `current` at it. The
     /// snapshot it replaces (whose record is `replaced`) is removed last, unless it holds files that record does not
     /// list: then it is kept, and returned, as is one found at the new snapshot's name (`clearName`).
     func commit(_ record: Record, replacing replaced: Record?, journal: PathJournal) throws -> [KeptFolder] {
@@ -239,13 +239,14 @@ public struct MirrorFolder: Sendable {
         for stray in FolderFiles.below(incoming.path) where !wanted.contains(stray) && noted.contains(Self.finalPath(of: stray)) {
             try FileManager.default.removeItem(at: incoming.appendingPathComponent(stray))
         }
+        var kept = try setAsideStrangers(notIn: wanted).map { [$0] } ?? []
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         try journal.note([Self.recordName])
         try write(try encoder.encode(record), at: Self.recordName)
         let name = "\(record.build)-\(record.root.prefix(16))"
         let snapshot = snapshots.appendingPathComponent(name)
-        var kept = try clearName(snapshot).map { [$0] } ?? []
+        kept += try clearName(snapshot).map { [$0] } ?? []
         try FileManager.default.moveItem(at: incoming, to: snapshot)
         // Its journal goes with it, until now: a sync cut short before this finds it there, not a snapshot's stranger.
         try? FileManager.default.removeItem(at: snapshot.appendingPathComponent(Self.incomingJournalName))
@@ -260,6 +261,31 @@ public struct MirrorFolder: Sendable {
         return kept
     }
 
+    /// Moves the files someone put in `incoming/` while a sync filled it (neither noted in its journal nor the
+    /// record's) to `incoming.kept-<time>/`, at the same paths, so that they do not become part of the snapshot.
+    private func setAsideStrangers(notIn wanted: Set<String>) throws -> KeptFolder? {
+        let strangers = incomingStrangers().filter { !wanted.contains($0) }.sorted()
+        guard !strangers.isEmpty else { return nil }
+        let aside = Self.unusedName(folder.appendingPathComponent("incoming.kept"))
+        for path in strangers {
+            let target = aside.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.moveItem(at: incoming.appendingPathComponent(path), to: target)
+        }
+        return KeptFolder(folder: aside.path, strangers: strangers)
+    }
+
+    /// `<base>-<time>`, or with `-2`, `-3`… after it when a folder was kept aside under that name already this second.
+    private static func unusedName(_ base: URL) -> URL {
+        let stamped = base.path + "-\(Int(Date().timeIntervalSince1970))"
+        var candidate = stamped, number = 1
+        while entry(URL(fileURLWithPath: candidate)) != nil {
+            number += 1
+            candidate = stamped + "-\(number)"
+        }
+        return URL(fileURLWithPath: candidate)
+    }
+
     /// Frees the new snapshot's name, where a sync killed after renaming its `incoming/` and before linking it left
     /// one: removed as `removeSnapshot` does, or, when something there is not that sync's (a file its record does
     /// not list, or not a folder), moved aside as `<name>.kept-<time>` and returned.
@@ -272,7 +298,7 @@ public struct MirrorFolder: Sendable {
         } else {
             strangers = [snapshot.lastPathComponent]
         }
-        let aside = snapshots.appendingPathComponent("\(snapshot.lastPathComponent).kept-\(Int(Date().timeIntervalSince1970))")
+        let aside = Self.unusedName(snapshots.appendingPathComponent("\(snapshot.lastPathComponent).kept"))
         try FileManager.default.moveItem(at: snapshot, to: aside)
         return KeptFolder(folder: aside.path, strangers: strangers)
     }

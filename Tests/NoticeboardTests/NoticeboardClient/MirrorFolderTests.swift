@@ -137,6 +137,29 @@ import Testing
         }
     }
 
+    /// A file someone put in `incoming/` while a sync filled it is moved aside with a note as the sync finishes,
+    /// not taken into the snapshot (where it was found only when the next sync replaced that snapshot).
+    @Test func aFilePutInIncomingDuringASyncIsSetAside() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let mirror = MirrorFolder(folder: URL(fileURLWithPath: folder))
+        try mirror.claim()
+        let index = Data("{}\n".utf8)
+        let record = MirrorFolder.Record(
+            build: 3, root: String(repeating: "cd", count: 16), files: ["api/index.json": .init(size: index.count, sha256: Fetcher.sha256(index))], buckets: [:])
+        let journal = try mirror.prepareIncoming()
+        try journal.note(["index.json"])
+        try mirror.write(index, at: "api/index.json")
+        TestSupport.write("mine\n", to: folder + "/incoming/notes/mine.txt")
+
+        let kept = try mirror.commit(record, replacing: nil, journal: journal)
+        #expect(kept.map(\.strangers) == [["notes/mine.txt"]])
+        #expect(kept.first.map { TestSupport.read($0.folder + "/notes/mine.txt") } == "mine\n")
+        #expect(kept.first?.folder.hasPrefix(folder + "/incoming.kept-") == true)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/current/notes/mine.txt"))
+        #expect(TestSupport.read(folder + "/current/index.json") == "{}\n")
+    }
+
     /// A first sync that fails removes what it made, but not a file someone put in its `incoming/` or a snapshot
     /// meanwhile, nor the marker that lets the next sync take the folder up (it removed them all before).
     @Test func aFailedFirstSyncLeavesFilesItDidNotWrite() throws {
