@@ -11,7 +11,7 @@ public struct KeptAside: Sendable, Equatable {
     /// The files in it that no build wrote, relative to it, sorted.
     public var unrecorded: [String]
     /// It is a staging folder a killed build left, not an earlier output.
-    public var isFromKilledBuild = false
+    public var isFromKilledBuild: Bool
 
     /// What a build says of it: files to publish go in the site's sources, not in its output.
     public var warning: Diagnostic {
@@ -40,16 +40,14 @@ extension StagedOutput {
         // has `updateMarker`, and is judged by its manifest and journal.
         let isStagedAnew = marker != nil && access(path + "/" + OwnedFolders.updateMarker, F_OK) != 0
         guard let unrecorded = isStagedAnew ? unjournaled(in: path) : unrecorded(inEarlierOutput: path), !unrecorded.isEmpty else { return nil }
-        var kept = keepAside(path, unrecorded: unrecorded)
-        kept.isFromKilledBuild = isStagedAnew
-        return kept
+        return keepAside(path, unrecorded: unrecorded, isFromKilledBuild: isStagedAnew)
     }
 
     /// Moves the folder at `path`, holding the `unrecorded` files, aside beside it; it stays where it is when it
     /// cannot be moved.
-    static func keepAside(_ path: String, unrecorded: [String]) -> KeptAside {
+    static func keepAside(_ path: String, unrecorded: [String], isFromKilledBuild: Bool = false) -> KeptAside {
         let aside = asidePath(for: path)
-        return KeptAside(folder: rename(path, aside) == 0 ? aside : path, unrecorded: unrecorded.sorted())
+        return KeptAside(folder: rename(path, aside) == 0 ? aside : path, unrecorded: unrecorded.sorted(), isFromKilledBuild: isFromKilledBuild)
     }
 
     /// The files in a staging folder made anew that its build did not note before writing (`PathJournal.additions`); nil
@@ -108,7 +106,6 @@ extension StagedOutput {
         var info = stat()
         return lstat(path, &info) == 0 ? info.st_ctim : nil
     }
-
 
     /// A new name beside the output folder for an earlier output kept aside: `.public.kept-20261205T132000`.
     private static func asidePath(for path: String) -> String {
