@@ -34,6 +34,8 @@ public struct MirrorFolder: Sendable {
     public enum Refusal: Error, CustomStringConvertible {
         case notAMirror(String)
         case unexpected(String, expected: String)
+        /// Someone put files in `incoming/` while the sync filled it; it was kept aside, and nothing published.
+        case filledMeanwhile(KeptFolder)
 
         public var description: String {
             switch self {
@@ -41,6 +43,8 @@ public struct MirrorFolder: Sendable {
                 "\(path) holds files that noticeboard sync did not make; a sync removes what it no longer needs in its folder, so name a new or empty folder, or one an earlier sync made"
             case .unexpected(let path, let expected):
                 "\(path) is not what noticeboard sync makes there (\(expected)); move it away and sync again"
+            case .filledMeanwhile(let kept):
+                "files were put in the mirror's incoming/ while the sync filled it: \(kept.note); sync again"
             }
         }
     }
@@ -56,8 +60,8 @@ public struct MirrorFolder: Sendable {
     /// marks it as one), and that what a sync makes in it is what it made: real folders for `incoming` and
     /// `snapshots`, a link to `snapshots/<name>` for `current`. A mirror made before the marker existed is
     /// known by holding only those entries, with a snapshot record that `current` leads to, and is marked.
-    /// An `incoming/` no sync journaled (someone's, or an interrupted sync's of a version before the journal) is
-    /// moved aside whole, and returned.
+    /// An `incoming/` holding anything no sync put there (`incomingStrangers`: someone's files, or all of an
+    /// interrupted sync's of a version before the journal) is moved aside whole, and returned.
     @discardableResult
     public func claim() throws -> KeptFolder? {
         let manager = FileManager.default
@@ -79,38 +83,7 @@ public struct MirrorFolder: Sendable {
         if Self.entry(marker) != .file {
             try Data("A mirror made by noticeboard sync: current links to the last complete snapshot.\n".utf8).write(to: marker)
         }
-        guard Self.entry(incoming) == .folder, Self.entry(incomingJournal) != .file,
-            let names = try? manager.contentsOfDirectory(atPath: incoming.path), !names.isEmpty  // empty: a sync cut short made it
-        else { return nil }
-        let aside = Self.unusedName(folder.appendingPathComponent("incoming.kept"))
-        try manager.moveItem(at: incoming, to: aside)
-        return KeptFolder(folder: aside.path, strangers: FolderFiles.below(aside.path).sorted())
-    }
-
-    /// Removes what syncs made in the folder when none of them completed (no `current` snapshot), for a sync that
-    /// failed in a folder it made. An `incoming/` or a snapshot that holds files no sync wrote stays, and so does
-    /// the marker beside it.
-    func removeUnfinished() {
-        guard Self.entry(current) == nil else { return }
-        if Self.entry(incoming) == .folder, incomingStrangers().isEmpty { try? FileManager.default.removeItem(at: incoming) }
-        if Self.entry(snapshots) == .folder {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: snapshots.path)) ?? [] {
-                let snapshot = snapshots.appendingPathComponent(name)
-                if Self.entry(snapshot) == .folder { _ = removeSnapshot(snapshot, record: Self.record(in: snapshot)) }
-            }
-            rmdir(snapshots.path)
-        }
-        let newLink = folder.appendingPathComponent(".current.new")
-        if Self.entry(newLink) == .link { unlink(newLink.path) }
-        if (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) == [Self.markerName] {
-            unlink(folder.appendingPathComponent(Self.markerName).path)
-        }
-    }
-
-    /// The files in `incoming/` that no sync noted in its journal before writing them (all, when it has none).
-    private func incomingStrangers() -> [String] {
-        let noted = PathJournal.paths(at: incomingJournal.path) ?? []
-        return FolderFiles.below(incoming.path).filter { $0 != Self.incomingJournalName && !noted.contains(Self.finalPath(of: $0)) }
+        return try keepIncomingAsideIfStrangers()
     }
 
     /// The snapshot a `current` link made by a sync names (`snapshots/<name>`); nil for any other link.
@@ -148,7 +121,7 @@ public struct MirrorFolder: Sendable {
     /// The folder holding the current snapshot's files (those below the site's `api/`).
     public var current: URL { folder.appendingPathComponent("current") }
     var incoming: URL { folder.appendingPathComponent("incoming") }
-    private var incomingJournal: URL { incoming.appendingPathComponent(Self.incomingJournalName) }
+    var incomingJournal: URL { incoming.appendingPathComponent(Self.incomingJournalName) }
     var snapshots: URL { folder.appendingPathComponent("snapshots") }
 
     /// The current snapshot's record; nil when there is none yet.
@@ -176,13 +149,26 @@ public struct MirrorFolder: Sendable {
     func prepareIncoming() throws -> PathJournal {
         try FileManager.default.createDirectory(at: incoming, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
-        return try PathJournal(at: incomingJournal.path)
+        do {
+            return try PathJournal(at: incomingJournal.path)
+        } catch {
+            throw CocoaError(error)
+        }
+    }
+
+    /// Notes in the incoming snapshot's journal the `paths` (relative to the snapshot) about to be put there.
+    func note(_ paths: some Sequence<String>, in journal: PathJournal) throws {
+        do {
+            try journal.note(paths)
+        } catch {
+            throw CocoaError(error)
+        }
     }
 
     private static let partSuffix = ".part"
 
     /// The path a file being written under its temporary name (`cleaners/.x.json.part`) will have; any other as it is.
-    private static func finalPath(of path: String) -> String {
+    static func finalPath(of path: String) -> String {
         let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
         guard name.hasPrefix("."), name.hasSuffix(partSuffix), name.count > 1 + partSuffix.count else { return path }
         return String(path.dropLast(name.count)) + name.dropFirst().dropLast(partSuffix.count)
@@ -202,7 +188,7 @@ public struct MirrorFolder: Sendable {
     func linkFromCurrent(_ path: String) -> Bool {
         let target = incoming.appendingPathComponent(Self.local(path))
         try? FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try? FileManager.default.removeItem(at: target)
+        unlink(target.path)  // an interrupted sync's file, noted; never a folder
         return link(current.appendingPathComponent(Self.local(path)).path, target.path) == 0
     }
 
@@ -212,103 +198,40 @@ public struct MirrorFolder: Sendable {
         let target = incoming.appendingPathComponent(Self.local(path))
         try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent)\(Self.partSuffix)")
-        try data.write(to: temporary)
+        // A new file only: what is at the temporary name (an interrupted sync's, or a link put there) goes first,
+        // and one put there after is refused rather than written through.
+        unlink(temporary.path)
+        try data.write(to: temporary, options: .withoutOverwriting)
         guard rename(temporary.path, target.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
     }
 
-    /// A folder of the mirror that a sync left in place of removing it, as it held files no sync wrote: a snapshot
-    /// it replaced or found at its new snapshot's name, or an `incoming/` it did not journal.
-    public struct KeptFolder: Sendable, Equatable {
-        public var folder: String
-        /// Those files, relative to it, sorted.
-        public var strangers: [String]
-
-        public var note: String {
-            let shown = strangers.prefix(3).joined(separator: ", ") + (strangers.count > 3 ? " and \(strangers.count - 3) more" : "")
-            return "\(folder) holds files that no sync wrote (\(shown)), so it was kept rather than removed; move out what you want and delete it"
-        }
-    }
-
-    /// Removes what the incoming snapshot holds beyond the record's files that a sync put there (a file it did not
-    /// note is moved aside, and returned), then writes the record, renames the snapshot into place and points `current` at it. The
-    /// snapshot it replaces (whose record is `replaced`) is removed last, unless it holds files that record does not
-    /// list: then it is kept, and returned, as is one found at the new snapshot's name (`clearName`).
+    /// Writes the record into the incoming snapshot, renames the snapshot into place and points `current` at it.
+    /// Refuses when `incoming/` holds anything no sync put there (moved aside first), and removes what a sync put
+    /// there that the record does not list. The snapshot it replaces (whose record is `replaced`) is removed last,
+    /// unless it holds files that record does not list: then it is kept, and returned, as is one found at the new
+    /// snapshot's name (`clearName`).
     func commit(_ record: Record, replacing replaced: Record?, journal: PathJournal) throws -> [KeptFolder] {
+        if let kept = try keepIncomingAsideIfStrangers() { throw Refusal.filledMeanwhile(kept) }
         let wanted = Set(record.files.keys.map(Self.local)).union([Self.recordName, Self.incomingJournalName])
-        let noted = PathJournal.paths(at: incomingJournal.path) ?? []
-        for stray in FolderFiles.below(incoming.path) where !wanted.contains(stray) && noted.contains(Self.finalPath(of: stray)) {
-            try FileManager.default.removeItem(at: incoming.appendingPathComponent(stray))
-        }
-        var kept = try setAsideStrangers(notIn: wanted).map { [$0] } ?? []
+        FolderFiles.remove(FolderFiles.below(incoming.path).filter { !wanted.contains($0) }, below: incoming.path, emptiedFolders: false)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        try journal.note([Self.recordName])
+        try note([Self.recordName], in: journal)
         try write(try encoder.encode(record), at: Self.recordName)
         let name = "\(record.build)-\(record.root.prefix(16))"
         let snapshot = snapshots.appendingPathComponent(name)
-        kept += try clearName(snapshot).map { [$0] } ?? []
+        var kept = try clearName(snapshot).map { [$0] } ?? []
         try FileManager.default.moveItem(at: incoming, to: snapshot)
         // Its journal goes with it, until now: a sync cut short before this finds it there, not a snapshot's stranger.
-        try? FileManager.default.removeItem(at: snapshot.appendingPathComponent(Self.incomingJournalName))
+        unlink(snapshot.appendingPathComponent(Self.incomingJournalName).path)
         let previous = try? FileManager.default.destinationOfSymbolicLink(atPath: current.path)
         let link = folder.appendingPathComponent(".current.new")
-        try? FileManager.default.removeItem(at: link)
+        if Self.entry(link) == .link { unlink(link.path) }
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "snapshots/\(name)")
         guard rename(link.path, current.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
         // Only a snapshot this mirror made goes: `claim` checked the link, and checks it again here.
         guard let previous, let previousName = Self.snapshotName(linkedAs: previous), previousName != name else { return kept }
         kept += removeSnapshot(snapshots.appendingPathComponent(previousName), record: replaced).map { [$0] } ?? []
         return kept
-    }
-
-    /// Moves the files someone put in `incoming/` while a sync filled it (neither noted in its journal nor the
-    /// record's) to `incoming.kept-<time>/`, at the same paths, so that they do not become part of the snapshot.
-    private func setAsideStrangers(notIn wanted: Set<String>) throws -> KeptFolder? {
-        let strangers = incomingStrangers().filter { !wanted.contains($0) }.sorted()
-        guard !strangers.isEmpty else { return nil }
-        let aside = Self.unusedName(folder.appendingPathComponent("incoming.kept"))
-        for path in strangers {
-            let target = aside.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.moveItem(at: incoming.appendingPathComponent(path), to: target)
-        }
-        return KeptFolder(folder: aside.path, strangers: strangers)
-    }
-
-    /// `<base>-<time>`, or with `-2`, `-3`… after it when a folder was kept aside under that name already this second.
-    private static func unusedName(_ base: URL) -> URL {
-        let stamped = base.path + "-\(Int(Date().timeIntervalSince1970))"
-        var candidate = stamped, number = 1
-        while entry(URL(fileURLWithPath: candidate)) != nil {
-            number += 1
-            candidate = stamped + "-\(number)"
-        }
-        return URL(fileURLWithPath: candidate)
-    }
-
-    /// Frees the new snapshot's name, where a sync killed after renaming its `incoming/` and before linking it left
-    /// one: removed as `removeSnapshot` does, or, when something there is not that sync's (a file its record does
-    /// not list, or not a folder), moved aside as `<name>.kept-<time>` and returned.
-    private func clearName(_ snapshot: URL) throws -> KeptFolder? {
-        guard let found = Self.entry(snapshot) else { return nil }
-        let strangers: [String]
-        if found == .folder {
-            guard let kept = removeSnapshot(snapshot, record: Self.record(in: snapshot)) else { return nil }
-            strangers = kept.strangers
-        } else {
-            strangers = [snapshot.lastPathComponent]
-        }
-        let aside = Self.unusedName(snapshots.appendingPathComponent("\(snapshot.lastPathComponent).kept"))
-        try FileManager.default.moveItem(at: snapshot, to: aside)
-        return KeptFolder(folder: aside.path, strangers: strangers)
-    }
-
-    /// Removes a snapshot, or keeps it when it holds files its record does not list (or there is no record).
-    private func removeSnapshot(_ snapshot: URL, record: Record?) -> KeptFolder? {
-        let listed = record.map { Set($0.files.keys.map(Self.local)) } ?? []
-        let strangers = FolderFiles.below(snapshot.path).filter { ![Self.recordName, Self.incomingJournalName].contains($0) && !listed.contains($0) }
-        guard strangers.isEmpty else { return KeptFolder(folder: snapshot.path, strangers: strangers.sorted()) }
-        try? FileManager.default.removeItem(at: snapshot)
-        return nil
     }
 }

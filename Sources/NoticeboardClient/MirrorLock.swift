@@ -17,8 +17,8 @@ final class MirrorLock: Sendable {
 
     /// Takes the lock on `folder` (made when missing, with the folders above it), first calling `waiting` if
     /// another sync holds it. Waits by trying again, so a waiting task holds no thread. The lock is on the
-    /// folder at that path when it is taken: a sync that failed in a folder it made removes the folder, and a
-    /// sync that waited on it locks the one made at the path after it instead.
+    /// folder at that path when it is taken: a sync that failed in a folder it made removes the folder (unless it
+    /// holds files no sync wrote), and a sync that waited on it locks the one made at the path after it instead.
     static func take(_ folder: URL, waiting: @Sendable () -> Void) async throws -> MirrorLock {
         var told = false
         while true {

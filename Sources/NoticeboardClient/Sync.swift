@@ -35,8 +35,8 @@ public struct Sync: Sendable {
         /// Through the change lists or by walking the tree.
         public var usedChangeLists: Bool
         public var fetched: Fetcher.Totals
-        /// Folders of the mirror this sync kept, as they held files no sync wrote: an `incoming/` it did not make, the
-        /// snapshot it replaced.
+        /// Folders of the mirror this sync kept, as they held files no sync wrote: an `incoming/` holding what no sync
+        /// noted, the snapshot it replaced, one at its new snapshot's name.
         public var kept: [MirrorFolder.KeptFolder] = []
     }
 
@@ -48,7 +48,8 @@ public struct Sync: Sendable {
     /// How many times a sync starts again when the site is rebuilt while it fetches.
     static let restartsForNewBuilds = 3
 
-    /// A sync that fails in a folder it made leaves no folder, unless a sync before it completed there.
+    /// A sync that fails in a folder it made, before any sync completed there, removes what it wrote and the folder;
+    /// a folder that holds files no sync wrote stays, with them.
     public func run() async throws -> Report {
         let hold = try await MirrorLock.take(mirror.folder, waiting: waiting)
         defer { withExtendedLifetime(hold) {} }
@@ -187,7 +188,7 @@ public struct Sync: Sendable {
     private func fetchMissing(_ target: MirrorFolder.Record, last: MirrorFolder.Record?, journal: PathJournal) async throws {
         let missing = target.files.sorted(by: { $0.key < $1.key }).filter { path, entry in !mirror.incomingHolds(path, entry) }
         // Noted in one write before any of them is put there.
-        try journal.note(missing.map { MirrorFolder.local($0.key) })
+        try mirror.note(missing.map { MirrorFolder.local($0.key) }, in: journal)
         var toFetch: [(String, MirrorFolder.Record.Entry)] = []
         for (path, entry) in missing {
             if last?.files[path] == entry, mirror.linkFromCurrent(path) { continue }

@@ -5,10 +5,9 @@ public struct FileFailure: Error, CustomStringConvertible {
     public let path: String
     public let code: Int32
 
-    /// From `errno`, naming the path that failed.
-    public init(path: String) {
+    public init(path: String, code: Int32) {
         self.path = path
-        code = errno
+        self.code = code
     }
 
     public var description: String { "\(path): \(String(cString: strerror(code)))" }

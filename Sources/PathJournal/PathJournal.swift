@@ -12,7 +12,7 @@ public final class PathJournal: Sendable {
     public init(at path: String) throws(FileFailure) {
         self.path = path
         descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FileFailure(path: path) }
+        guard descriptor >= 0 else { throw FileFailure(path: path, code: errno) }
     }
 
     deinit {
@@ -26,7 +26,7 @@ public final class PathJournal: Sendable {
             entries += path.utf8
             entries.append(0)
         }
-        guard entries.withUnsafeBytes({ Descriptor.writeAll($0, to: descriptor) }) else { throw FileFailure(path: path) }
+        guard entries.withUnsafeBytes({ Descriptor.writeAll($0, to: descriptor) }) else { throw FileFailure(path: path, code: errno) }
     }
 
     /// The paths the journal at `path` notes; nil when there is none.

@@ -137,27 +137,92 @@ import Testing
         }
     }
 
-    /// A file someone put in `incoming/` while a sync filled it is moved aside with a note as the sync finishes,
-    /// not taken into the snapshot (where it was found only when the next sync replaced that snapshot).
-    @Test func aFilePutInIncomingDuringASyncIsSetAside() throws {
+    /// A file someone put in `incoming/` while a sync filled it stops the sync as it finishes: `incoming/` is moved
+    /// aside whole with a note, and nothing is published (the file was taken into the snapshot, and found one sync
+    /// later; then moved out alone, which left a linked folder's files out of the snapshot).
+    @Test func aFilePutInIncomingDuringASyncStopsItAndIsKept() throws {
         let folder = TestSupport.temporaryFolder()
         defer { TestSupport.removeTree(folder) }
+        let (mirror, record, index) = try Self.claimedMirror(folder)
+        let journal = try mirror.prepareIncoming()
+        try mirror.note(["index.json"], in: journal)
+        try mirror.write(index, at: "api/index.json")
+        TestSupport.write("mine\n", to: folder + "/incoming/notes/mine.txt")
+
+        #expect {
+            _ = try mirror.commit(record, replacing: nil, journal: journal)
+        } throws: { error in
+            guard case .filledMeanwhile(let kept) = error as? MirrorFolder.Refusal else { return false }
+            return kept.strangers == ["notes/mine.txt"] && TestSupport.read(kept.folder + "/notes/mine.txt") == "mine\n"
+                && kept.folder.hasPrefix(folder + "/incoming.kept-")
+        }
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder)).isDisjoint(with: ["current", "incoming"]))
+    }
+
+    /// What an interrupted sync's `incoming/` might hold that no sync put there, each with what it must not touch.
+    static let plantedInIncoming: [(name: String, plant: @Sendable (_ incoming: String, _ outside: String) -> Void)] = [
+        ("a link to a folder outside", { incoming, outside in link(outside, at: incoming + "/cleaners") }),
+        ("a link at a noted path", { incoming, outside in
+            try? FileManager.default.createDirectory(atPath: incoming + "/cleaners", withIntermediateDirectories: true)
+            link(outside + "/a.json", at: incoming + "/cleaners/a.json")
+        }),
+        ("a file at a wanted path it did not note", { incoming, _ in TestSupport.write("my draft\n", to: incoming + "/index.json") }),
+    ]
+
+    /// An `incoming/` that an interrupted sync journaled but that holds something no sync put there is moved aside
+    /// whole before the next sync writes anything: the sync wrote through such a link, outside the mirror, or over
+    /// such a file.
+    @Test(arguments: plantedInIncoming.indices)
+    func anIncomingHoldingWhatNoSyncPutThereIsKeptBeforeWriting(planted: Int) throws {
+        let folder = TestSupport.temporaryFolder(), outside = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder); TestSupport.removeTree(outside) }
+        TestSupport.write("outside\n", to: outside + "/a.json")
+        let (mirror, _, _) = try Self.claimedMirror(folder)
+        let journal = try mirror.prepareIncoming()
+        try mirror.note(["cleaners/a.json"], in: journal)
+        Self.plantedInIncoming[planted].plant(folder + "/incoming", outside)
+
+        let kept = try mirror.claim()
+        #expect(kept?.folder.hasPrefix(folder + "/incoming.kept-") == true && kept?.strangers.count == 1)
+        #expect(MirrorFolder.entry(URL(fileURLWithPath: folder + "/incoming")) == nil)
+        #expect(TestSupport.read(outside + "/a.json") == "outside\n")
+    }
+
+    /// A link put at the name a sync writes a file under before renaming it is not written through.
+    @Test func aLinkAtTheTemporaryNameIsNotWrittenThrough() throws {
+        let folder = TestSupport.temporaryFolder(), outside = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder); TestSupport.removeTree(outside) }
+        TestSupport.write("outside\n", to: outside + "/a.json")
+        let (mirror, _, index) = try Self.claimedMirror(folder)
+        let journal = try mirror.prepareIncoming()
+        try mirror.note(["index.json"], in: journal)
+        Self.link(outside + "/a.json", at: folder + "/incoming/.index.json.part")
+        try mirror.write(index, at: "api/index.json")
+        #expect(TestSupport.read(outside + "/a.json") == "outside\n")
+        #expect(TestSupport.read(folder + "/incoming/index.json") == "{}\n")
+    }
+
+    /// A mirror claimed in `folder`, and a record of one file, `api/index.json`, with its bytes.
+    static func claimedMirror(_ folder: String) throws -> (MirrorFolder, MirrorFolder.Record, Data) {
         let mirror = MirrorFolder(folder: URL(fileURLWithPath: folder))
         try mirror.claim()
         let index = Data("{}\n".utf8)
         let record = MirrorFolder.Record(
             build: 3, root: String(repeating: "cd", count: 16), files: ["api/index.json": .init(size: index.count, sha256: Fetcher.sha256(index))], buckets: [:])
-        let journal = try mirror.prepareIncoming()
-        try journal.note(["index.json"])
-        try mirror.write(index, at: "api/index.json")
-        TestSupport.write("mine\n", to: folder + "/incoming/notes/mine.txt")
+        return (mirror, record, index)
+    }
 
-        let kept = try mirror.commit(record, replacing: nil, journal: journal)
-        #expect(kept.map(\.strangers) == [["notes/mine.txt"]])
-        #expect(kept.first.map { TestSupport.read($0.folder + "/notes/mine.txt") } == "mine\n")
-        #expect(kept.first?.folder.hasPrefix(folder + "/incoming.kept-") == true)
-        #expect(!FileManager.default.fileExists(atPath: folder + "/current/notes/mine.txt"))
-        #expect(TestSupport.read(folder + "/current/index.json") == "{}\n")
+    /// Something other than a folder at the new snapshot's name is refused, not removed.
+    @Test func aFileAtTheNewSnapshotsNameIsRefused() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let (mirror, record, index) = try Self.claimedMirror(folder)
+        let journal = try mirror.prepareIncoming()
+        try mirror.note(["index.json"], in: journal)
+        try mirror.write(index, at: "api/index.json")
+        TestSupport.write("mine\n", to: folder + "/snapshots/3-" + record.root.prefix(16))
+        #expect(throws: MirrorFolder.Refusal.self) { _ = try mirror.commit(record, replacing: nil, journal: journal) }
+        #expect(TestSupport.read(folder + "/snapshots/3-" + record.root.prefix(16)) == "mine\n")
     }
 
     /// A first sync that fails removes what it made, but not a file someone put in its `incoming/` or a snapshot

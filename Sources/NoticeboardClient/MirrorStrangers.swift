@@ -1,0 +1,113 @@
+import Foundation
+import PathJournal
+
+/// How a sync tells what it wrote in its mirror from what someone else put there, and leaves the latter alone: it
+/// removes its own files one by one, never a folder whole, and keeps aside, with a note, a folder that holds
+/// anything else.
+extension MirrorFolder {
+    /// A folder of the mirror that a sync left in place of removing it, as it held files no sync wrote: a snapshot
+    /// it replaced or found at its new snapshot's name, or an `incoming/` holding files no sync noted.
+    public struct KeptFolder: Sendable, Equatable {
+        public var folder: String
+        /// Those files, relative to it, sorted.
+        public var strangers: [String]
+
+        public var note: String {
+            let shown = strangers.prefix(3).joined(separator: ", ") + (strangers.count > 3 ? " and \(strangers.count - 3) more" : "")
+            return "\(folder) holds files that no sync wrote (\(shown)), so it was kept rather than removed; move out what you want and delete it"
+        }
+    }
+
+    /// What in `incoming/` no sync put there: a file not noted in its journal before it was written (every file
+    /// when there is no journal), and anything not a plain file (a sync makes no links), at any depth.
+    func incomingStrangers() -> [String] {
+        let noted = PathJournal.paths(at: incomingJournal.path) ?? []
+        return FolderFiles.below(incoming.path).filter { path in
+            path != Self.incomingJournalName
+                && (!noted.contains(Self.finalPath(of: path)) || Self.entry(incoming.appendingPathComponent(path)) != .file)
+        }
+    }
+
+    /// Moves `incoming/` aside whole, as `incoming.kept-<time>`, when it holds anything no sync put there; returns it.
+    func keepIncomingAsideIfStrangers() throws -> KeptFolder? {
+        guard Self.entry(incoming) == .folder else { return nil }
+        let strangers = incomingStrangers()
+        guard !strangers.isEmpty else { return nil }
+        let aside = Self.unusedName(folder.appendingPathComponent("incoming.kept"))
+        try FileManager.default.moveItem(at: incoming, to: aside)
+        return KeptFolder(folder: aside.path, strangers: strangers.sorted())
+    }
+
+    /// Removes what syncs made in the folder when none of them completed (no `current` snapshot), for a sync that
+    /// failed in a folder it made. An `incoming/` or a snapshot that holds files no sync wrote stays, and so does
+    /// the marker beside it.
+    func removeUnfinished() {
+        guard Self.entry(current) == nil else { return }
+        if Self.entry(incoming) == .folder, incomingStrangers().isEmpty {
+            FolderFiles.remove(FolderFiles.below(incoming.path), below: incoming.path)
+        }
+        if Self.entry(snapshots) == .folder {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: snapshots.path)) ?? [] {
+                let snapshot = snapshots.appendingPathComponent(name)
+                if Self.entry(snapshot) == .folder { _ = removeSnapshot(snapshot, record: Self.record(in: snapshot)) }
+            }
+            rmdir(snapshots.path)
+        }
+        let newLink = folder.appendingPathComponent(".current.new")
+        if Self.entry(newLink) == .link { unlink(newLink.path) }
+        if (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) == [Self.markerName] {
+            unlink(folder.appendingPathComponent(Self.markerName).path)
+        }
+    }
+
+    /// Frees the new snapshot's name, where a sync killed after renaming its `incoming/` and before linking it left
+    /// one: removed as `removeSnapshot` does, or, when it holds a file its record does not list, moved aside as
+    /// `<name>.kept-<time>` and returned. Anything there but a folder is refused.
+    func clearName(_ snapshot: URL) throws -> KeptFolder? {
+        guard let found = Self.entry(snapshot) else { return nil }
+        guard found == .folder else { throw Refusal.unexpected(snapshot.path, expected: Entry.folder.description) }
+        guard let kept = removeSnapshot(snapshot, record: Self.record(in: snapshot)) else { return nil }
+        let aside = Self.unusedName(snapshots.appendingPathComponent("\(snapshot.lastPathComponent).kept"))
+        try FileManager.default.moveItem(at: snapshot, to: aside)
+        return KeptFolder(folder: aside.path, strangers: kept.strangers)
+    }
+
+    /// Removes a snapshot's files and folders, or keeps it whole when it holds anything its record does not list
+    /// (everything, when it has no record), or anything not a plain file.
+    func removeSnapshot(_ snapshot: URL, record: Record?) -> KeptFolder? {
+        let listed = (record.map { Set($0.files.keys.map(Self.local)) } ?? []).union([Self.recordName, Self.incomingJournalName])
+        let files = FolderFiles.below(snapshot.path)
+        let strangers = files.filter { !listed.contains($0) || Self.entry(snapshot.appendingPathComponent($0)) != .file }
+        guard strangers.isEmpty else { return KeptFolder(folder: snapshot.path, strangers: strangers.sorted()) }
+        FolderFiles.remove(files, below: snapshot.path)
+        return nil
+    }
+
+    /// `<base>-<time>`, or with `-2`, `-3`… after it when a folder was kept aside under that name already this second.
+    static func unusedName(_ base: URL) -> URL {
+        let stamped = base.path + "-\(Int(Date().timeIntervalSince1970))"
+        var candidate = stamped, number = 1
+        while entry(URL(fileURLWithPath: candidate)) != nil {
+            number += 1
+            candidate = stamped + "-\(number)"
+        }
+        return URL(fileURLWithPath: candidate)
+    }
+}
+
+extension CocoaError {
+    /// The journal's failure as the client's other file errors are: a Cocoa error naming the file, with the
+    /// system's own beneath it.
+    init(_ failure: FileFailure) {
+        let code: CocoaError.Code = switch failure.code {
+        case EACCES, EPERM: .fileWriteNoPermission
+        case ENOSPC, EDQUOT: .fileWriteOutOfSpace
+        case EROFS: .fileWriteVolumeReadOnly
+        case ENOENT, ENOTDIR: .fileNoSuchFile
+        default: .fileWriteUnknown
+        }
+        var info: [String: Any] = [NSFilePathErrorKey: failure.path]
+        if let posix = POSIXErrorCode(rawValue: failure.code) { info[NSUnderlyingErrorKey] = POSIXError(posix) }
+        self.init(code, userInfo: info)
+    }
+}
