@@ -102,7 +102,7 @@ let package = Package(
             name: "NoticeboardTests",
             dependencies: [
                 "Noticeboard", "Support", "SiteModel", "LocatedYAML", "SchemaValidation", "ImageProcessing", "Markdown", "Enrichment", "Rendering",
-                "OutputWriter", "SiteLoader", "SiteValidation", "CatalogueIndex", "SyntheticSite", "NoticeboardClient", "NoticeboardServer",
+                "OutputWriter", "SiteLoader", "SiteValidation", "CatalogueIndex", "SyntheticSite", "NoticeboardClient", "NoticeboardServer", "PathJournal",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]),

@@ -1,4 +1,5 @@
 import Foundation
+import PathJournal
 @testable import NoticeboardClient
 import Testing
 
@@ -143,10 +144,7 @@ import Testing
     @Test func aFilePutInIncomingDuringASyncStopsItAndIsKept() throws {
         let folder = TestSupport.temporaryFolder()
         defer { TestSupport.removeTree(folder) }
-        let (mirror, record, index) = try Self.claimedMirror(folder)
-        let journal = try mirror.prepareIncoming()
-        try mirror.note(["index.json"], in: journal)
-        try mirror.write(index, at: "api/index.json")
+        let (mirror, record, journal) = try Self.filledIncoming(folder)
         TestSupport.write("mine\n", to: folder + "/incoming/notes/mine.txt")
 
         #expect {
@@ -202,6 +200,15 @@ import Testing
         #expect(TestSupport.read(folder + "/incoming/index.json") == "{}\n")
     }
 
+    /// A mirror claimed in `folder` whose `incoming/` a sync has filled with the record's one file, and the journal.
+    static func filledIncoming(_ folder: String) throws -> (MirrorFolder, MirrorFolder.Record, PathJournal) {
+        let (mirror, record, index) = try claimedMirror(folder)
+        let journal = try mirror.prepareIncoming()
+        try mirror.note(["index.json"], in: journal)
+        try mirror.write(index, at: "api/index.json")
+        return (mirror, record, journal)
+    }
+
     /// A mirror claimed in `folder`, and a record of one file, `api/index.json`, with its bytes.
     static func claimedMirror(_ folder: String) throws -> (MirrorFolder, MirrorFolder.Record, Data) {
         let mirror = MirrorFolder(folder: URL(fileURLWithPath: folder))
@@ -216,10 +223,7 @@ import Testing
     @Test func aFileAtTheNewSnapshotsNameIsRefused() throws {
         let folder = TestSupport.temporaryFolder()
         defer { TestSupport.removeTree(folder) }
-        let (mirror, record, index) = try Self.claimedMirror(folder)
-        let journal = try mirror.prepareIncoming()
-        try mirror.note(["index.json"], in: journal)
-        try mirror.write(index, at: "api/index.json")
+        let (mirror, record, journal) = try Self.filledIncoming(folder)
         TestSupport.write("mine\n", to: folder + "/snapshots/3-" + record.root.prefix(16))
         #expect(throws: MirrorFolder.Refusal.self) { _ = try mirror.commit(record, replacing: nil, journal: journal) }
         #expect(TestSupport.read(folder + "/snapshots/3-" + record.root.prefix(16)) == "mine\n")
