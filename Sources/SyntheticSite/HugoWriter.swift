@@ -6,10 +6,16 @@ import Foundation
 /// Joins Noticeboard derives at build time (a cleaner's reviews and rating, an owner's items) are done
 /// here, before Hugo's clock starts, which favours Hugo.
 public enum HugoWriter {
-    /// Writes `content/` and `static/media/` below `root`, which must already hold the Hugo site's config.
+    /// Refuses a Hugo site that has a `content/` or `static/media/` already.
+    public static func checkFree(_ root: String) throws(NewFolder) {
+        try NewFolder.check(root + "/content")
+        try NewFolder.check(root + "/static/media")
+    }
+
+    /// Writes `content/` and `static/media/` below `root`, which must already hold the Hugo site's config, and
+    /// neither of them yet, unless empty (`NewFolder`).
     public static func write(_ catalogue: SyntheticCatalogue, to root: String) throws {
-        try? FileManager.default.removeItem(atPath: root + "/content")
-        try? FileManager.default.removeItem(atPath: root + "/static/media")
+        try checkFree(root)
         var files: [(path: String, text: String)] = SiteWriter.mediaFiles.map { ("static/media/" + $0.path, $0.text) }
         for (kind, title) in [("cleaners", "Cleaners"), ("rentals", "Rental items"), ("owners", "Owners"), ("quotes", "Quotes")] {
             files.append(("content/\(kind)/_index.md", page([("title", .text(title))], body: "")))

@@ -4,10 +4,11 @@ import Support
 /// Writes a generated catalogue as a Noticeboard site: `content/` with the example site's schemas, the
 /// listings and small media files, and the example's `templates/`.
 public enum SiteWriter {
-    /// `example` is a site root whose `content/schemas/` and `templates/` the generated site reuses.
+    /// `example` is a site root whose `content/schemas/` and `templates/` the generated site reuses. `root` must be
+    /// new or an empty folder (`NewFolder`).
     public static func write(_ catalogue: SyntheticCatalogue, to root: String, example: String) throws {
         let fileManager = FileManager.default
-        try? fileManager.removeItem(atPath: root)
+        try NewFolder.check(root)
         try fileManager.createDirectory(atPath: root + "/content", withIntermediateDirectories: true)
         // Only the generated kinds' schemas: a schema of a kind `kinds:` does not name is an error.
         try fileManager.createDirectory(atPath: root + "/content/schemas", withIntermediateDirectories: true)

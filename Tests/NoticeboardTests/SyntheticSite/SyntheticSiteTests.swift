@@ -45,4 +45,20 @@ import Testing
         }
         #expect(files.keys.filter { $0.hasPrefix("quote-entries/") && !$0.hasSuffix("_index.md") }.count == size.quotes)
     }
+
+    /// `generate` writes only into new or empty folders: it removed whatever `--output` named (a site's sources,
+    /// named by mistake) and the `content/` of the Hugo site `--hugo` named. Each refusal leaves everything as it was.
+    @Test(arguments: [["--output", "mine"], ["--output", "new", "--hugo", "hugo-site"], ["--output", "a-file"]])
+    func generateRefusesAFolderThatHoldsFiles(arguments: [String]) throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        TestSupport.write("mine\n", to: folder + "/mine/content/notes.yaml")
+        TestSupport.write("my page\n", to: folder + "/hugo-site/content/about.md")
+        TestSupport.write("mine\n", to: folder + "/a-file")
+        let before = TestSupport.tree(folder)
+        let generate = try TestSupport.runCLI(["generate", "--example", TestSupport.repository, "--cleaners", "2", "--rentals", "2", "--quotes", "2"] + arguments, in: folder)
+        #expect(generate.status != 0)
+        #expect(generate.stderr.contains("already there and not an empty folder; generate writes a new catalogue only into a new or empty folder"), "\(generate.stderr)")
+        #expect(TestSupport.tree(folder) == before)
+    }
 }
