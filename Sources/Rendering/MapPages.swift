@@ -18,10 +18,32 @@ extension SiteRenderer {
         context["geojson"] = .string(site.path("api/\(schema.name).geojson"))
         context["tiles"] = site.map.map { .object(["url": .string($0.tiles), "attribution": .string($0.attribution)]) } ?? .null
         let places = collection.listings.indices.compactMap { place(at: $0, in: collection, geo: geo) }
-        // Those without both coordinates are not on the map: the page says how many, so none goes missing unseen.
+        // Those without both coordinates are not on the map: the page says how many and names the first few,
+        // so none goes missing unseen.
         context["unplaced"] = .int(Int64(collection.listings.count - places.count))
+        context.set("unplaced_named", unplacedNamed(collection, geo: geo))
+        context["unplaced_unnamed"] = .int(Int64(max(0, collection.listings.count - places.count - Self.unplacedNamedAtMost)))
         context.set("places", placeCards(places, schema: schema, digests: cardDigests))
         return page(at: path, template: template, context: context, lastModified: versions.newestUpdates[schema.name])
+    }
+
+    /// How many of the listings without a place a map page names; the rest it counts, with a link to the kind's list,
+    /// so that a kind with thousands of them does not make the page huge.
+    static let unplacedNamedAtMost = 20
+
+    /// The first listings without both coordinates, in the kind's order, as their titles and paths: what the
+    /// page shows of them, so their render key is the value itself (at most `unplacedNamedAtMost` short pairs).
+    private func unplacedNamed(_ collection: KindCollection, geo: GeoFields) -> Value {
+        let schema = collection.schema
+        let unplaced = collection.listings.lazy.filter { !Self.hasPlace($0, geo: geo) }.prefix(Self.unplacedNamedAtMost)
+        return .list(unplaced.map { listing in
+            .object(["title": .string(contexts.title(of: listing, schema: schema)), "path": listing.fields["path"] ?? .null])
+        })
+    }
+
+    private static func hasPlace(_ listing: Listing, geo: GeoFields) -> Bool {
+        guard case .decimal? = listing.fields[geo.latitude], case .decimal? = listing.fields[geo.longitude] else { return false }
+        return true
     }
 
     /// The listing at `position` with both coordinates, with the text of its facets (`Tools · Cork · Good`);

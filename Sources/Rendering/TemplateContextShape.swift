@@ -56,6 +56,7 @@ public struct TemplateContextShape: Sendable {
             let place = card(schema).adding(["slug": .value, "lat": .value, "lon": .value, "summary": .value])
             return page([
                 "kind": kind, "geojson": .value, "tiles": .object(["url": .value, "attribution": .value]), "places": .list(place), "unplaced": .value,
+                "unplaced_named": .list(.object(["title": .value, "path": .value])), "unplaced_unnamed": .value,
             ])
         case .dailyDay:
             return page(["kind": kind, "daily": daily(schema), "earlier": .value, "later": .value])
