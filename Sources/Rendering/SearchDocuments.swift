@@ -115,17 +115,20 @@ extension SiteRenderer {
             cluster: cluster)
     }
 
-    /// Text, enum and Markdown fields (Markdown as its source), references by their title.
+    /// Text, enum and Markdown fields (Markdown as its source), references by their title, and a bool field that
+    /// is true by its label (a cleaner with `eco_products: true` is found by "eco-friendly", its label's words).
     private func searchText(_ listing: Listing, schema: KindSchema) -> String {
         var parts: [String] = []
-        func collect(_ value: Value, _ type: FieldType) {
-            switch (type, value) {
+        func collect(_ value: Value, _ field: FieldSchema) {
+            switch (field.type, value) {
             case (.string, .string(let text)), (.enumeration, .string(let text)), (.markdown, .string(let text)):
                 parts.append(text)
+            case (.bool, .bool(true)):
+                parts.append(field.label)
             case (.list(let item), .list(let values)):
-                values.forEach { collect($0, item.type) }
+                values.forEach { collect($0, item) }
             case (.object(let fields), .object(let values)):
-                for field in fields { if let value = values[field.name] { collect(value, field.type) } }
+                for field in fields { if let value = values[field.name] { collect(value, field) } }
             case (.reference, .object(let reference)):
                 parts.append(reference["title"]?.text ?? "")
             default:
@@ -133,7 +136,7 @@ extension SiteRenderer {
             }
         }
         for field in schema.fields where field.name != schema.titleField && !field.isPrivate {
-            if let value = listing.fields[field.name] { collect(value, field.type) }
+            if let value = listing.fields[field.name] { collect(value, field) }
         }
         return parts.joined(separator: " ")
     }

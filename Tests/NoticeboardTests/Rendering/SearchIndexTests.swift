@@ -106,6 +106,35 @@ import Testing
         }
     }
 
+    /// The results' cards of one query through the search page's engine (node) over a built index
+    /// (Tests/Tools/search_query.js).
+    static func results(_ index: String, _ query: [String: Any]) throws -> [[String: Any]] {
+        let asked = String(decoding: try JSONSerialization.data(withJSONObject: query), as: UTF8.self)
+        let result = try TestSupport.run("node", ["Tests/Tools/search_query.js", index, asked])
+        #expect(result.status == 0, "\(result.stderr)")
+        return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
+    }
+
+    /// A bool field that is true is found by its label's words, as a visitor types what a listing offers
+    /// ("eco-friendly"); one that is false is not found by them.
+    @Test func aTrueBoolFieldIsFoundByItsLabel() throws {
+        let root = TestSupport.makeSite()
+        defer { TestSupport.removeTree(root) }
+        _ = try Noticeboard.build(BuildOptions(root: root, now: Self.now))
+        let cleaners = try #require(try TestSupport.json(TestSupport.tree(root + "/public"), "api/cleaners.json")["items"] as? [[String: Any]])
+        // A word of the label, "Eco-friendly products", that no other cleaner's own text has.
+        let others = cleaners.filter { $0["eco_products"] as? Bool == false }
+        #expect(others.count >= 2 && !others.contains { cleaner in cleaner.values.contains { ($0 as? String)?.lowercased().contains("products") ?? false } })
+        let eco = Set(cleaners.filter { $0["eco_products"] as? Bool == true }.compactMap { $0["path"] as? String })
+        #expect(eco.count >= 2 && eco.count < cleaners.count)
+        let found = try Self.results(root + "/public/api/search/", ["words": "products", "kind": "cleaners"])
+        #expect(Set(found.compactMap { $0["path"] as? String }.map { "/catalogue/" + $0 }) == eco)
+        // Beside the words of other fields, as any other text.
+        let inKerry = try Self.results(root + "/public/api/search/", ["words": "eco friendly kerry"])
+        let kerry = Set(cleaners.filter { $0["county"] as? String == "Kerry" }.compactMap { $0["path"] as? String })
+        #expect(Set(inKerry.compactMap { $0["path"] as? String }.map { "/catalogue/" + $0 }) == eco.intersection(kerry))
+    }
+
     /// By facet, the texts of the values a listing has, read from its fields: a collection kind's facet over
     /// its entries from every entry's.
     static func facetTexts(_ listing: Listing, _ schema: KindSchema) -> [String: [String]] {
