@@ -10,8 +10,8 @@ under /catalogue/, and checks:
 - every JSON-LD block of every listing page with extruct (it parses, with a schema.org @type); the contact form on
   every cleaner's and rental's page; one form sent in Chromium to a recorder on loopback (site_check/structured.py);
 - in headless Chromium, the home page, a cleaner's page, a facet value page, a chore board and the search page: no
-  console errors, no serious or critical axe-core violations, nothing wider than a 375 px phone (the page, or a
-  box in it that scrolls sideways); screenshots at 1280 px and 375 px in site-check/screenshots/; the search page's filters, its use by keyboard alone, and a
+  console errors, no serious or critical axe-core violations, nothing wider than a 375 or a 360 px phone (the page, or a
+  box in it that scrolls sideways); screenshots at 1280, 375 and 360 px in site-check/screenshots/; the search page's filters, its use by keyboard alone, and a
   dropped connection (a file that failed to load is asked for again); on a phone, the navigation menu closed by
   Escape, with the focus back on its toggle (site_check/navigation.py);
 - what the home and search pages transfer with everything they load; the search page's first results under
@@ -121,7 +121,7 @@ def visit(driver, site, name, path, screenshots, report, public=None):
     serious = [f"{v['id']}: {v['help']} ({[node['target'] for node in v['nodes']]})"
                for v in violations if v["impact"] in SERIOUS]
     report.check(f"{name}: no serious or critical accessibility violations", not serious, serious)
-    for label, metrics in (("desktop", browser.DESKTOP), ("mobile", browser.MOBILE)):
+    for label, metrics in (("desktop", browser.DESKTOP), ("mobile", browser.MOBILE), ("narrow", browser.NARROW)):
         overflow = browser.screenshot(driver, os.path.join(screenshots, f"{name}-{label}.png"), metrics)
         report.check(f"{name}: nothing wider than the {metrics['width']} px {label} viewport", overflow <= 0,
                      f"{overflow} px too wide")
