@@ -29,6 +29,23 @@ public struct SearchDocument: Sendable {
         public let facetLine: String
         /// The start of its first Markdown (or else text) field, for the snippet.
         public let summary: String
+        /// A collection's entries, in order, for the search page to link the one a query finds (`#entry-<n>`) and
+        /// show its text; nil for a listing of another kind.
+        public var entries: [Entry]? = nil
+    }
+
+    /// What a result shows of a collection's entry, and what the page matches a query's words and facets against.
+    public struct Entry: Sendable {
+        /// Its first public text field (a quote's text), which the result shows.
+        public let title: String
+        /// The words of its other fields as the index reads them (`searchText`).
+        public let text: String
+        /// By facet over the entries, its values.
+        public let facets: OrderedDictionary<String, [String]>
+
+        var value: Value {
+            .list([.string(title), .string(text), .object(facets.mapValues { .list($0.map(Value.string)) })])
+        }
     }
 
     /// The document without its text, which only its terms came from.
@@ -50,9 +67,10 @@ extension SiteRenderer {
         let groups = kinds.flatMap { kind in
             kind.order.map { CardGroup(kind: kind.collection.schema.name, cluster: kind.cluster(ofListingAt: $0)) }
         }
+        let weights = kinds.flatMap { kind in kind.order.map { 1 + entries(of: kind.collection.listings[$0], kind.collection.schema).count } }
         var made = SearchDocumentsMade(
-            count: groups.count, cardStarts: Self.cardFileStarts(groups), cardSchema: schemaURL("search.cards"), keepingDocuments: keepingDocuments,
-            handOnCards: handOnCards)
+            count: groups.count, cardStarts: Self.cardFileStarts(groups) { weights[$0] }, cardSchema: schemaURL("search.cards"),
+            keepingDocuments: keepingDocuments, handOnCards: handOnCards)
         for kind in kinds {
             for run in kind.order.indices.runs(of: perRun) {
                 made.add(Array(kind.order[run]).parallelMap { place in
@@ -111,34 +129,56 @@ extension SiteRenderer {
             range: range,
             card: .init(
                 path: listing.outputPath, thumbnail: thumbnail(parts.photo), figures: (parts.figures.map { ($0.label, $0.text) } + (parts.rating.map { [($0.label, $0.text)] } ?? [])).map { "\($0) \($1)" },
-                facetLine: facetLine, summary: summary(listing, schema)),
+                facetLine: facetLine, summary: summary(listing, schema), entries: cardEntries(listing, schema)),
             cluster: cluster)
+    }
+
+    /// A collection's entries as its card holds them; nil for a listing of another kind.
+    private func cardEntries(_ listing: Listing, _ schema: KindSchema) -> [SearchDocument.Entry]? {
+        guard schema.entriesField != nil else { return nil }
+        let titleField = contexts.layout(schema).entryTitleField
+        let fields = schema.entryFields.filter { !$0.isPrivate && $0.name != titleField }
+        let facets = schema.facets.filter(schema.facetIsOverEntries)
+        return entries(of: listing, schema).map { entry in
+            var parts: [String] = []
+            for field in fields { if let value = entry[field.name] { Self.collectSearchText(value, field, into: &parts) } }
+            return SearchDocument.Entry(
+                title: titleField.flatMap { entry[$0]?.text } ?? "", text: parts.joined(separator: " "),
+                facets: OrderedDictionary(uniqueKeysWithValues: facets.map { ($0, facetTexts(entry[$0])) }))
+        }
+    }
+
+    /// A collection's entries; none for a listing of another kind.
+    private func entries(of listing: Listing, _ schema: KindSchema) -> [Value] {
+        schema.entriesField.flatMap { listing.fields[$0]?.listValue } ?? []
     }
 
     /// Text, enum and Markdown fields (Markdown as its source), references by their title, and a bool field that
     /// is true by its label (a cleaner with `eco_products: true` is found by "eco-friendly", its label's words).
     private func searchText(_ listing: Listing, schema: KindSchema) -> String {
         var parts: [String] = []
-        func collect(_ value: Value, _ field: FieldSchema) {
-            switch (field.type, value) {
-            case (.string, .string(let text)), (.enumeration, .string(let text)), (.markdown, .string(let text)):
-                parts.append(text)
-            case (.bool, .bool(true)):
-                parts.append(field.label)
-            case (.list(let item), .list(let values)):
-                values.forEach { collect($0, item) }
-            case (.object(let fields), .object(let values)):
-                for field in fields { if let value = values[field.name] { collect(value, field) } }
-            case (.reference, .object(let reference)):
-                parts.append(reference["title"]?.text ?? "")
-            default:
-                break
-            }
-        }
         for field in schema.fields where field.name != schema.titleField && !field.isPrivate {
-            if let value = listing.fields[field.name] { collect(value, field) }
+            if let value = listing.fields[field.name] { Self.collectSearchText(value, field, into: &parts) }
         }
         return parts.joined(separator: " ")
+    }
+
+    /// The searched text of one field's value, appended to `parts`.
+    private static func collectSearchText(_ value: Value, _ field: FieldSchema, into parts: inout [String]) {
+        switch (field.type, value) {
+        case (.string, .string(let text)), (.enumeration, .string(let text)), (.markdown, .string(let text)):
+            parts.append(text)
+        case (.bool, .bool(true)):
+            parts.append(field.label)
+        case (.list(let item), .list(let values)):
+            values.forEach { collectSearchText($0, item, into: &parts) }
+        case (.object(let fields), .object(let values)):
+            for field in fields { if let value = values[field.name] { collectSearchText(value, field, into: &parts) } }
+        case (.reference, .object(let reference)):
+            parts.append(reference["title"]?.text ?? "")
+        default:
+            break
+        }
     }
 
     /// The smallest variant of the card's photo, in the source's format.

@@ -185,24 +185,38 @@ extension SiteRenderer {
 
     /// Where each card file starts: after `cardsPerFile` documents, and at the start of a kind or of a cluster
     /// (`clusterFacet`) that the file has no room left for, so that a cluster's cards are in as few files as can be.
-    /// `groups` gives each document's kind and cluster, in document order.
-    static func cardFileStarts(_ groups: [CardGroup]) -> [Int] {
+    /// `groups` gives each document's kind and cluster, in document order; `weight` how many documents' room the
+    /// card of each takes (a collection's card, which carries its entries, takes one more for each), so that a
+    /// file of collections stays as small as one of other cards. A card heavier than a file has one of its own.
+    static func cardFileStarts(_ groups: [CardGroup], weight: (Int) -> Int = { _ in 1 }) -> [Int] {
         var starts: [Int] = []
         var start = 0
         while start < groups.count {
             starts.append(start)
-            var end = start
-            while end < groups.count && end - start < Self.cardsPerFile {
+            var end = start, filled = 0
+            while end < groups.count && filled < Self.cardsPerFile {
                 let first = groups[end]
                 var clusterEnd = end + 1
                 while clusterEnd < groups.count && groups[clusterEnd] == first { clusterEnd += 1 }
                 // A new kind or cluster that does not fit starts a file of its own.
-                if end > start && first != groups[end - 1] && clusterEnd - end > Self.cardsPerFile - (end - start) { break }
-                end = min(clusterEnd, start + Self.cardsPerFile)
+                let room = Self.cardsPerFile - filled
+                if end > start && first != groups[end - 1] && totalWeight(end..<clusterEnd, weight: weight, past: room) > room { break }
+                while end < clusterEnd && (end == start || filled + weight(end) <= Self.cardsPerFile) {
+                    filled += weight(end)
+                    end += 1
+                }
+                if end < clusterEnd { break }
             }
             start = end
         }
         return starts
+    }
+
+    /// The weight of the documents `range`, counted until it passes `past`.
+    private static func totalWeight(_ range: Range<Int>, weight: (Int) -> Int, past: Int) -> Int {
+        var total = 0
+        for document in range where total <= past { total += weight(document) }
+        return total
     }
 
     /// The numbers of the documents in card file `number` of `count` documents.
@@ -211,14 +225,17 @@ extension SiteRenderer {
     }
 
     /// Card file `number`, of `documents`: [title, path, thumbnail or null, [figures], facet line, summary]
-    /// a document.
+    /// a document, and a collection's also its entries, each [its first text field, the words of its others,
+    /// {facet over entries: [its values]}].
     static func cardFile(_ number: Int, _ documents: ArraySlice<SearchDocument>, schema: Value) -> OutputFile {
         let cards: [Value] = documents.map { document in
             let card = document.card
-            return .list([
+            var parts: [Value] = [
                 .string(document.title), .string(card.path), card.thumbnail.map(Value.string) ?? .null,
                 .list(card.figures.map(Value.string)), .string(card.facetLine), .string(card.summary),
-            ])
+            ]
+            if let entries = card.entries { parts.append(.list(entries.map(\.value))) }
+            return .list(parts)
         }
         return OutputFile(
             path: "\(Self.searchFolder)cards/\(number).json", contents: .bytes(JSONWriter.bytes(.object(["$schema": schema, "cards": .list(cards)]))))

@@ -32,7 +32,9 @@ extension SiteRenderer {
                 ]),
             ])),
             ("search.cards", searchDocument("search.cards", "Search index: what results show", [
-                "cards": array(tuple([string, string, .object(["type": .list([.string("string"), .string("null")])]), array(string), string, string])),
+                "cards": array(tuple(
+                    [string, string, .object(["type": .list([.string("string"), .string("null")])]), array(string), string, string],
+                    optional: [array(tuple([string, string, .object(["type": .string("object"), "additionalProperties": array(string)])]))])),
             ])),
             ("search.range", searchDocument("search.range", "Search index: a kind's range values", [
                 "values": array(.object(["type": .list([.string("number"), .string("null")])])),
@@ -52,7 +54,11 @@ extension SiteRenderer {
 
     private func array(_ items: Value) -> Value { .object(["type": .string("array"), "items": items]) }
 
-    private func tuple(_ items: [Value]) -> Value {
-        .object(["type": .string("array"), "prefixItems": .list(items), "minItems": .int(Int64(items.count)), "maxItems": .int(Int64(items.count))])
+    /// An array of `items`, then, when given, of `optional` items.
+    private func tuple(_ items: [Value], optional: [Value] = []) -> Value {
+        .object([
+            "type": .string("array"), "prefixItems": .list(items + optional), "minItems": .int(Int64(items.count)),
+            "maxItems": .int(Int64(items.count + optional.count)),
+        ])
     }
 }

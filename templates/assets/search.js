@@ -386,11 +386,29 @@
         return documents.map(function (document) {
           var number = fileOf(meta.cards, document), card = files[number].cards[document - meta.cards[number]];
           var kind = meta.kinds.filter(function (k) { return document >= k.first && document < k.first + k.count; })[0];
-          return { document: document, kind: kind, title: card[0], path: card[1], thumbnail: card[2], figures: card[3], facets: card[4], summary: card[5] };
+          return { document: document, kind: kind, title: card[0], path: card[1], thumbnail: card[2], figures: card[3], facets: card[4], summary: card[5],
+            entries: card[6] || null };
         });
       });
     });
   };
+
+  // The entry of a collection's card that a query points at, by its place (its anchor is #entry-<place>); each
+  // entry is [its first text field, the words of its others, {facet over entries: [its values]}]. Of the
+  // entries with every value chosen for a facet over them, the first with the most of the query's words; -1 for
+  // a card without entries, or when no entry has a word of the query and no facet over them is chosen.
+  function entryOf(card, terms, facets) {
+    if (!card.entries || !card.entries.length) return -1;
+    var chosen = Object.keys(facets || {}).filter(function (name) { return facets[name] && name in card.entries[0][2]; });
+    var best = -1, bestScore = chosen.length ? 0 : 1;
+    card.entries.forEach(function (entry, place) {
+      if (!chosen.every(function (name) { return entry[2][name].indexOf(facets[name]) >= 0; })) return;
+      var entryWords = words(entry[0] + ' ' + entry[1]), score = 0;
+      terms.forEach(function (term) { if (entryWords.some(function (word) { return matchesTerm(word, term); })) score++; });
+      if (score >= bestScore && (best < 0 || score > bestScore)) { best = place; bestScore = score; }
+    });
+    return best;
+  }
 
   // The page: the form's state in the address, results in pages of PAGE.
   var PAGE = 20, RESULTS_SHOWN = 'noticeboard-search-results', COUNTS_SHOWN = 'noticeboard-search-counts';
@@ -548,7 +566,7 @@
       return search.cards(page).then(function (cards) {
         if (ticket !== latest) return;
         var terms = engine.queryTerms(asked.words), first = results.children.length;
-        cards.forEach(function (card) { results.appendChild(cardElement(card, terms)); });
+        cards.forEach(function (card) { results.appendChild(cardElement(card, terms, asked.facets)); });
         if (focusFirst && results.children[first]) results.children[first].querySelector('a').focus();
         shown += cards.length;
         more.hidden = shown >= found.length;
@@ -576,8 +594,10 @@
       status.textContent = 'The search index could not be loaded (' + error.message + '). Change the search to try again.';
     }
 
-    function cardElement(card, terms) {
+    // A collection's result leads to the entry the query found, and shows its text.
+    function cardElement(card, terms, facets) {
       var item = document.createElement('li'), link = document.createElement('a'), marked = false;
+      var entry = entryOf(card, terms, facets);
       item.className = 'result';
       if (card.thumbnail) {
         var image = document.createElement('img');
@@ -587,7 +607,7 @@
         image.className = 'result-thumbnail';
         item.appendChild(image);
       }
-      link.href = form.getAttribute('data-base') + card.path;
+      link.href = form.getAttribute('data-base') + card.path + (entry >= 0 ? '#entry-' + entry : '');
       marked = markInto(link, card.title, terms) || marked;
       item.appendChild(link);
       var kindLabel = span('card-kind', ' ');
@@ -596,8 +616,9 @@
       var figures = card.figures.concat(card.facets ? [card.facets] : []);
       if (figures.length) item.appendChild(paragraph('result-figures', figures.join(' · ')));
       var summary = paragraph('result-summary', '');
-      marked = markInto(summary, card.summary, terms) || marked;
-      if (terms.length && !marked) summary.appendChild(span('result-elsewhere', (card.summary ? ' ' : '') + '(matched in other fields)'));
+      var summaryText = entry >= 0 ? card.entries[entry][0] : card.summary;
+      marked = markInto(summary, summaryText, terms) || marked;
+      if (terms.length && !marked) summary.appendChild(span('result-elsewhere', (summaryText ? ' ' : '') + '(matched in other fields)'));
       item.appendChild(summary);
       return item;
     }
@@ -682,7 +703,7 @@
     }
   }
 
-  var engine = { fold: fold, words: words, queryTerms: queryTerms, matchesTerm: matchesTerm, Search: Search };
+  var engine = { fold: fold, words: words, queryTerms: queryTerms, matchesTerm: matchesTerm, entryOf: entryOf, Search: Search };
   if (typeof module === 'object' && module.exports) { module.exports = engine; return; }
   if (typeof document === 'undefined') return;
   window.NoticeboardSearch = engine;

@@ -61,6 +61,18 @@ import Testing
         #expect(SiteRenderer.cardFileStarts(groups) == [0, 100, 310, 566, 822])
     }
 
+    /// A collection's card takes the room of a document for itself and one for each of its entries: a file holds
+    /// fewer of them, and one heavier than a file has a file of its own.
+    @Test func collectionsCardsFillCardFilesByTheirEntries() {
+        let collections = (0..<30).map { _ in CardGroup(kind: "quotes", cluster: -1) }
+        #expect(SiteRenderer.cardFileStarts(collections) { _ in 1 + 20 } == [0, 12, 24])
+        let weights = [300, 1, 1, 200, 100]
+        #expect(SiteRenderer.cardFileStarts(Array(collections.prefix(5))) { weights[$0] } == [0, 1, 4])
+        // A cluster that does not fit in what is left starts a file of its own, counted by weight.
+        let twoClusters = [CardGroup(kind: "quotes", cluster: 0), CardGroup(kind: "quotes", cluster: 1), CardGroup(kind: "quotes", cluster: 1)]
+        #expect(SiteRenderer.cardFileStarts(twoClusters) { [100, 100, 100][$0] } == [0, 1])
+    }
+
     /// An in-place edit's terms, one document's replaced at a time, are those made anew from the edited
     /// documents: words gained and lost, a word moving into or out of a title, CJK pairs and their places.
     @Test func termsReplacedInPlaceEqualTermsMadeAnew() {
@@ -133,6 +145,43 @@ import Testing
         let inKerry = try Self.results(root + "/public/api/search/", ["words": "eco friendly kerry"])
         let kerry = Set(cleaners.filter { $0["county"] as? String == "Kerry" }.compactMap { $0["path"] as? String })
         #expect(Set(inKerry.compactMap { $0["path"] as? String }.map { "/catalogue/" + $0 }) == eco.intersection(kerry))
+    }
+
+    /// A result that is a collection leads to the entry the query found, whose anchor its page has: the first
+    /// with the most of the query's words among those with the values chosen for facets over entries. Other
+    /// results, and a collection none of whose entries the query names, lead to their pages.
+    @Test func aCollectionsResultLeadsToTheEntryFound() throws {
+        let root = TestSupport.makeSite()
+        defer { TestSupport.removeTree(root) }
+        _ = try Noticeboard.build(BuildOptions(root: root, now: Self.now))
+        let index = root + "/public/api/search/"
+        func entries(_ path: Any?) throws -> [[String: Any]] {
+            let slug = try #require((path as? String)?.split(separator: "/").last)
+            let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: root + "/public/api/quotes/\(slug).json")))
+            return try #require((document as? [String: Any])?["quotes"] as? [[String: Any]])
+        }
+        func expectLeads(_ query: [String: Any], _ chosen: ([String: Any]) -> Bool) throws {
+            let found = try Self.results(index, query).filter { $0["kind"] as? String == "quotes" }
+            #expect(!found.isEmpty, "\(query)")
+            for result in found {
+                let all = try entries(result["path"]), entry = result["entry"] as? Int ?? -2
+                let first = all.firstIndex(where: chosen) ?? -1
+                #expect(entry == first, "\(query): \(result)")
+                guard entry >= 0 else { continue }
+                let page = TestSupport.read(root + "/public/" + (result["path"] as? String ?? "") + "index.html")
+                #expect(page.contains("id=\"entry-\(entry)\""), "\(result)")
+            }
+        }
+        func says(_ word: String) -> ([String: Any]) -> Bool {
+            { entry in entry.values.contains { ($0 as? String)?.lowercased().contains(word) ?? false } }
+        }
+        try expectLeads(["words": "twain"], says("twain"))
+        try expectLeads(["kind": "quotes", "facets": ["category": "Kindness"]]) { $0["category"] as? String == "Kindness" }
+        try expectLeads(["words": "proverb", "kind": "quotes", "facets": ["category": "Time"]]) { $0["category"] as? String == "Time" && says("proverb")($0) }
+        // Words only in a collection's own text lead to its page.
+        try expectLeads(["words": "fridge door"]) { _ in false }
+        let rentals = try Self.results(index, ["words": "kayak"])
+        #expect(!rentals.isEmpty && rentals.allSatisfy { $0["entry"] as? Int == -1 })
     }
 
     /// By facet, the texts of the values a listing has, read from its fields: a collection kind's facet over
