@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // One query through the search page's own engine (templates/assets/search.js) over a built index, as the page
-// runs it: prints its results' cards, in order, as JSON, each with the entry it leads to (-1 for none).
+// runs it: prints {results, suggestions, loads} as JSON: its results' cards in order, each with the entry it leads
+// to (-1 for none); when it finds nothing, what the page suggests trying instead ({leaves, words, facets, min, max,
+// count}); and the index files loaded for the results and then for the suggestions.
 //
 // Usage: search_query.js INDEX_FOLDER QUERY_JSON
 //   QUERY_JSON: {words, kind, facets, min, max, sort}, as the page's `query()` makes it (missing keys are empty).
@@ -11,13 +13,20 @@ const engine = require(path.join(__dirname, '..', '..', 'templates', 'assets', '
 
 const [folder, queryText] = process.argv.slice(2);
 const query = Object.assign({ words: '', kind: '', facets: {}, min: null, max: null, sort: '' }, JSON.parse(queryText));
-const search = new engine.Search((file) => Promise.resolve(JSON.parse(fs.readFileSync(path.join(folder, file), 'utf8'))));
+let loaded = 0;
+const search = new engine.Search((file) => {
+  loaded++;
+  return Promise.resolve(JSON.parse(fs.readFileSync(path.join(folder, file), 'utf8')));
+});
 
-search.run(query)
-  .then((documents) => search.cards(documents))
-  .then((cards) => {
-    const terms = engine.queryTerms(query.words);
-    const shown = cards.map((card) => ({ title: card.title, path: card.path, kind: card.kind.name, entry: engine.entryOf(card, terms, query.facets) }));
-    process.stdout.write(JSON.stringify(shown) + '\n');
-  })
-  .catch((error) => { process.stderr.write(String(error && error.stack || error) + '\n'); process.exit(1); });
+async function main() {
+  const cards = await search.cards(await search.run(query));
+  const terms = engine.queryTerms(query.words);
+  const results = cards.map((card) => ({ title: card.title, path: card.path, kind: card.kind.name, entry: engine.entryOf(card, terms, query.facets) }));
+  const forResults = loaded;
+  const tries = results.length ? [] : await search.suggestions(query);
+  const suggestions = tries.map((attempt) => Object.assign({ leaves: attempt.leaves, count: attempt.count }, attempt.query));
+  process.stdout.write(JSON.stringify({ results, suggestions, loads: { results: forResults, suggestions: loaded - forResults } }) + '\n');
+}
+
+main().catch((error) => { process.stderr.write(String((error && error.stack) || error) + '\n'); process.exit(1); });

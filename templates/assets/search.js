@@ -393,6 +393,107 @@
     });
   };
 
+  // What to try when a query finds nothing, from the index files its run loaded (a corrected word may need the
+  // next term file): the query with its words corrected (`nearWords`), and without each facet chosen and without
+  // the range, each that finds something, as {leaves: 'words', a facet's name or 'range', query, count}.
+  Search.prototype.suggestions = function (query) {
+    var self = this;
+    return this.meta().then(function (meta) {
+      return self.nearWords(meta, query.words || '').then(function (near) {
+        var tries = [];
+        if (near !== null) tries.push({ leaves: 'words', query: Object.assign({}, query, { words: near }) });
+        Object.keys(query.facets || {}).forEach(function (name) {
+          var facets = Object.assign({}, query.facets);
+          delete facets[name];
+          tries.push({ leaves: name, query: Object.assign({}, query, { facets: facets }) });
+        });
+        if (query.min !== null || query.max !== null) tries.push({ leaves: 'range', query: Object.assign({}, query, { min: null, max: null }) });
+        return Promise.all(tries.map(function (attempt) {
+          return self.run(attempt.query).then(function (found) { attempt.count = found.length; return attempt; });
+        }));
+      });
+    }).then(function (tries) { return tries.filter(function (attempt) { return attempt.count > 0; }); });
+  };
+
+  // The words with each that no term or kind name matches replaced by the nearest term of the term files its
+  // lookup read (`nearestTerm`), folded; null when every word matches, or one has no term near it.
+  Search.prototype.nearWords = function (meta, text) {
+    var self = this, changed = false;
+    return Promise.all(queryTerms(text).map(function (term) {
+      if (term.how === 'substring' || isKindWord(meta, term)) return term.text;
+      return self.termNames(meta, term).then(function (terms) {
+        for (var name of terms.keys()) if (matchesTerm(name, term)) return term.text;
+        changed = true;
+        return nearestTerm(term.text, terms);
+      });
+    })).then(function (near) {
+      return changed && near.every(function (word) { return word !== null; }) ? near.join(' ') : null;
+    });
+  };
+
+  function isKindWord(meta, term) {
+    return meta.kinds.some(function (kind) {
+      return words(kind.title + ' ' + kind.singular).some(function (word) { return matchesTerm(word, term); });
+    });
+  }
+
+  // A promise of the terms of the files a query word's lookup reads (`marks`): a Map of each to the length of its
+  // postings, which grows with the documents that have it.
+  Search.prototype.termNames = function (meta, term) {
+    var first = fileOf(meta.terms, term.text), last = term.how === 'prefix' ? fileOf(meta.terms, term.text + '\uffff') : first, self = this;
+    var numbers = [];
+    for (var n = first; n <= last; n++) numbers.push(n);
+    return Promise.all(numbers.map(function (n) { return self.file('terms/' + n + '.json'); })).then(function (files) {
+      var terms = new Map();
+      files.forEach(function (file) { Object.keys(file.terms).forEach(function (name) { terms.set(name, file.terms[name].length); }); });
+      return terms;
+    });
+  };
+
+  // Of `terms` (a Map of term to postings' length), the nearest to `word` by edits (a letter added, dropped,
+  // changed, or two swapped): at most one for a word of up to 4 letters, two for a longer one, none for one of 2
+  // or fewer. Of those as near, a longer one first, then one as long, then a shorter (a letter left out is the
+  // commoner slip, and a word is often typed in part: 'ovn' is 'oven' rather than 'own' or 'on'), then the one in
+  // most documents. Null when none is that near.
+  function nearestTerm(word, terms) {
+    var letters = Array.from(word), allowed = letters.length <= 2 ? 0 : letters.length <= 4 ? 1 : 2;
+    var best = null, bestRank = null;
+    terms.forEach(function (weight, name) {
+      var characters = Array.from(name), distance = editDistance(letters, characters, allowed);
+      if (distance > allowed) return;
+      var rank = [distance, Math.sign(letters.length - characters.length), -weight];
+      if (bestRank === null || compareRanks(rank, bestRank) < 0) { best = name; bestRank = rank; }
+    });
+    return best;
+  }
+
+  function compareRanks(a, b) {
+    for (var i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
+    return 0;
+  }
+
+  // The optimal string alignment distance between two lists of characters, or `most` + 1 once it must pass `most`.
+  function editDistance(a, b, most) {
+    if (Math.abs(a.length - b.length) > most) return most + 1;
+    var before = null, last = [], row;
+    for (var j = 0; j <= b.length; j++) last.push(j);
+    for (var i = 1; i <= a.length; i++) {
+      row = [i];
+      var smallest = i;
+      for (j = 1; j <= b.length; j++) {
+        var cost = a[i - 1] === b[j - 1] ? 0 : 1;
+        var value = Math.min(last[j] + 1, row[j - 1] + 1, last[j - 1] + cost);
+        if (before && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2] + 1);
+        row.push(value);
+        smallest = Math.min(smallest, value);
+      }
+      if (smallest > most) return most + 1;
+      before = last;
+      last = row;
+    }
+    return last[b.length];
+  }
+
   // The entry of a collection's card that a query points at, by its place (its anchor is #entry-<place>); each
   // entry is [its first text field, the words of its others, {facet over entries: [its values]}]. Of the
   // entries with every value chosen for a facet over them, the first with the most of the query's words; -1 for
@@ -511,7 +612,12 @@
     }
 
     function address() {
-      var params = new URLSearchParams(), asked = query();
+      return addressOf(query());
+    }
+
+    // The address of a query, with From and To as they were typed.
+    function addressOf(asked) {
+      var params = new URLSearchParams();
       if (asked.words) params.set('q', asked.words);
       if (asked.kind) params.set('kind', asked.kind);
       Object.keys(asked.facets).forEach(function (name) { params.set(name, asked.facets[name]); });
@@ -549,7 +655,10 @@
         found = documents;
         shown = 0;
         results.textContent = '';
-        return showMore(ticket, asked).then(function () { return countAfter(ticket, asked); });
+        return showMore(ticket, asked).then(function () {
+          if (found.length === 0) suggest(ticket, asked);
+          return countAfter(ticket, asked);
+        });
       }).catch(function (error) { if (ticket === latest) failed(error); });
     }
 
@@ -574,6 +683,45 @@
         status.textContent = found.length === 0 ? 'Nothing matches.'
           : (found.length === 1 ? '1 result' : found.length + ' results') + (shown < found.length ? ', ' + shown + ' shown.' : '.');
       });
+    }
+
+    // When nothing matches, what to try instead (Search.suggestions), as links in the status that search again.
+    function suggest(ticket, asked) {
+      search.suggestions(asked).then(function (tries) {
+        if (ticket !== latest || !tries.length) return;
+        status.appendChild(document.createTextNode(' Try '));
+        tries.forEach(function (attempt, index) {
+          if (index) status.appendChild(document.createTextNode(index === tries.length - 1 ? ' or ' : ', '));
+          status.appendChild(suggestionLink(attempt, asked));
+        });
+        status.appendChild(document.createTextNode('.'));
+      }, function (error) {
+        console.warn('Noticeboard search: no suggestions (' + error.message + ')');
+      });
+    }
+
+    // A link to a query that finds something, named by what it changes of `asked`: "‘kayak’ (2 results)",
+    // "without County ‘Kerry’ (3 results)".
+    function suggestionLink(attempt, asked) {
+      var link = document.createElement('a'), kind = chosenKind();
+      link.href = addressOf(attempt.query);
+      link.textContent = changeText(attempt, asked, kind) + ' (' + (attempt.count === 1 ? '1 result' : attempt.count + ' results') + ')';
+      link.addEventListener('click', function (event) {
+        event.preventDefault();
+        history.pushState({}, '', link.href);
+        typedIn = null;
+        fromAddress();
+        run();
+      });
+      return link;
+    }
+
+    function changeText(attempt, asked, kind) {
+      var leaves = attempt.leaves;
+      if (leaves === 'words') return '\u2018' + attempt.query.words + '\u2019';
+      if (leaves === 'range') return 'without ' + kind.range.label + ' from ' + (asked.min === null ? '…' : asked.min) + ' to ' + (asked.max === null ? '…' : asked.max);
+      var facet = kind.facets.filter(function (f) { return f.name === leaves; })[0];
+      return 'without ' + facet.label + ' \u2018' + asked.facets[leaves] + '\u2019';
     }
 
     // For measuring what the first results and counts cost: resource timing up to these marks.
@@ -703,7 +851,7 @@
     }
   }
 
-  var engine = { fold: fold, words: words, queryTerms: queryTerms, matchesTerm: matchesTerm, entryOf: entryOf, Search: Search };
+  var engine = { fold: fold, words: words, queryTerms: queryTerms, matchesTerm: matchesTerm, entryOf: entryOf, editDistance: editDistance, Search: Search };
   if (typeof module === 'object' && module.exports) { module.exports = engine; return; }
   if (typeof document === 'undefined') return;
   window.NoticeboardSearch = engine;

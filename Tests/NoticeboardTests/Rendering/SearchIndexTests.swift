@@ -118,13 +118,18 @@ import Testing
         }
     }
 
-    /// The results' cards of one query through the search page's engine (node) over a built index
-    /// (Tests/Tools/search_query.js).
-    static func results(_ index: String, _ query: [String: Any]) throws -> [[String: Any]] {
+    /// One query through the search page's engine (node) over a built index (Tests/Tools/search_query.js):
+    /// `results`, its results' cards, `suggestions` when it finds nothing, and the index files each `loads`.
+    static func search(_ index: String, _ query: [String: Any]) throws -> [String: Any] {
         let asked = String(decoding: try JSONSerialization.data(withJSONObject: query), as: UTF8.self)
         let result = try TestSupport.run("node", ["Tests/Tools/search_query.js", index, asked])
         #expect(result.status == 0, "\(result.stderr)")
-        return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
+        return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+    }
+
+    /// The results' cards of one query (`search`).
+    static func results(_ index: String, _ query: [String: Any]) throws -> [[String: Any]] {
+        try search(index, query)["results"] as? [[String: Any]] ?? []
     }
 
     /// A bool field that is true is found by its label's words, as a visitor types what a listing offers
@@ -182,6 +187,48 @@ import Testing
         try expectLeads(["words": "fridge door"]) { _ in false }
         let rentals = try Self.results(index, ["words": "kayak"])
         #expect(!rentals.isEmpty && rentals.allSatisfy { $0["entry"] as? Int == -1 })
+    }
+
+    /// A query that finds nothing is given what to try instead, from the index files its run loaded: its words
+    /// with a slip corrected to the nearest term, and the query without each filter whose leaving out finds
+    /// something; each with what it finds, and none when nothing near finds anything.
+    @Test func aQueryThatFindsNothingIsGivenWhatToTryInstead() throws {
+        let root = TestSupport.makeSite()
+        defer { TestSupport.removeTree(root) }
+        _ = try Noticeboard.build(BuildOptions(root: root, now: Self.now))
+        let index = root + "/public/api/search/"
+        func suggestions(_ query: [String: Any]) throws -> [[String: Any]] {
+            let answer = try Self.search(index, query)
+            #expect((answer["results"] as? [Any])?.isEmpty == true, "\(query) finds something")
+            // The suggestions read no file the query's run did not (in this index, a corrected word's terms are in
+            // the file the slip's lookup read).
+            #expect((answer["loads"] as? [String: Int])?["suggestions"] == 0, "\(query)")
+            return answer["suggestions"] as? [[String: Any]] ?? []
+        }
+        func count(_ query: [String: Any]) throws -> Int { try Self.results(index, query).count }
+        func leaves(_ found: [[String: Any]]) -> [String] { found.compactMap { $0["leaves"] as? String } }
+
+        for (slip, word) in [("kayek", "kayak"), ("ovn", "oven"), ("galwy", "galway"), ("drlil cork", "drill cork")] {
+            let found = try suggestions(["words": slip])
+            #expect(found.map { $0["words"] as? String } == [word], "\(slip)")
+            let corrected = try count(["words": word])
+            #expect(corrected > 0 && found.first?["count"] as? Int == corrected, "\(slip)")
+        }
+        #expect(try suggestions(["words": "xyzzy"]).isEmpty)
+        #expect(try suggestions(["words": "xyzzy", "kind": "cleaners", "facets": ["county": "Cork"]]).isEmpty)
+
+        // Each filter is left out in turn; those whose leaving out finds something are suggested.
+        let filtered: [String: Any] = ["words": "oven", "kind": "cleaners", "facets": ["county": "Cork", "languages": "Polish"]]
+        var expected: [String] = []
+        for facet in ["county", "languages"] {
+            var without = filtered
+            without["facets"] = (filtered["facets"] as! [String: String]).filter { $0.key != facet }
+            if try count(without) > 0 { expected.append(facet) }
+        }
+        #expect(!expected.isEmpty && expected.count < 2)
+        #expect(leaves(try suggestions(filtered)) == expected)
+        let priced = try suggestions(["kind": "rentals", "min": 100000]), rentals = try count(["kind": "rentals"])
+        #expect(leaves(priced) == ["range"] && priced.first?["count"] as? Int == rentals)
     }
 
     /// By facet, the texts of the values a listing has, read from its fields: a collection kind's facet over
