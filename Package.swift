@@ -37,7 +37,7 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // zlib (zlib1g-dev): `sync` counts what a body costs gzipped when the server did not say.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // renameat2(RENAME_EXCHANGE) and open(O_PATH) are hidden behind _GNU_SOURCE, which Swift's Glibc module does not set.
+        // renameat2(RENAME_EXCHANGE) and open(O_PATH) are hidden behind _GNU_SOURCE, which Swift's Glibc module does not set; openat2 has no glibc wrapper.
         .target(name: "CLinuxCalls"),
 
         // What every stage may use and none owns: SHA-256, paths below the site root, the parallel map, a seeded RNG.

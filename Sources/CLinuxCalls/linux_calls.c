@@ -19,3 +19,14 @@ int nb_open_beneath(int folder, const char *relative) {
     struct open_how how = {.flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK, .resolve = RESOLVE_BENEATH};
     return (int)syscall(SYS_openat2, folder, relative, &how, sizeof how);
 }
+
+int nb_open_within(int folder, const char *relative, int flags, unsigned int mode) {
+    // openat2 refuses a mode without O_CREAT or O_TMPFILE.
+    int creates = (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE;
+    struct open_how how = {
+        .flags = (unsigned long long)(flags | O_CLOEXEC),
+        .mode = creates ? mode : 0,
+        .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS,
+    };
+    return (int)syscall(SYS_openat2, folder, relative, &how, sizeof how);
+}

@@ -1,3 +1,4 @@
+import Foundation
 import PathJournal
 
 /// The paths a build notes in a folder it writes before it writes their files (`OwnedFolders.additionsJournal`):
@@ -5,13 +6,12 @@ import PathJournal
 /// list. A build killed half-way so leaves what tells its files from any that someone put in the folder after
 /// (`StagedOutput.keptAside`).
 extension PathJournal {
-    /// Opens the journal of the folder at `root`, made when missing.
-    static func additions(in root: String) throws(WriteError) -> PathJournal {
-        do {
-            return try PathJournal(at: root + "/" + OwnedFolders.additionsJournal)
-        } catch {
-            throw WriteError(error)
-        }
+    /// Opens the journal of the folder `root`, made when missing, beneath it (`HeldFolder`).
+    static func additions(in root: HeldFolder) throws(WriteError) -> PathJournal {
+        let path = root.name + "/" + OwnedFolders.additionsJournal
+        let descriptor = try root.open(OwnedFolders.additionsJournal, O_WRONLY | O_APPEND | O_CREAT, mode: 0o644)
+        guard descriptor >= 0 else { throw WriteError(path: path) }
+        return PathJournal(descriptor: descriptor, path: path)
     }
 
     /// `note(paths)`, failing as the writer does.

@@ -8,26 +8,23 @@ import Support
 /// after the folder's manifest, which a build writes after its other files. Reading every file would cost as much
 /// as a build's writing; a file a build wrote or linked keeps its earlier time.
 struct AsWritten {
+    /// The folder the files are in, held open: they are reached beneath it (`HeldFolder`).
+    private let folder: HeldFolder
     /// When the manifest was last modified; nil when there is none, and then every file's bytes are compared.
     private let since: timespec?
 
-    /// `manifest`: the manifest the build that wrote the files wrote last.
-    init(manifest: String) {
-        var info = stat()
-        since = lstat(manifest, &info) == 0 ? info.st_mtim : nil
+    /// The files in `folder`; `manifest`, there, is the manifest the build that wrote them wrote last.
+    init(folder: HeldFolder, manifest: String = OwnedFolders.manifestPath) throws(WriteError) {
+        self.folder = folder
+        since = try folder.status(manifest)?.st_mtim
     }
 
-    /// The files of the output in `folder`, by its own manifest.
-    init(folder: String) {
-        self.init(manifest: folder + "/" + OwnedFolders.manifestPath)
-    }
-
-    /// Refuses to go on when a file at `paths` below `root` is not as `staged` says a build wrote it.
-    func check(_ paths: some Sequence<String>, in root: String, staged: WrittenDigests) throws(WriteError) {
+    /// Refuses to go on when a file at `paths` is not as `staged` says a build wrote it.
+    func check(_ paths: some Sequence<String>, staged: WrittenDigests) throws(WriteError) {
         for path in paths {
-            guard let digest = staged[path], !holds(root + "/" + path, digest) else { continue }
+            guard let digest = staged[path], try !holds(path, digest) else { continue }
             throw WriteError(message: """
-                \(root)/\(path) was changed since a build wrote it (in the output folder too, while the two folders \
+                \(folder.name)/\(path) was changed since a build wrote it (in the output folder too, while the two folders \
                 shared it), and a build removes or replaces only what it made (files to publish go in static/ or \
                 templates/assets/); build again to write the site anew
                 """)
@@ -35,13 +32,15 @@ struct AsWritten {
     }
 
     /// True when the file at `path` holds what `digest` describes, or is gone (nothing would be lost).
-    func holds(_ path: String, _ digest: FileDigest) -> Bool {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return errno == ENOENT }
+    func holds(_ path: String, _ digest: FileDigest) throws(WriteError) -> Bool {
+        guard let info = try folder.status(path) else { return errno == ENOENT }
         guard (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == digest.size else { return false }
         // Written no later than the manifest (the manifest itself, among them) is a build's writing.
         if let since, (info.st_mtim.tv_sec, info.st_mtim.tv_nsec) <= (since.tv_sec, since.tv_nsec) { return true }
-        guard let (bytes, _) = FileStamp.read(path, size: digest.size) else { return false }
+        let descriptor = try folder.open(path, O_RDONLY | O_NONBLOCK)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        guard let (bytes, _) = FileStamp.read(opened: descriptor, size: digest.size) else { return false }
         return SHA256.digest(bytes) == digest.sha256
     }
 }

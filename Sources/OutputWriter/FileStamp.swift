@@ -41,6 +41,11 @@ public struct FileStamp: Equatable, Sendable {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
+        return read(opened: descriptor, size: size, capacity: capacity)
+    }
+
+    /// The same from a file opened to read, which stays open.
+    static func read(opened descriptor: Int32, size: Int, capacity: Int = 0) -> (bytes: [UInt8], stamp: FileStamp)? {
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == size else { return nil }
         var complete = true

@@ -73,26 +73,29 @@ extension StagedOutput {
         let listed = OwnedFolders.listedFiles(inManifest: manifest)
         guard listed != nil || updateBegan != nil else { return nil }
         let added = updateBegan == nil ? [] : PathJournal.additions(notedIn: path) ?? []
-        let asWritten = AsWritten(manifest: manifest)
+        guard let folder = try? HeldFolder(opening: path),
+            let asWritten = try? AsWritten(folder: folder, manifest: updateBegan == nil ? OwnedFolders.manifestPath : OwnedFolders.updateManifest)
+        else { return nil }
         return FolderFiles.below(path).filter { file in
             // A file a killed update was writing under a temporary name is the update's, as its file is.
             let final = StreamedFile.finalPath(of: file)
             if file == OwnedFolders.manifestPath || OwnedFolders.updateFiles.contains(file) || added.contains(final) { return false }
             if final != file, listed?[final] != nil { return false }
             guard let digest = listed?[file] else { return true }
-            return !changed(path + "/" + file, since: updateBegan) && !asWritten.holds(path + "/" + file, digest)
+            return !changed(path + "/" + file, since: updateBegan) && (try? asWritten.holds(file, digest)) != true
         }
     }
 
     /// Marks an earlier output in the staging folder as being brought up to date (`OwnedFolders.updateMarker`),
     /// before anything in it changes: a hard link to its manifest, then the marker, whose change time is when
     /// the update began. A mark a killed build left stays, with its earlier time and manifest.
-    static func markUpdating(_ root: String) {
-        let marker = root + "/" + OwnedFolders.updateMarker, manifest = root + "/" + OwnedFolders.updateManifest
-        guard access(marker, F_OK) != 0 else { return }
-        unlink(manifest)  // one a build killed before its marker left: not the manifest this update starts from
-        link(root + "/" + OwnedFolders.manifestPath, manifest)
-        close(open(marker, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644))
+    static func markUpdating(_ root: HeldFolder) throws(WriteError) {
+        guard try root.status(OwnedFolders.updateMarker) == nil else { return }
+        // One a build killed before its marker left: not the manifest this update starts from.
+        _ = try root.unlink(OwnedFolders.updateManifest)
+        _ = try root.link(OwnedFolders.updateManifest, to: OwnedFolders.manifestPath, in: root)
+        let marker = try root.open(OwnedFolders.updateMarker, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
+        if marker >= 0 { close(marker) }
     }
 
     /// Whether the entry at `path` changed (was written, linked or renamed) at or after `time`; false without one.

@@ -55,9 +55,11 @@ public enum LevelledStaging {
             paths = Array(outputs.keys)
             held = [:]
         }
-        let asWritten = AsWritten(folder: folder.path)
+        let asWritten = try AsWritten(folder: folder.files)
         let wanted = Set(paths.filter { outputs[$0] != nil })
-        try output.update(folder, from: WrittenDigests(held), asWritten: asWritten, wanted: wanted.contains, changed: wanted.map { OutputFile(path: $0, contents: .previous) })
+        try output.update(
+            folder, from: WrittenDigests(held), asWritten: asWritten, source: try HeldFolder(opening: output.outputPath), wanted: wanted.contains,
+            changed: wanted.map { OutputFile(path: $0, contents: .previous) })
         // Level, it is an earlier output again, which no update is bringing forward; one made anew loses the
         // staging marker too, so that a name put at its top is refused as in any earlier output.
         try folder.unmark()

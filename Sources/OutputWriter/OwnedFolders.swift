@@ -136,14 +136,15 @@ public enum OwnedFolders {
         var changed = saved.foldersChanged(since: confirmed, in: staging).union(beside)
         if StagedOutput.changed(staging, since: confirmed) { changed.insert("") }
         guard !changed.isEmpty else { return }
-        let asWritten = AsWritten(folder: staging), folders = outputFolders(staged.paths)
+        guard let held = try? HeldFolder(opening: staging), let asWritten = try? AsWritten(folder: held) else { return }
+        let folders = outputFolders(staged.paths)
         let strays = strays(in: staging, changedFolders: changed, holds: { staged[$0] != nil }, folders: folders).filter {
             !OwnedFolders.updateFiles.contains($0) && $0 != stagingMarker
         }
         let replaced = changed.flatMap { folder in
             entries(of: folder, in: staging).filter { path in
                 guard let kind = entryKind(staging + "/" + path) else { return false }
-                if let digest = staged[path] { return kind != S_IFREG || !asWritten.holds(staging + "/" + path, digest) }
+                if let digest = staged[path] { return kind != S_IFREG || (try? asWritten.holds(path, digest)) != true }
                 return folders.contains(path) && kind != S_IFDIR
             }
         }

@@ -46,17 +46,19 @@ public struct StagedOutput: Sendable {
         let staging = stagingPath
         do throws(WriteError) {
             if let staged, let folder = try StagingFolder(staging) {
-                let asWritten = AsWritten(folder: folder.path)
+                let asWritten = try AsWritten(folder: folder.files)
                 // Streamed documents go into it as they are made, before `update` marks it.
-                Self.markUpdating(folder.path)
-                return Staging(output: self, folder: folder, staged: staged, asWritten: asWritten, previousIsKnown: previousIsKnown)
+                try Self.markUpdating(folder.files)
+                return Staging(
+                    output: self, source: try HeldFolder(opening: outputPath), folder: folder, staged: staged, asWritten: asWritten,
+                    previousIsKnown: previousIsKnown)
             }
             let keptAside = Self.removeStaging(staging)
             try? FileManager.default.createDirectory(atPath: Self.parentFolder(of: outputPath), withIntermediateDirectories: true)
             let folder = try Self.makeStagingFolder(staging)
             return Staging(
-                output: self, folder: folder, staged: nil, journal: try PathJournal.additions(in: folder.path), asWritten: AsWritten(folder: folder.path),
-                previousIsKnown: previousIsKnown, keptAside: keptAside)
+                output: self, source: try HeldFolder(opening: outputPath), folder: folder, staged: nil, journal: try PathJournal.additions(in: folder.files),
+                asWritten: try AsWritten(folder: folder.files), previousIsKnown: previousIsKnown, keptAside: keptAside)
         } catch {
             throw failure(error)
         }
@@ -89,11 +91,12 @@ public struct StagedOutput: Sendable {
         }
         guard let folder = found else { return false }
         do throws(WriteError) {
-            try update(folder, from: staged, asWritten: AsWritten(folder: folder.path), wanted: wanted.contains, changed: changed)
+            let source = try HeldFolder(opening: outputPath)
+            try update(folder, from: staged, asWritten: try AsWritten(folder: folder.files), source: source, wanted: wanted.contains, changed: changed)
             try swapIn(folder, keepPrevious: true)
         } catch {
             let kept = folder.removeAfterFailure()
-            throw BuildFailure(failure(folder.named(error)).diagnostics + [kept?.warning].compactMap { $0 })
+            throw BuildFailure(failure(error).diagnostics + [kept?.warning].compactMap { $0 })
         }
         return true
     }
@@ -144,7 +147,7 @@ public struct StagedOutput: Sendable {
     /// the folder made, so a link put at its name meanwhile is not written through.
     static func makeStagingFolder(_ path: String) throws(WriteError) -> StagingFolder {
         let folder = try StagingFolder.make(path)
-        try markStaging(folder.path)
+        try markStaging(folder.files)
         return folder
     }
 
@@ -157,7 +160,7 @@ public struct StagedOutput: Sendable {
         guard isFolder(path) else { return nil }
         if let kept = keptAside(path) { return kept }
         // Checked: a build killed while it removes the rest finds the mark, and removes it without looking again.
-        guard (try? markStaging(path, removing: true)) != nil else { return nil }
+        guard let folder = try? HeldFolder(opening: path), (try? markStaging(folder, removing: true)) != nil else { return nil }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] where name != OwnedFolders.stagingMarker {
             try? FileManager.default.removeItem(atPath: path + "/" + name)
         }
@@ -171,40 +174,43 @@ public struct StagedOutput: Sendable {
     /// Puts the marker that tells a staging folder left by a killed build from someone else's folder
     /// (see `OwnedFolders`); `swapIn` takes it out again. `removing`: the folder was checked and is being removed
     /// (`OwnedFolders.removingMark`).
-    private static func markStaging(_ path: String, removing: Bool = false) throws(WriteError) {
-        let marker = path + "/" + OwnedFolders.stagingMarker
-        let descriptor = open(marker, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw WriteError(path: marker) }
+    private static func markStaging(_ folder: HeldFolder, removing: Bool = false) throws(WriteError) {
+        let marker = OwnedFolders.stagingMarker
+        let descriptor = try folder.open(marker, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+        guard descriptor >= 0 else { throw WriteError(path: folder.name + "/" + marker) }
         defer { close(descriptor) }
         let mark = removing ? Array(OwnedFolders.removingMark.utf8) : []
-        guard mark.withUnsafeBytes({ Descriptor.writeAll($0, to: descriptor) }) else { throw WriteError(path: marker) }
+        guard mark.withUnsafeBytes({ Descriptor.writeAll($0, to: descriptor) }) else { throw WriteError(path: folder.name + "/" + marker) }
     }
 
     /// Makes the staging folder, which holds `staged`, hold the `wanted` paths: marks it as being brought up
     /// to date (`markUpdating`), removes what is no longer wanted, and replaces the `changed` files (a file is
-    /// unlinked first, never overwritten: it may be a hard link shared with the output folder). Refuses when a
-    /// file it would remove or replace is not as its build wrote it (`asWritten`, made before anything changed).
-    func update(_ folder: StagingFolder, from staged: WrittenDigests, asWritten: AsWritten, wanted: (String) -> Bool, changed: [OutputFile]) throws(WriteError) {
-        let root = folder.path
-        Self.markUpdating(root)
+    /// unlinked first, never overwritten: it may be a hard link shared with the output folder), linking a `.previous`
+    /// one from `source`, the output folder. Refuses when a file it would remove or replace is not as its build wrote
+    /// it (`asWritten`, made before anything changed).
+    func update(
+        _ folder: StagingFolder, from staged: WrittenDigests, asWritten: AsWritten, source: HeldFolder?, wanted: (String) -> Bool, changed: [OutputFile]
+    ) throws(WriteError) {
+        let root = folder.files
+        try Self.markUpdating(root)
         var unwanted: [String] = []
         staged.forEach { path, _ in if !wanted(path) { unwanted.append(path) } }
         try Self.checkReplaceable(unwanted + changed.map(\.path), in: root, staged: staged, asWritten: asWritten)
         for path in unwanted {
-            try Self.remove(root + "/" + path)
+            try Self.remove(path, in: root)
             Self.removeEmptyFolders(above: path, in: root)
         }
-        for file in changed where staged[file.path] != nil { try Self.remove(root + "/" + file.path) }
+        for file in changed where staged[file.path] != nil { try Self.remove(file.path, in: root) }
         try Self.makeFolders(for: changed.map(\.path), in: root)
         // In a folder made anew (levelling), links are all it gets, and `link` refuses a path something is at.
-        let isMadeAnew = access(root + "/" + OwnedFolders.stagingMarker, F_OK) == 0
+        let isMadeAnew = try root.status(OwnedFolders.stagingMarker) != nil
         try Self.recordAdditions(changed.map(\.path).filter { staged[$0] == nil }, in: root, checkingInTheWay: !isMadeAnew)
         // The manifest last, so that every file it lists is as old as it or older (`AsWritten`).
         let (manifest, others) = (changed.filter { $0.path == OwnedFolders.manifestPath }, changed.filter { $0.path != OwnedFolders.manifestPath })
         for files in [others, manifest] {
             let results = files.parallelMap { file -> WriteError? in
                 do throws(WriteError) {
-                    _ = try writeFile(file, at: root + "/" + file.path, linkingSameBytes: false)
+                    _ = try writeFile(file, in: root, from: source, linkingSameBytes: false)
                     return nil
                 } catch {
                     return error
@@ -218,13 +224,13 @@ public struct StagedOutput: Sendable {
     /// or the folder's own (`PathJournal.additions`). Refuses, `checkingInTheWay`, when something is at one already: no
     /// build wrote it, and writing the file (a streamed one by a rename) would replace it.
     static func recordAdditions(
-        _ paths: [String], in root: String, journal: PathJournal? = nil, checkingInTheWay: Bool = true
+        _ paths: [String], in root: HeldFolder, journal: PathJournal? = nil, checkingInTheWay: Bool = true
     ) throws(WriteError) {
         guard !paths.isEmpty else { return }
-        var info = stat()
-        if checkingInTheWay, let inTheWay = paths.first(where: { lstat(root + "/" + $0, &info) == 0 }) {
+        for path in paths where checkingInTheWay {
+            guard try root.status(path) != nil else { continue }
             throw WriteError(message: """
-                \(root)/\(inTheWay) is in the way: no build wrote it, and a build replaces only what it made (files to \
+                \(root.name)/\(path) is in the way: no build wrote it, and a build replaces only what it made (files to \
                 publish go in static/ or templates/assets/); build again to write the site anew
                 """)
         }
@@ -234,32 +240,31 @@ public struct StagedOutput: Sendable {
 
     /// Before anything at `paths` of an earlier output being brought up to date is removed or written: no folder
     /// above one is a link, and each file there is as its build wrote it (`asWritten`).
-    static func checkReplaceable(_ paths: [String], in root: String, staged: WrittenDigests, asWritten: AsWritten) throws(WriteError) {
+    static func checkReplaceable(_ paths: [String], in root: HeldFolder, staged: WrittenDigests, asWritten: AsWritten) throws(WriteError) {
         try checkNoLinks(above: paths, in: root)
-        try asWritten.check(paths, in: root, staged: staged)
+        try asWritten.check(paths, staged: staged)
     }
 
     /// Refuses paths below an earlier output being brought up to date when a folder above one is a symbolic
     /// link. No build makes one: someone put it in the output folder (`public/assets -> ~/files`) and it went
     /// with its tree into the staging folder at a swap. Removing or writing through it would change files
     /// outside the output. Each folder is looked at once.
-    private static func checkNoLinks(above paths: some Sequence<String>, in root: String) throws(WriteError) {
+    private static func checkNoLinks(above paths: some Sequence<String>, in root: HeldFolder) throws(WriteError) {
         var looked = Set<Substring>()
         for path in paths {
             var folder = path[...]
             while let slash = folder.lastIndex(of: "/") {
                 folder = folder[..<slash]
                 guard looked.insert(folder).inserted else { break }
-                var info = stat()
-                if lstat(root + "/" + folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
-                    throw WriteError(message: "\(root)/\(folder) is a symbolic link, which no build makes; move it out of the output folder")
+                if let info = try root.status(String(folder)), (info.st_mode & S_IFMT) == S_IFLNK {
+                    throw WriteError(message: "\(root.name)/\(folder) is a symbolic link, which no build makes; move it out of the output folder")
                 }
             }
         }
     }
 
     /// The folders that hold the files at `paths`, shortest first; those already there are fine.
-    static func makeFolders(for paths: [String], in root: String) throws(WriteError) {
+    static func makeFolders(for paths: [String], in root: HeldFolder) throws(WriteError) {
         var folders = Set<Substring>()
         for filePath in paths {
             var path = filePath[...]
@@ -268,32 +273,32 @@ public struct StagedOutput: Sendable {
                 if !folders.insert(path).inserted { break }
             }
         }
-        for folder in folders.sorted(by: { $0.count < $1.count }) { try makeFolder(root + "/" + folder) }
+        for folder in folders.sorted(by: { $0.count < $1.count }) { try makeFolder(String(folder), in: root) }
     }
 
     /// A folder in a folder that is there; one already there is fine.
-    static func makeFolder(_ path: String) throws(WriteError) {
-        if mkdir(path, 0o755) == 0 { return }
-        guard errno == EEXIST else { throw WriteError(path: path) }
-        if !isFolder(path) {
+    static func makeFolder(_ path: String, in root: HeldFolder) throws(WriteError) {
+        if try root.makeFolder(path) { return }
+        guard errno == EEXIST else { throw WriteError(path: root.name + "/" + path) }
+        if try root.status(path).map({ ($0.st_mode & S_IFMT) != S_IFDIR }) ?? true {
             // A file the previous site had where this site has a folder.
-            try remove(path)
-            try makeDirectory(path)
+            try remove(path, in: root)
+            guard try root.makeFolder(path) || errno == EEXIST else { throw WriteError(path: root.name + "/" + path) }
         }
     }
 
     /// Removes a file, or a folder the previous site had where this one has a file; absent is fine.
-    static func remove(_ path: String) throws(WriteError) {
-        if unlink(path) == 0 || errno == ENOENT { return }
-        guard errno == EISDIR || errno == EPERM, (try? FileManager.default.removeItem(atPath: path)) != nil else { throw WriteError(path: path) }
+    static func remove(_ path: String, in root: HeldFolder) throws(WriteError) {
+        if try root.unlink(path) || errno == ENOENT { return }
+        guard errno == EISDIR || errno == EPERM, try root.removeTree(path) else { throw WriteError(path: root.name + "/" + path) }
     }
 
     /// After removing `path`, the folders above it that it leaves empty, as a clean build would not have them.
-    static func removeEmptyFolders(above path: String, in root: String) {
+    static func removeEmptyFolders(above path: String, in root: HeldFolder) {
         var folder = path[...]
         while let slash = folder.lastIndex(of: "/") {
             folder = folder[..<slash]
-            if rmdir(root + "/" + folder) != 0 { return }
+            if (try? root.removeFolder(String(folder))) != true { return }
         }
     }
 
@@ -339,20 +344,17 @@ public struct StagedOutput: Sendable {
         throw WriteError(message: "\(folder.name) was replaced as the build swapped it in; nothing was published")
     }
 
-    private static func makeDirectory(_ path: String) throws(WriteError) {
-        guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw WriteError(path: path) }
-    }
-
-    /// True when a new file was linked to the output folder's file with the same bytes instead of written.
-    func writeFile(_ file: OutputFile, at path: String, linkingSameBytes: Bool) throws(WriteError) -> Bool {
-        let existing = outputPath + "/" + file.path
+    /// Writes `file` at its path in `root`. True when a new file was linked to `source`'s file (the output folder's)
+    /// with the same bytes instead of written.
+    func writeFile(_ file: OutputFile, in root: HeldFolder, from source: HeldFolder?, linkingSameBytes: Bool) throws(WriteError) -> Bool {
         let bytes: [UInt8]
         switch file.contents {
         case .previous:
-            if link(existing, path) != 0 {
+            guard let source else { throw WriteError(message: "\(outputPath)/\(file.path): \(String(cString: strerror(ENOENT)))") }
+            if try !root.link(file.path, to: file.path, in: source) {
                 // Another file system, or one without hard links: copy the bytes instead.
-                guard let data = FileManager.default.contents(atPath: existing) else { throw WriteError(path: existing) }
-                try Self.writeBytes([UInt8](data), at: path)
+                guard let data = try source.contents(of: file.path) else { throw WriteError(path: source.name + "/" + file.path) }
+                try Self.writeBytes(data, at: file.path, in: root)
             }
             return false
         case .bytes(let contents):
@@ -361,24 +363,30 @@ public struct StagedOutput: Sendable {
             guard let data = FileManager.default.contents(atPath: source) else { throw WriteError(message: "cannot read \(source)") }
             bytes = [UInt8](data)
         case .streamed(let write):
-            return try StreamedFile.write(write, at: path, sameAs: linkingSameBytes ? existing : nil).linked
+            return try StreamedFile.write(write, at: file.path, in: root, sameAs: linkingSameBytes ? source : nil).linked
         }
-        if linkingSameBytes, Self.holds(existing, bytes), link(existing, path) == 0 { return true }
-        try Self.writeBytes(bytes, at: path)
+        if linkingSameBytes, let source, try Self.holds(file.path, in: source, bytes), try root.link(file.path, to: file.path, in: source) { return true }
+        try Self.writeBytes(bytes, at: file.path, in: root)
         return false
     }
 
-    /// Whether the regular file at `path` holds exactly `bytes` (its size is checked before it is read).
-    private static func holds(_ path: String, _ bytes: [UInt8]) -> Bool {
-        var info = stat()
-        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == bytes.count,
-            let data = FileManager.default.contents(atPath: path)
-        else { return false }
-        if bytes.isEmpty { return true }
-        return data.withUnsafeBytes { stored in bytes.withUnsafeBytes { memcmp(stored.baseAddress!, $0.baseAddress!, bytes.count) == 0 } }
+    /// Whether the regular file at `path` in `folder` holds exactly `bytes` (its size is checked before it is read).
+    private static func holds(_ path: String, in folder: HeldFolder, _ bytes: [UInt8]) throws(WriteError) -> Bool {
+        let descriptor = try folder.open(path, O_RDONLY | O_NONBLOCK)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        guard let (stored, _) = FileStamp.read(opened: descriptor, size: bytes.count) else { return false }
+        return stored == bytes
     }
 
     /// Into a new file only (O_EXCL): an existing one may be a hard link that the output folder shares.
+    static func writeBytes(_ bytes: [UInt8], at path: String, in root: HeldFolder) throws(WriteError) {
+        let descriptor = try root.makeFile(path)
+        defer { close(descriptor) }
+        guard bytes.withUnsafeBytes({ Descriptor.writeAll($0, to: descriptor) }) else { throw WriteError(path: root.name + "/" + path) }
+    }
+
+    /// The same by name, for files outside the staging folder (the build's record).
     static func writeBytes(_ bytes: [UInt8], at path: String) throws(WriteError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw WriteError(path: path) }

@@ -18,8 +18,8 @@ public final class Staging: Sendable {
     let output: StagedOutput
     /// The staging folder, held open.
     let folder: StagingFolder
-    /// Where its files are written: through the open folder (`StagingFolder.path`).
-    private var root: String { folder.path }
+    /// Where its files are written: beneath the open folder (`HeldFolder`).
+    private var root: HeldFolder { folder.files }
     /// What the staging folder holds, by path, when it is brought up to date; nil when it was staged anew.
     let staged: WrittenDigests?
     /// Whether its files are still as `staged` says, before one is removed or replaced.
@@ -27,9 +27,10 @@ public final class Staging: Sendable {
     let previousIsKnown: Bool
     /// The earlier output `begin` found in the staging folder and kept aside rather than removed.
     let keptAside: KeptAside?
-    /// Whether the output folder was there when the write began; when it was not, no new file can be linked
-    /// to one of its files, and none is looked for.
-    private let outputExists: Bool
+    /// The output folder, held open when the write began, which `.previous` files and files with the same bytes
+    /// are linked from; nil when it was not there: then no new file can be linked to one of its files, and none is
+    /// looked for.
+    private let source: HeldFolder?
     /// In a folder staged anew, where each file's path is noted before it is written, so that a build killed
     /// half-way leaves what tells its files from any someone puts there after.
     private let journal: PathJournal?
@@ -61,8 +62,8 @@ public final class Staging: Sendable {
     }
 
     init(
-        output: StagedOutput, folder: StagingFolder, staged: WrittenDigests?, journal: PathJournal? = nil, asWritten: AsWritten,
-        previousIsKnown: Bool, keptAside: KeptAside? = nil
+        output: StagedOutput, source: HeldFolder?, folder: StagingFolder, staged: WrittenDigests?, journal: PathJournal? = nil,
+        asWritten: AsWritten, previousIsKnown: Bool, keptAside: KeptAside? = nil
     ) {
         self.output = output
         self.folder = folder
@@ -70,7 +71,7 @@ public final class Staging: Sendable {
         self.asWritten = asWritten
         self.previousIsKnown = previousIsKnown
         self.keptAside = keptAside
-        outputExists = StagedOutput.isFolder(output.outputPath)
+        self.source = source
         self.journal = journal
     }
 
@@ -105,7 +106,7 @@ public final class Staging: Sendable {
                     try journal?.noteAdditions(files.lazy.map(\.file.path))
                     for (file, _) in files {
                         try makeFolders(for: file.path)
-                        if try output.writeFile(file, at: root + "/" + file.path, linkingSameBytes: outputExists && !previousIsKnown) { kept += 1 }
+                        if try output.writeFile(file, in: root, from: source, linkingSameBytes: !previousIsKnown) { kept += 1 }
                     }
                     progress.withLock { $0.kept += kept }
                 } catch {
@@ -134,7 +135,7 @@ public final class Staging: Sendable {
                 try makeFolders(for: path)
                 try StagedOutput.recordAdditions([path], in: root, journal: journal)
             }
-            let written = try StreamedFile.write(write, at: root + "/" + path, sameAs: outputExists ? output.outputPath + "/" + path : nil)
+            let written = try StreamedFile.write(write, at: path, in: root, sameAs: source)
             progress.withLock { progress in
                 progress.files += 1
                 progress.knownBytes += written.digest.size
@@ -183,7 +184,7 @@ public final class Staging: Sendable {
         var replacedKeptAside: KeptAside?
         do throws(WriteError) {
             if result.failure == nil, let staged {
-                try output.update(folder, from: staged, asWritten: asWritten, wanted: wanted, changed: result.pending)
+                try output.update(folder, from: staged, asWritten: asWritten, source: source, wanted: wanted, changed: result.pending)
             }
             if result.failure == nil { replacedKeptAside = try output.swapIn(folder, keepPrevious: previousIsKnown) }
         } catch {
@@ -210,7 +211,7 @@ public final class Staging: Sendable {
 
     private func fail(_ error: WriteError) {
         progress.withLock { progress in
-            if progress.failure == nil { progress.failure = output.failure(folder.named(error)) }
+            if progress.failure == nil { progress.failure = output.failure(error) }
         }
     }
 
@@ -222,7 +223,7 @@ public final class Staging: Sendable {
             progress.prepared.remove(path[..<slash])
             return Self.unmade(above: path, in: progress.folders)
         }
-        for folder in missing.reversed() { try StagedOutput.makeFolder(root + "/" + folder) }
+        for folder in missing.reversed() { try StagedOutput.makeFolder(String(folder), in: root) }
         progress.withLock { $0.folders.formUnion(missing) }
     }
 

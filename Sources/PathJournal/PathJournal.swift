@@ -15,6 +15,12 @@ public final class PathJournal: Sendable {
         guard descriptor >= 0 else { throw FileFailure(path: path, code: errno) }
     }
 
+    /// The journal open at `descriptor` (for appending), which it closes; `path` names it in errors.
+    public init(descriptor: Int32, path: String) {
+        self.path = path
+        self.descriptor = descriptor
+    }
+
     deinit {
         close(descriptor)
     }

@@ -15,4 +15,11 @@ int nb_open_path(const char *path);
 /// folder or uses an absolute link, ENOSYS where the kernel has no openat2.
 int nb_open_beneath(int folder, const char *relative);
 
+/// Opens `relative` below the folder `folder` names, as open(2) with `flags` (O_CLOEXEC added) and `mode`, only
+/// if resolving it meets no symbolic link, on the way or at its end, and stays below that folder: openat2 with
+/// RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS, which the kernel checks as it resolves. Returns the descriptor, or -1
+/// with errno set: ELOOP where a link is met, EXDEV where the path would leave the folder, ENOSYS where the kernel
+/// has no openat2 (before Linux 5.6; a sandbox may answer EPERM instead).
+int nb_open_within(int folder, const char *relative, int flags, unsigned int mode);
+
 #endif

@@ -140,6 +140,84 @@ import Testing
         #expect(TestSupport.read(folder + "/moved/index.html") == "new home", "the build went on writing where it had begun")
     }
 
+    /// Someone swaps a folder inside the staging folder (`cleaners/`, which the build made and goes on writing into)
+    /// for a link to a folder of their own while the build writes: no file is written, linked or removed in theirs
+    /// (a file put into a folder the build made, a folder made, a `.previous` file linked, a streamed document, and
+    /// a folder made ahead that no file went into, which `finish` removes), and the build refuses and publishes nothing.
+    @Test func aFolderInsideTheStagingFolderSwappedForALinkIsNotFollowed() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let output = StagedOutput(outputPath: folder + "/public")
+        let names = (0..<200).map { "cleaner-\($0)" }
+        let site = Dictionary(uniqueKeysWithValues: names.map { ("cleaners/\($0)/index.html", "page of \($0)") })
+            .merging(["cleaners/cleaner-1/photo.txt": "photo"]) { $1 }
+        _ = try output.write(site.map { OutputFile(path: $0.key, text: $0.value) })
+        let staging = try output.begin()
+        staging.prepareFolders(["cleaners/ghost/"])
+        staging.add(names.prefix(100).map { (OutputFile(path: "cleaners/\($0)/index.html", text: "new page of \($0)"), nil) })
+        let staged = folder + "/.public.staging"
+        #expect(TestSupport.eventually(within: 20) { FileManager.default.fileExists(atPath: staged + "/cleaners/cleaner-99/index.html") })
+
+        // Theirs holds what the build would reach through the link: folders of the names it made, with a file each.
+        let theirs = folder + "/theirs"
+        for name in names.prefix(100) + ["ghost"] { TestSupport.write("mine", to: theirs + "/\(name)/notes.txt") }
+        TestSupport.write("mine", to: theirs + "/all.json.noticeboard-part-link")
+        #expect(unlink(theirs + "/ghost/notes.txt") == 0)
+        #expect(rename(staged + "/cleaners", folder + "/moved") == 0)
+        #expect(symlink(theirs, staged + "/cleaners") == 0)
+        let before = Self.entries(theirs)
+
+        staging.add([
+            (OutputFile(path: "cleaners/cleaner-0/more.html", text: "into a folder the build made"), nil),
+            (OutputFile(path: "cleaners/new/index.html", text: "into a folder to make"), nil),
+            (OutputFile(path: "cleaners/cleaner-1/photo.txt", contents: .previous), nil),
+        ] + names.suffix(100).map { (OutputFile(path: "cleaners/\($0)/index.html", text: "new page of \($0)"), nil) })
+        _ = staging.stream({ $0.append(contentsOf: Array("[]".utf8)) }, at: "cleaners/all.json")
+        let failure = #expect(throws: BuildFailure.self) { try staging.finish { _ in true } }
+        let refusal = "cannot write the site to \(folder)/public/: \(staged)/cleaners is a symbolic link, which no build makes"
+        #expect(failure?.diagnostics.contains { $0.severity == .error && $0.message.hasPrefix(refusal) } == true, "\(failure?.diagnostics.map(\.message) ?? [])")
+        #expect(Self.entries(theirs) == before, "the folder the link leads to was changed")
+        #expect(TestSupport.tree(folder + "/public") == site.mapValues { Data($0.utf8) }, "public/ keeps the previous site")
+    }
+
+    /// The same in the output folder, which a build links unchanged files from: a folder of it swapped for a link
+    /// while the build writes is not read through, so none of their files is linked into the new site.
+    @Test func aFolderInsideTheOutputSwappedForALinkIsNotLinkedFrom() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let output = StagedOutput(outputPath: folder + "/public")
+        _ = try output.write([OutputFile(path: "index.html", text: "home"), OutputFile(path: "cleaners/ana/index.html", text: "ana")])
+        let staging = try output.begin(previousIsKnown: true)
+        let theirs = folder + "/theirs"
+        TestSupport.write("mine", to: theirs + "/ana/index.html")
+        #expect(rename(folder + "/public/cleaners", folder + "/moved") == 0)
+        #expect(symlink(theirs, folder + "/public/cleaners") == 0)
+
+        staging.add([(OutputFile(path: "index.html", contents: .previous), nil), (OutputFile(path: "cleaners/ana/index.html", contents: .previous), nil)])
+        let failure = #expect(throws: BuildFailure.self) { try staging.finish { _ in true } }
+        let refusal = "cannot write the site to \(folder)/public/: \(folder)/public/cleaners is a symbolic link, which no build makes"
+        #expect(failure?.diagnostics.contains { $0.severity == .error && $0.message.hasPrefix(refusal) } == true, "\(failure?.diagnostics.map(\.message) ?? [])")
+        var info = stat()
+        #expect(lstat(theirs + "/ana/index.html", &info) == 0 && info.st_nlink == 1, "their file was linked into the staging folder")
+        #expect(TestSupport.read(folder + "/public/index.html") == "home")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/.public.staging"))
+    }
+
+    /// Every entry below `root`, links not followed: a folder, a link and where it leads, or a file's inode, link count and bytes.
+    private static func entries(_ root: String) -> [String: String] {
+        var found: [String: String] = [:]
+        for name in FileManager.default.subpaths(atPath: root) ?? [] {
+            var info = stat()
+            guard lstat(root + "/" + name, &info) == 0 else { continue }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: found[name] = "folder"
+            case S_IFLNK: found[name] = "link to " + ((try? FileManager.default.destinationOfSymbolicLink(atPath: root + "/" + name)) ?? "?")
+            default: found[name] = "file \(info.st_ino) \(info.st_nlink) " + TestSupport.read(root + "/" + name)
+            }
+        }
+        return found
+    }
+
     /// A staging folder a build could not remove whole (a file in it that cannot be removed, as without write
     /// permission) keeps its marker: the next build says why it cannot write, and once the file can go, removes it
     /// and writes. Without the marker, what was left looked like someone else's folder, and every build refused.
