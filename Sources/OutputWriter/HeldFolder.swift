@@ -2,13 +2,14 @@ import CLinuxCalls
 import Foundation
 
 /// A folder held open whose entries are reached only beneath it. Every path it takes is relative to it (no `..`,
-/// no empty part: `StagedOutput.isSafeRelativePath`) and is resolved from the open folder, not from a name, without
+/// no empty part: `StagedOutput.isSafeRelativePath`, refused otherwise) and is resolved from the open folder, not from a name, without
 /// following a symbolic link on the way or at its end: a folder inside it swapped for a link to somewhere else
 /// while a build writes is refused, never written, linked, read or removed through. Files are opened with Linux's
 /// `openat2` (`RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS`, checked by the kernel as it resolves); they are made, linked,
 /// renamed and removed with the `…at` calls in the folder that holds them, opened so, and those calls never follow
 /// a link at the end of a path. Where the kernel has no `openat2` (Linux before 5.6, or a sandbox that forbids
-/// it), each folder on the way is opened in turn with `O_NOFOLLOW` instead: the same refusal, one call a folder.
+/// it), each folder on the way is opened in turn with `O_NOFOLLOW` instead: two more calls a folder (its open and
+/// close), and a link met on the way fails with "Not a directory" rather than being named.
 final class HeldFolder: Sendable {
     /// How the folder is named in messages: `site/.public.staging`.
     let name: String
@@ -37,6 +38,7 @@ final class HeldFolder: Sendable {
     /// Opens the file or folder at `path` as `open(2)` does with `flags` and `mode`; -1 when that fails for another
     /// reason than a link on the way (`errno` says why).
     func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws(WriteError) -> Int32 {
+        try checkBeneath(path)
         let opened = Self.openWithin(descriptor, path, flags, mode)
         if opened < 0, [ELOOP, EXDEV].contains(errno) { throw linkMet(on: path) }
         return opened
@@ -96,13 +98,18 @@ final class HeldFolder: Sendable {
     }
 
     /// A hard link at `path` to the file at `existing` below `source`; false when it fails, `errno` saying why
-    /// (`EXDEV` for folders on two file systems). A link at `existing` is linked as a link, not followed.
+    /// (`EXDEV` for folders on two file systems). Only a plain file is linked: a symbolic link at `existing` (which
+    /// `linkat` links as a link) is taken out again, and refused as one met on the way is.
     func link(_ path: String, to existing: String, in source: HeldFolder) throws(WriteError) -> Bool {
         guard let from = try source.parent(of: existing) else { return false }
         defer { from.close() }
         guard let to = try parent(of: path) else { return false }
         defer { to.close() }
-        return linkat(from.descriptor, from.last, to.descriptor, to.last, 0) == 0
+        guard linkat(from.descriptor, from.last, to.descriptor, to.last, 0) == 0 else { return false }
+        var linked = stat()
+        guard fstatat(to.descriptor, to.last, &linked, AT_SYMLINK_NOFOLLOW) == 0, linked.st_mode & S_IFMT != S_IFREG else { return true }
+        unlinkat(to.descriptor, to.last, 0)
+        throw source.linkMet(on: existing)
     }
 
     /// Removes the folder at `path` with everything in it, reached through the folders it holds, opened in turn;
@@ -141,6 +148,7 @@ final class HeldFolder: Sendable {
     /// The folder that holds `path`, opened beneath this one (this one, for a name at its top), and the last part
     /// of `path`; nil when it cannot be opened, `errno` saying why.
     private func parent(of path: String) throws(WriteError) -> Parent? {
+        try checkBeneath(path)
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return Parent(descriptor: descriptor, last: path, isOpened: false) }
         let opened = try open(String(path[..<slash]), O_RDONLY | O_DIRECTORY)
         return opened < 0 ? nil : Parent(descriptor: opened, last: String(path[path.utf8.index(after: slash)...]), isOpened: true)
@@ -160,8 +168,15 @@ final class HeldFolder: Sendable {
         }
     }
 
+    /// Refuses a path that is not a relative one down from this folder (`StagedOutput.isSafeRelativePath`): one read
+    /// from a record could name `..`, which the walk without `openat2` would follow up and out.
+    private func checkBeneath(_ path: String) throws(WriteError) {
+        guard !StagedOutput.isSafeRelativePath(path) else { return }
+        throw WriteError(message: "\(name): a build does not reach '\(path)' below it (an empty, '.' or '..' part, or an absolute path)")
+    }
+
     /// The refusal when the folders on the way to `path` do not all stay folders below this one: a link met.
-    private func linkMet(on path: String) -> WriteError {
+    fileprivate func linkMet(on path: String) -> WriteError {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         var info = stat()
         let link = (1...parts.count).lazy.map { parts.prefix($0).joined(separator: "/") }.first { prefix in

@@ -160,13 +160,16 @@ public struct StagedOutput: Sendable {
         guard isFolder(path) else { return nil }
         if let kept = keptAside(path) { return kept }
         // Checked: a build killed while it removes the rest finds the mark, and removes it without looking again.
-        guard let folder = try? HeldFolder(opening: path), (try? markStaging(folder, removing: true)) != nil else { return nil }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] where name != OwnedFolders.stagingMarker {
-            try? FileManager.default.removeItem(atPath: path + "/" + name)
+        guard let folder = try? StagingFolder(path), (try? markStaging(folder.files, removing: true)) != nil else { return nil }
+        // Through the folder held open, each entry beneath it: a link put at its name, or at a folder's inside it,
+        // while it is removed leads nowhere that is removed.
+        let files = folder.files
+        for entry in files.entries() where entry != OwnedFolders.stagingMarker {
+            if (try? files.unlink(entry)) != true { _ = try? files.removeTree(entry) }
         }
         // What could not be removed (a folder without write permission) stays marked, for the next build to remove.
-        guard (try? FileManager.default.contentsOfDirectory(atPath: path)) == [OwnedFolders.stagingMarker] else { return nil }
-        unlink(path + "/" + OwnedFolders.stagingMarker)
+        guard files.entries() == [OwnedFolders.stagingMarker], (try? files.unlink(OwnedFolders.stagingMarker)) == true, folder.isAtItsName
+        else { return nil }
         rmdir(path)
         return nil
     }

@@ -7,8 +7,8 @@ import Foundation
 /// linked or removed in it; and the swap refuses a name that no longer leads to the folder the build wrote.
 /// What is left: the swap and the removal after a failed build go by name, right after checking that the name
 /// leads here; a file system mounted on a folder inside it (which takes root) is written into; and the checks
-/// before a build (`OwnedFolders`) and the removal of an earlier staging folder (`StagedOutput.removeStaging`) read
-/// and remove by name.
+/// before a build (`OwnedFolders`) and whether an earlier staging folder holds someone's files
+/// (`StagedOutput.keptAside`) read by name, so a file put there between that look and its removal is removed.
 final class StagingFolder: Sendable {
     /// The folder's name beside the output folder: `site/.public.staging`.
     let name: String

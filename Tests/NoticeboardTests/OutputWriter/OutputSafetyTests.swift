@@ -325,4 +325,25 @@ import Testing
         #expect(TestSupport.read(site + "/public/assets/daily.js") == TestSupport.read(site + "/mine/daily.js"))
         #expect(TestSupport.read(site + "/public/cleaners/aoife-byrne/index.html").contains("20.00"))
     }
+
+    /// A file of the output replaced by a link of the same size to a file outside it: the next build, which links the
+    /// files it leaves unchanged from the output, linked the link itself (a hard link to a symbolic link) and
+    /// published it, exit 0. It refuses now, names the link, and publishes nothing.
+    @Test func aLinkPutAtAFileOfTheOutputIsNotPublished() throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        #expect(try TestSupport.runCLI(["build"], in: site).status == 0)
+        let page = site + "/public/about/index.html"
+        let secret = site + "/secret.txt"
+        TestSupport.write(String(repeating: "s", count: TestSupport.read(page).utf8.count), to: secret)
+        #expect(unlink(page) == 0 && symlink(secret, page) == 0)
+        let aoife = site + "/content/cleaners/aoife-byrne.yaml"
+        TestSupport.write(TestSupport.read(aoife).replacingOccurrences(of: "hourly_rate: 19.50", with: "hourly_rate: 20.00"), to: aoife)
+
+        let refused = try TestSupport.runCLI(["build"], in: site)
+        #expect(refused.status == 1 && refused.stderr.contains("public/about/index.html is a symbolic link, which no build makes"), "\(refused.stderr)")
+        var info = stat()
+        #expect(lstat(page, &info) == 0 && info.st_nlink == 1, "the link was linked into the new site")
+        #expect(!TestSupport.read(site + "/public/cleaners/aoife-byrne/index.html").contains("20.00"), "the new site was published")
+    }
 }
