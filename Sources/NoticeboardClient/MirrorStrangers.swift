@@ -73,14 +73,31 @@ extension MirrorFolder {
     }
 
     /// Removes a snapshot's files and folders, or keeps it whole when it holds anything its record does not list
-    /// (everything, when it has no record), or anything not a plain file.
+    /// (everything, when it has no record), anything not a plain file, or a file edited since the sync wrote it.
     func removeSnapshot(_ snapshot: URL, record: Record?) -> KeptFolder? {
-        let listed = (record.map { Set($0.files.keys.map(Self.local)) } ?? []).union([Self.recordName, Self.incomingJournalName])
+        let recorded = Dictionary(uniqueKeysWithValues: (record?.files ?? [:]).map { (Self.local($0.key), $0.value) })
+        let own: Set<String> = [Self.recordName, Self.incomingJournalName]
         let files = FolderFiles.below(snapshot.path)
-        let strangers = files.filter { !listed.contains($0) || Self.entry(snapshot.appendingPathComponent($0)) != .file }
+        let strangers = files.filter { path in
+            if own.contains(path) { return false }
+            guard let entry = recorded[path] else { return true }
+            return !Self.holdsAsSynced(snapshot.appendingPathComponent(path), entry)
+        }
         guard strangers.isEmpty else { return KeptFolder(folder: snapshot.path, strangers: strangers.sorted()) }
         FolderFiles.remove(files, below: snapshot.path)
         return nil
+    }
+
+    /// Whether the file at `file` is a plain file as the sync wrote it. One the next snapshot shares (a hard link,
+    /// for a file the build left unchanged) is not lost with this one, so only its kind is looked at; one it does
+    /// not share goes from the disk, so it must still hold the record's bytes, or it is someone's edit. Reading
+    /// only those keeps the cost to what changed.
+    private static func holdsAsSynced(_ file: URL, _ entry: Record.Entry) -> Bool {
+        var info = stat()
+        guard lstat(file.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+        guard info.st_nlink == 1 else { return true }
+        guard Int(info.st_size) == entry.size, let data = FileManager.default.contents(atPath: file.path) else { return false }
+        return Fetcher.sha256(data) == entry.sha256
     }
 
     /// `<base>-<time>`, or with `-2`, `-3`… after it when a folder was kept aside under that name already this second.

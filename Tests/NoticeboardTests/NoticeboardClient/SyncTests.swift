@@ -196,6 +196,30 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: place + "/mirror") == ["current"])
     }
 
+    /// A file of the current snapshot edited in place, which the next build changes: that sync's snapshot has the
+    /// site's new bytes, and the replaced one, which alone held the edit, is kept with a note (it was removed, exit 0).
+    @Test func aFileEditedInTheMirrorIsNotRemoved() throws {
+        let served = try Served()
+        let mirror = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(mirror) }
+        #expect(try served.sync(into: mirror).status == 0)
+        let snapshot = URL(fileURLWithPath: mirror + "/current").resolvingSymlinksInPath().path
+        let edited = mirror + "/current/cleaners/aoife-byrne.json"
+        let handle = try #require(FileHandle(forWritingAtPath: edited))
+        handle.seekToEndOfFile()
+        handle.write(Data("my note\n".utf8))
+        handle.closeFile()
+        let aoife = served.site + "/content/cleaners/aoife-byrne.yaml"
+        TestSupport.write(TestSupport.read(aoife).replacingOccurrences(of: "hourly_rate: 19.50", with: "hourly_rate: 20.00"), to: aoife)
+        _ = try Noticeboard.build(BuildOptions(root: served.site, now: Self.now))
+
+        let synced = try served.sync(into: mirror)
+        #expect(synced.status == 0, "\(synced.stderr)")
+        #expect(synced.stderr.contains("note: \(snapshot) holds files that no sync wrote (cleaners/aoife-byrne.json)"), "\(synced.stderr)")
+        #expect(TestSupport.read(snapshot + "/cleaners/aoife-byrne.json").hasSuffix("my note\n"))
+        #expect(Self.mirrored(mirror) == (try served.defaultSet()))
+    }
+
     /// Files someone put in a mirror that a sync made are not removed: one in the current snapshot keeps that
     /// snapshot when the next sync replaces it, and an `incoming/` of their own (the name a sync works in, which a
     /// sync makes with its journal) is moved aside whole, each with a note. A tester's files in both were removed,
