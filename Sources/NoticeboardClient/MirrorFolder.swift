@@ -77,8 +77,10 @@ public struct MirrorFolder: Sendable {
             let found = Self.entry(path)
             guard found == nil || found == expected else { throw Refusal.unexpected(path.path, expected: expected.description) }
         }
-        if let target = try? manager.destinationOfSymbolicLink(atPath: current.path), Self.snapshotName(linkedAs: target) == nil {
-            throw Refusal.unexpected(current.path, expected: Entry.link.description)
+        for link in [current, folder.appendingPathComponent(".current.new")] {
+            if let target = try? manager.destinationOfSymbolicLink(atPath: link.path), Self.snapshotName(linkedAs: target) == nil {
+                throw Refusal.unexpected(link.path, expected: Entry.link.description)
+            }
         }
         if Self.entry(marker) != .file {
             try Data("A mirror made by noticeboard sync: current links to the last complete snapshot.\n".utf8).write(to: marker)
@@ -184,12 +186,25 @@ public struct MirrorFolder: Sendable {
         return Fetcher.sha256(data) == entry.sha256
     }
 
-    /// Hard-links the current snapshot's copy into the incoming one; false when there is none to link.
+    /// Hard-links the current snapshot's copy into the incoming one; false when there is none to link, or it is not
+    /// a plain file in that snapshot (then it is fetched).
     func linkFromCurrent(_ path: String) -> Bool {
+        let source = current.appendingPathComponent(Self.local(path))
+        // Only a plain file reached with no link on the way: Linux links a link as a link, and follows a folder's.
+        guard let snapshot = Self.resolved(current.path), Self.resolved(source.path) == snapshot + "/" + Self.local(path),
+            Self.entry(source) == .file
+        else { return false }
         let target = incoming.appendingPathComponent(Self.local(path))
         try? FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         unlink(target.path)  // an interrupted sync's file, noted; never a folder
-        return link(current.appendingPathComponent(Self.local(path)).path, target.path) == 0
+        return link(source.path, target.path) == 0
+    }
+
+    /// `path` with every link on the way followed (`realpath`); nil when it leads nowhere.
+    private static func resolved(_ path: String) -> String? {
+        guard let found = realpath(path, nil) else { return nil }
+        defer { free(found) }
+        return String(cString: found)
     }
 
     /// Writes a file into the incoming snapshot through a temporary file and a rename, so a file shared

@@ -13,8 +13,9 @@ extension MirrorFolder {
         public var strangers: [String]
 
         public var note: String {
-            let shown = strangers.prefix(3).joined(separator: ", ") + (strangers.count > 3 ? " and \(strangers.count - 3) more" : "")
-            return "\(folder) holds files that no sync wrote (\(shown)), so it was kept rather than removed; move out what you want and delete it"
+            let names = strangers.prefix(3).map { Sync.shown(Substring($0)) }
+            let shown = names.joined(separator: ", ") + (strangers.count > 3 ? " and \(strangers.count - 3) more" : "")
+            return "\(Sync.shown(Substring(folder))) holds files that no sync wrote (\(shown)), so it was kept rather than removed; move out what you want and delete it"
         }
     }
 

@@ -19,6 +19,7 @@ import Testing
         }),
         ("current is a folder", { folder, _ in TestSupport.write("mine\n", to: folder + "/current/notes.txt") }),
         ("incoming links to a folder", { folder, outside in link(outside, at: folder + "/incoming") }),
+        (".current.new links out of the folder", { folder, outside in link(outside, at: folder + "/.current.new") }),
         ("the folder holds other files", { folder, _ in TestSupport.write("mine\n", to: folder + "/notes.txt") }),
     ]
 

@@ -220,6 +220,36 @@ import Testing
         #expect(Self.mirrored(mirror) == (try served.defaultSet()))
     }
 
+    /// A link someone put in the current snapshot, in place of a file or of a folder, is not linked into the next
+    /// one: those files are fetched, and the snapshot holding the link kept with a note. The link was hard-linked in
+    /// as a link (a file's), so every later sync refused its own `incoming/`, or followed out of the mirror (a
+    /// folder's), whose files it published.
+    @Test(arguments: ["cleaners/declan-murphy.json", "cleaners"])
+    func aLinkInTheCurrentSnapshotIsNotCarriedOn(replaced: String) throws {
+        let served = try Served()
+        let mirror = TestSupport.temporaryFolder(), outside = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(mirror); TestSupport.removeTree(outside) }
+        #expect(try served.sync(into: mirror).status == 0)
+        let current = mirror + "/current/", moved = outside + "/moved"
+        try FileManager.default.moveItem(atPath: current + replaced, toPath: moved)
+        // What the link leads to: the same names and sizes, other bytes.
+        for (name, bytes) in TestSupport.tree(moved).isEmpty ? ["": TestSupport.read(moved)] : TestSupport.tree(moved).mapValues({ String(decoding: $0, as: UTF8.self) }) {
+            TestSupport.write(String(repeating: "x", count: bytes.utf8.count), to: name.isEmpty ? moved : moved + "/" + name)
+        }
+        try FileManager.default.createSymbolicLink(atPath: current + replaced, withDestinationPath: moved)
+        let aoife = served.site + "/content/cleaners/aoife-byrne.yaml"
+        TestSupport.write(TestSupport.read(aoife).replacingOccurrences(of: "hourly_rate: 19.50", with: "hourly_rate: 20.00"), to: aoife)
+        _ = try Noticeboard.build(BuildOptions(root: served.site, now: Self.now))
+
+        let synced = try served.sync(into: mirror)
+        #expect(synced.status == 0, "\(synced.stderr)")
+        #expect(synced.stderr.contains("holds files that no sync wrote (\(replaced))"), "\(synced.stderr)")
+        #expect(Self.mirrored(mirror) == (try served.defaultSet()), "files from outside the mirror were published")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: current + replaced)) == nil, "the link was carried on")
+        let again = try served.sync(into: mirror)
+        #expect(again.status == 0, "\(again.stderr)")
+    }
+
     /// Files someone put in a mirror that a sync made are not removed: one in the current snapshot keeps that
     /// snapshot when the next sync replaces it, and an `incoming/` of their own (the name a sync works in, which a
     /// sync makes with its journal) is moved aside whole, each with a note. A tester's files in both were removed,
