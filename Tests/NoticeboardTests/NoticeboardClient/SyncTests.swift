@@ -60,6 +60,13 @@ import Testing
         }
     }
 
+    /// The served site rebuilt with one listing changed: Aoife Byrne's hourly rate, 19.50 to 20.00.
+    static func rebuildWithAoifesNewRate(_ served: Served) throws {
+        let aoife = served.site + "/content/cleaners/aoife-byrne.yaml"
+        TestSupport.write(TestSupport.read(aoife).replacingOccurrences(of: "hourly_rate: 19.50", with: "hourly_rate: 20.00"), to: aoife)
+        _ = try Noticeboard.build(BuildOptions(root: served.site, now: now))
+    }
+
     /// The mirror's files, less its own record.
     static func mirrored(_ mirror: String) -> [String: Data] {
         let current = URL(fileURLWithPath: mirror + "/current").resolvingSymlinksInPath().path
@@ -209,9 +216,7 @@ import Testing
         handle.seekToEndOfFile()
         handle.write(Data("my note\n".utf8))
         handle.closeFile()
-        let aoife = served.site + "/content/cleaners/aoife-byrne.yaml"
-        TestSupport.write(TestSupport.read(aoife).replacingOccurrences(of: "hourly_rate: 19.50", with: "hourly_rate: 20.00"), to: aoife)
-        _ = try Noticeboard.build(BuildOptions(root: served.site, now: Self.now))
+        try Self.rebuildWithAoifesNewRate(served)
 
         let synced = try served.sync(into: mirror)
         #expect(synced.status == 0, "\(synced.stderr)")
@@ -237,9 +242,7 @@ import Testing
             TestSupport.write(String(repeating: "x", count: bytes.utf8.count), to: name.isEmpty ? moved : moved + "/" + name)
         }
         try FileManager.default.createSymbolicLink(atPath: current + replaced, withDestinationPath: moved)
-        let aoife = served.site + "/content/cleaners/aoife-byrne.yaml"
-        TestSupport.write(TestSupport.read(aoife).replacingOccurrences(of: "hourly_rate: 19.50", with: "hourly_rate: 20.00"), to: aoife)
-        _ = try Noticeboard.build(BuildOptions(root: served.site, now: Self.now))
+        try Self.rebuildWithAoifesNewRate(served)
 
         let synced = try served.sync(into: mirror)
         #expect(synced.status == 0, "\(synced.stderr)")
@@ -262,9 +265,7 @@ import Testing
         let snapshot = URL(fileURLWithPath: mirror + "/current").resolvingSymlinksInPath().path
         TestSupport.write("my notes\n", to: mirror + "/current/notes.txt")
         TestSupport.write("to do\n", to: mirror + "/incoming/todo.txt")
-        let aoife = served.site + "/content/cleaners/aoife-byrne.yaml"
-        TestSupport.write(TestSupport.read(aoife).replacingOccurrences(of: "hourly_rate: 19.50", with: "hourly_rate: 20.00"), to: aoife)
-        _ = try Noticeboard.build(BuildOptions(root: served.site, now: Self.now))
+        try Self.rebuildWithAoifesNewRate(served)
 
         let synced = try served.sync(into: mirror)
         #expect(synced.status == 0, "\(synced.stderr)")
