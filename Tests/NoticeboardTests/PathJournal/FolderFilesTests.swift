@@ -1,0 +1,38 @@
+import Foundation
+import PathJournal
+import Testing
+
+/// A command's own files removed from a folder it fills (`sync`'s snapshots and `incoming/`): never a tree, and
+/// never through a link.
+@Suite struct FolderFilesTests {
+    /// A folder of the snapshot swapped for a link to one outside after its files were listed (a tester won this
+    /// race against `sync` three times in three): the files at the listed paths outside are not removed.
+    @Test func aFolderSwappedForALinkIsNotRemovedThrough() throws {
+        let root = TestSupport.temporaryFolder(), outside = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(root); TestSupport.removeTree(outside) }
+        TestSupport.write("{}\n", to: root + "/houses/a.json")
+        TestSupport.write("{}\n", to: root + "/index.json")
+        let listed = FolderFiles.below(root)
+        TestSupport.write("mine\n", to: outside + "/a.json")
+        TestSupport.removeTree(root + "/houses")
+        try FileManager.default.createSymbolicLink(atPath: root + "/houses", withDestinationPath: outside)
+
+        FolderFiles.remove(listed, below: root)
+        #expect(TestSupport.read(outside + "/a.json") == "mine\n")
+        #expect(!FileManager.default.fileExists(atPath: root + "/index.json"))
+        #expect(FileManager.default.fileExists(atPath: root), "the folder holding the link stays")
+    }
+
+    /// The listed files go, a file put there since stays with the folders above it, and the rest is removed.
+    @Test func onlyTheListedFilesAndEmptiedFoldersGo() {
+        let root = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(root) }
+        TestSupport.write("{}\n", to: root + "/cleaners/a.json")
+        TestSupport.write("{}\n", to: root + "/rentals/b.json")
+        let listed = FolderFiles.below(root)
+        TestSupport.write("mine\n", to: root + "/rentals/notes.txt")
+
+        FolderFiles.remove(listed + ["../escape", "/etc/hostname"], below: root)
+        #expect(TestSupport.tree(root).keys.sorted() == ["rentals/notes.txt"])
+    }
+}
