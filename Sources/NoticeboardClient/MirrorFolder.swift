@@ -194,10 +194,8 @@ public struct MirrorFolder: Sendable {
         guard let snapshot = Self.resolved(current.path), Self.resolved(source.path) == snapshot + "/" + Self.local(path),
             Self.entry(source) == .file
         else { return false }
-        let target = incoming.appendingPathComponent(Self.local(path))
-        try? FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-        unlink(target.path)  // an interrupted sync's file, noted; never a folder
-        return link(source.path, target.path) == 0
+        // What is at the target goes first: an interrupted sync's file, noted.
+        return (try? FolderBeneath(incoming.path).link(Self.local(path), to: source.path)) == true
     }
 
     /// `path` with every link on the way followed (`realpath`); nil when it leads nowhere.
@@ -208,16 +206,17 @@ public struct MirrorFolder: Sendable {
     }
 
     /// Writes a file into the incoming snapshot through a temporary file and a rename, so a file shared
-    /// with the current snapshot by a hard link is replaced, never written into.
+    /// with the current snapshot by a hard link is replaced, never written into. The file and the folders on its
+    /// way are reached beneath `incoming/` without following a link (`FolderBeneath`): one met is refused.
     func write(_ data: Data, at path: String) throws {
-        let target = incoming.appendingPathComponent(Self.local(path))
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent)\(Self.partSuffix)")
-        // A new file only: what is at the temporary name (an interrupted sync's, or a link put there) goes first,
-        // and one put there after is refused rather than written through.
-        unlink(temporary.path)
-        try data.write(to: temporary, options: .withoutOverwriting)
-        guard rename(temporary.path, target.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        let local = Self.local(path)
+        let name = local.split(separator: "/").last.map(String.init) ?? local
+        do {
+            try FolderBeneath(incoming.path).write(data, at: local, temporary: ".\(name)\(Self.partSuffix)")
+        } catch {
+            guard error.code == ELOOP || error.code == ENOTDIR else { throw CocoaError(error) }
+            throw Refusal.unexpected(error.path, expected: "a folder a sync made, not a link or a file")
+        }
     }
 
     /// Writes the record into the incoming snapshot, renames the snapshot into place and points `current` at it.

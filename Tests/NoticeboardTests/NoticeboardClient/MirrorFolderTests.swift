@@ -201,6 +201,23 @@ import Testing
         #expect(TestSupport.read(folder + "/incoming/index.json") == "{}\n")
     }
 
+    /// A folder of `incoming/` swapped for a link during a sync (or a file put in its place) is refused, not written
+    /// through: a tester's sync overwrote files outside the mirror so, exit 0.
+    @Test(arguments: [true, false])
+    func aFolderOfIncomingSwappedForALinkIsNotWrittenThrough(isLink: Bool) throws {
+        let folder = TestSupport.temporaryFolder(), outside = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder); TestSupport.removeTree(outside) }
+        TestSupport.write("mine\n", to: outside + "/a.json")
+        let (mirror, _, index) = try Self.claimedMirror(folder)
+        let journal = try mirror.prepareIncoming()
+        try mirror.note(["cleaners/a.json"], in: journal)
+        if isLink { Self.link(outside, at: folder + "/incoming/cleaners") } else { TestSupport.write("mine\n", to: folder + "/incoming/cleaners") }
+
+        #expect(throws: MirrorFolder.Refusal.self) { try mirror.write(index, at: "api/cleaners/a.json") }
+        #expect(TestSupport.tree(outside) == ["a.json": Data("mine\n".utf8)])
+        #expect(isLink || TestSupport.read(folder + "/incoming/cleaners") == "mine\n")
+    }
+
     /// A mirror claimed in `folder` whose `incoming/` a sync has filled with the record's one file, and the journal.
     static func filledIncoming(_ folder: String) throws -> (MirrorFolder, MirrorFolder.Record, PathJournal) {
         let (mirror, record, index) = try claimedMirror(folder)
