@@ -186,14 +186,15 @@ public struct MirrorFolder: Sendable {
         return Fetcher.sha256(data) == entry.sha256
     }
 
-    /// Hard-links the current snapshot's copy into the incoming one; false when there is none to link, or it is not
-    /// a plain file in that snapshot (then it is fetched).
-    func linkFromCurrent(_ path: String) -> Bool {
+    /// The current snapshot's folder, `current` followed (`snapshots/<name>`); nil when there is none.
+    var currentSnapshot: String? { Self.resolved(current.path) }
+
+    /// Hard-links the copy in `snapshot` (`currentSnapshot`) into the incoming snapshot; false when there is none to
+    /// link, or it is not a plain file in that snapshot (then it is fetched).
+    func linkFromCurrent(_ path: String, in snapshot: String) -> Bool {
         let source = current.appendingPathComponent(Self.local(path))
         // Only a plain file reached with no link on the way: Linux links a link as a link, and follows a folder's.
-        guard let snapshot = Self.resolved(current.path), Self.resolved(source.path) == snapshot + "/" + Self.local(path),
-            Self.entry(source) == .file
-        else { return false }
+        guard Self.resolved(source.path) == snapshot + "/" + Self.local(path), Self.entry(source) == .file else { return false }
         // What is at the target goes first: an interrupted sync's file, noted.
         return (try? FolderBeneath(incoming.path).link(Self.local(path), to: source.path)) == true
     }

@@ -190,8 +190,9 @@ public struct Sync: Sendable {
         // Noted in one write before any of them is put there.
         try mirror.note(missing.map { MirrorFolder.local($0.key) }, in: journal)
         var toFetch: [(String, MirrorFolder.Record.Entry)] = []
+        let snapshot = mirror.currentSnapshot
         for (path, entry) in missing {
-            if last?.files[path] == entry, mirror.linkFromCurrent(path) { continue }
+            if last?.files[path] == entry, let snapshot, mirror.linkFromCurrent(path, in: snapshot) { continue }
             toFetch.append((path, entry))
         }
         _ = try await inParallel(toFetch) { path, entry in
