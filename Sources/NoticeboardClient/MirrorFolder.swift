@@ -60,7 +60,7 @@ public struct MirrorFolder: Sendable {
     /// marks it as one), and that what a sync makes in it is what it made: real folders for `incoming` and
     /// `snapshots`, a link to `snapshots/<name>` for `current`. A mirror made before the marker existed is
     /// known by holding only those entries, with a snapshot record that `current` leads to, and is marked.
-    /// An `incoming/` holding anything no sync put there (`incomingStrangers`: someone's files, or all of an
+    /// An `incoming/` holding anything no sync put there (`incomingStrangers(among:)`: someone's files, or all of an
     /// interrupted sync's of a version before the journal) is moved aside whole, and returned.
     @discardableResult
     public func claim() throws -> KeptFolder? {
@@ -85,7 +85,7 @@ public struct MirrorFolder: Sendable {
         if Self.entry(marker) != .file {
             try Data("A mirror made by noticeboard sync: current links to the last complete snapshot.\n".utf8).write(to: marker)
         }
-        return try keepIncomingAsideIfStrangers()
+        return try keepIncomingAside(ifStrangersAmong: FolderFiles.below(incoming.path))
     }
 
     /// The snapshot a `current` link made by a sync names (`snapshots/<name>`); nil for any other link.
@@ -226,9 +226,10 @@ public struct MirrorFolder: Sendable {
     /// unless it holds files that record does not list: then it is kept, and returned, as is one found at the new
     /// snapshot's name (`clearName`).
     func commit(_ record: Record, replacing replaced: Record?, journal: PathJournal) throws -> [KeptFolder] {
-        if let kept = try keepIncomingAsideIfStrangers() { throw Refusal.filledMeanwhile(kept) }
+        let files = FolderFiles.below(incoming.path)
+        if let kept = try keepIncomingAside(ifStrangersAmong: files) { throw Refusal.filledMeanwhile(kept) }
         let wanted = Set(record.files.keys.map(Self.local)).union([Self.recordName, Self.incomingJournalName])
-        FolderFiles.remove(FolderFiles.below(incoming.path).filter { !wanted.contains($0) }, below: incoming.path, emptiedFolders: false)
+        FolderFiles.remove(files.filter { !wanted.contains($0) }, below: incoming.path, emptiedFolders: false)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         try note([Self.recordName], in: journal)

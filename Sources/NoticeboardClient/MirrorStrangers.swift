@@ -19,20 +19,21 @@ extension MirrorFolder {
         }
     }
 
-    /// What in `incoming/` no sync put there: a file not noted in its journal before it was written (every file
-    /// when there is no journal), and anything not a plain file (a sync makes no links), at any depth.
-    func incomingStrangers() -> [String] {
+    /// What of `files` (all below `incoming/`) no sync put there: a file not noted in its journal before it was
+    /// written (every file when there is no journal), and anything not a plain file (a sync makes no links).
+    func incomingStrangers(among files: [String]) -> [String] {
         let noted = PathJournal.paths(at: incomingJournal.path) ?? []
-        return FolderFiles.below(incoming.path).filter { path in
+        return files.filter { path in
             path != Self.incomingJournalName
                 && (!noted.contains(Self.finalPath(of: path)) || Self.entry(incoming.appendingPathComponent(path)) != .file)
         }
     }
 
-    /// Moves `incoming/` aside whole, as `incoming.kept-<time>`, when it holds anything no sync put there; returns it.
-    func keepIncomingAsideIfStrangers() throws -> KeptFolder? {
+    /// Moves `incoming/` aside whole, as `incoming.kept-<time>`, when any of `files` (all below it) is a stranger
+    /// (`incomingStrangers`); returns it.
+    func keepIncomingAside(ifStrangersAmong files: [String]) throws -> KeptFolder? {
         guard Self.entry(incoming) == .folder else { return nil }
-        let strangers = incomingStrangers()
+        let strangers = incomingStrangers(among: files)
         guard !strangers.isEmpty else { return nil }
         let aside = Self.unusedName(folder.appendingPathComponent("incoming.kept"))
         try FileManager.default.moveItem(at: incoming, to: aside)
@@ -44,9 +45,8 @@ extension MirrorFolder {
     /// the marker beside it.
     func removeUnfinished() {
         guard Self.entry(current) == nil else { return }
-        if Self.entry(incoming) == .folder, incomingStrangers().isEmpty {
-            FolderFiles.remove(FolderFiles.below(incoming.path), below: incoming.path)
-        }
+        let files = FolderFiles.below(incoming.path)
+        if Self.entry(incoming) == .folder, incomingStrangers(among: files).isEmpty { FolderFiles.remove(files, below: incoming.path) }
         if Self.entry(snapshots) == .folder {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: snapshots.path)) ?? [] {
                 let snapshot = snapshots.appendingPathComponent(name)
