@@ -8,27 +8,46 @@ import Foundation
 /// `openat2` (`RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS`, checked by the kernel as it resolves); they are made, linked,
 /// renamed and removed with the `…at` calls in the folder that holds them, opened so, and those calls never follow
 /// a link at the end of a path. Where the kernel has no `openat2` (Linux before 5.6, or a sandbox that forbids
-/// it), each folder on the way is opened in turn with `O_NOFOLLOW` instead: two more calls a folder (its open and
-/// close), and a link met on the way fails with "Not a directory" rather than being named.
+/// it), each folder on the way is opened in turn with `O_NOFOLLOW` instead (`Resolution.folderByFolder`): two more
+/// calls a folder (its open and close).
 final class HeldFolder: Sendable {
     /// How the folder is named in messages: `site/.public.staging`.
     let name: String
     /// The open folder.
     let descriptor: Int32
+    /// How paths beneath it are resolved; the folders opened from it resolve theirs so too.
+    let resolution: Resolution
+
+    /// How a path beneath the folder is resolved without following a link.
+    enum Resolution: Sendable, CaseIterable {
+        /// By the kernel, in one call: `openat2` with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS`.
+        case kernel
+        /// A folder at a time, each opened with `O_NOFOLLOW`: where the kernel has no `openat2`.
+        case folderByFolder
+
+        /// `kernel` where the kernel has `openat2`, asked once.
+        static let best: Resolution = {
+            let probe = nb_open_within(AT_FDCWD, ".", O_RDONLY | O_DIRECTORY, 0)
+            if probe >= 0 { close(probe) }
+            return probe >= 0 || (errno != ENOSYS && errno != EPERM) ? .kernel : .folderByFolder
+        }()
+    }
 
     /// Opens the folder at `name`, not a link to one; nil when there is none there (a link to one is not one).
-    init?(opening name: String) throws(WriteError) {
+    init?(opening name: String, resolution: Resolution = .best) throws(WriteError) {
         descriptor = Foundation.open(name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         if descriptor < 0 {
             guard [ENOENT, ENOTDIR, ELOOP].contains(errno) else { throw WriteError(path: name) }
             return nil
         }
         self.name = name
+        self.resolution = resolution
     }
 
-    private init(descriptor: Int32, name: String) {
+    private init(descriptor: Int32, name: String, resolution: Resolution) {
         self.descriptor = descriptor
         self.name = name
+        self.resolution = resolution
     }
 
     deinit {
@@ -39,8 +58,15 @@ final class HeldFolder: Sendable {
     /// reason than a link on the way (`errno` says why).
     func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws(WriteError) -> Int32 {
         try checkBeneath(path)
-        let opened = Self.openWithin(descriptor, path, flags, mode)
-        if opened < 0, [ELOOP, EXDEV].contains(errno) { throw linkMet(on: path) }
+        let opened = switch resolution {
+        case .kernel: nb_open_within(descriptor, path, flags, UInt32(mode))
+        case .folderByFolder: Self.walk(from: descriptor, to: path, flags, mode)
+        }
+        guard opened < 0 else { return opened }
+        let failure = errno
+        // `O_DIRECTORY` on a link, or the walk's `O_NOFOLLOW` on one on the way, says "Not a directory".
+        if [ELOOP, EXDEV].contains(failure) || (failure == ENOTDIR && firstLink(on: path) != nil) { throw linkMet(on: path) }
+        errno = failure
         return opened
     }
 
@@ -64,7 +90,7 @@ final class HeldFolder: Sendable {
     /// The folder at `path`, held open in turn; nil when there is none (or something else is there).
     func folder(_ path: String) throws(WriteError) -> HeldFolder? {
         let opened = try open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
-        return opened < 0 ? nil : HeldFolder(descriptor: opened, name: name + "/" + path)
+        return opened < 0 ? nil : HeldFolder(descriptor: opened, name: name + "/" + path, resolution: resolution)
     }
 
     /// What is at `path`, a link at its end not followed; nil when nothing is (`errno` says why).
@@ -177,24 +203,16 @@ final class HeldFolder: Sendable {
 
     /// The refusal when the folders on the way to `path` do not all stay folders below this one: a link met.
     fileprivate func linkMet(on path: String) -> WriteError {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        var info = stat()
-        let link = (1...parts.count).lazy.map { parts.prefix($0).joined(separator: "/") }.first { prefix in
-            fstatat(descriptor, prefix, &info, AT_SYMLINK_NOFOLLOW) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
-        }
-        return WriteError(message: "\(name)/\(link ?? path) is a symbolic link, which no build makes; the build did not follow it: remove it and build again")
+        WriteError(message: "\(name)/\(firstLink(on: path) ?? path) is a symbolic link, which no build makes; the build did not follow it: remove it and build again")
     }
 
-    /// Whether the kernel resolves beneath a folder (`openat2`), asked once.
-    private static let kernelResolves: Bool = {
-        let probe = nb_open_within(AT_FDCWD, ".", O_RDONLY | O_DIRECTORY, 0)
-        if probe >= 0 { close(probe) }
-        return probe >= 0 || (errno != ENOSYS && errno != EPERM)
-    }()
-
-    /// `openat2` beneath `folder`, or the walk from folder to folder where the kernel has none.
-    private static func openWithin(_ folder: Int32, _ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
-        kernelResolves ? nb_open_within(folder, path, flags, UInt32(mode)) : walk(from: folder, to: path, flags, mode)
+    /// The first of the folders on the way to `path`, or `path` itself, that is a symbolic link; nil when none is.
+    private func firstLink(on path: String) -> String? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        var info = stat()
+        return (1...parts.count).lazy.map { parts.prefix($0).joined(separator: "/") }.first { prefix in
+            fstatat(self.descriptor, prefix, &info, AT_SYMLINK_NOFOLLOW) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+        }
     }
 
     /// Opens each folder on the way to `path` with `O_NOFOLLOW`, then `path`'s last part with it too.
