@@ -73,10 +73,12 @@ extension StagedOutput {
         let listed = OwnedFolders.listedFiles(inManifest: manifest)
         guard listed != nil || updateBegan != nil else { return nil }
         let added = updateBegan == nil ? [] : PathJournal.additions(notedIn: path) ?? []
+        let files = FolderFiles.below(path)
+        // A folder that cannot be looked at holds, for all a build knows, nothing it wrote: it is kept whole.
         guard let folder = try? HeldFolder(opening: path),
             let asWritten = try? AsWritten(folder: folder, manifest: updateBegan == nil ? OwnedFolders.manifestPath : OwnedFolders.updateManifest)
-        else { return nil }
-        return FolderFiles.below(path).filter { file in
+        else { return files }
+        return files.filter { file in
             // A file a killed update was writing under a temporary name is the update's, as its file is.
             let final = StreamedFile.finalPath(of: file)
             if file == OwnedFolders.manifestPath || OwnedFolders.updateFiles.contains(file) || added.contains(final) { return false }

@@ -136,7 +136,14 @@ public enum OwnedFolders {
         var changed = saved.foldersChanged(since: confirmed, in: staging).union(beside)
         if StagedOutput.changed(staging, since: confirmed) { changed.insert("") }
         guard !changed.isEmpty else { return }
-        guard let held = try? HeldFolder(opening: staging), let asWritten = try? AsWritten(folder: held) else { return }
+        let asWritten: AsWritten
+        do throws(WriteError) {
+            // Gone is nothing to check; a folder that cannot be looked at is not taken for one unchanged.
+            guard let held = try HeldFolder(opening: staging) else { return }
+            asWritten = try AsWritten(folder: held)
+        } catch {
+            throw refusal(output, "\(error.message); the earlier output kept there could not be checked before a build brings it up to date")
+        }
         let folders = outputFolders(staged.paths)
         let strays = strays(in: staging, changedFolders: changed, holds: { staged[$0] != nil }, folders: folders).filter {
             !OwnedFolders.updateFiles.contains($0) && $0 != stagingMarker
