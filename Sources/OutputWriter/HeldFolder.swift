@@ -17,6 +17,8 @@ final class HeldFolder: Sendable {
     let descriptor: Int32
     /// How paths beneath it are resolved; the folders opened from it resolve theirs so too.
     let resolution: Resolution
+    /// What the refusal of a link met beneath it asks of the user; the folders opened from it ask the same.
+    let whenLinkMet: String
 
     /// How a path beneath the folder is resolved without following a link.
     enum Resolution: Sendable, CaseIterable {
@@ -34,7 +36,7 @@ final class HeldFolder: Sendable {
     }
 
     /// Opens the folder at `name`, not a link to one; nil when there is none there (a link to one is not one).
-    init?(opening name: String, resolution: Resolution = .best) throws(WriteError) {
+    init?(opening name: String, resolution: Resolution = .best, whenLinkMet: String = "remove it and build again") throws(WriteError) {
         descriptor = Foundation.open(name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         if descriptor < 0 {
             guard [ENOENT, ENOTDIR, ELOOP].contains(errno) else { throw WriteError(path: name) }
@@ -42,12 +44,14 @@ final class HeldFolder: Sendable {
         }
         self.name = name
         self.resolution = resolution
+        self.whenLinkMet = whenLinkMet
     }
 
-    private init(descriptor: Int32, name: String, resolution: Resolution) {
+    private init(descriptor: Int32, name: String, from parent: HeldFolder) {
         self.descriptor = descriptor
         self.name = name
-        self.resolution = resolution
+        resolution = parent.resolution
+        whenLinkMet = parent.whenLinkMet
     }
 
     deinit {
@@ -90,7 +94,7 @@ final class HeldFolder: Sendable {
     /// The folder at `path`, held open in turn; nil when there is none (or something else is there).
     func folder(_ path: String) throws(WriteError) -> HeldFolder? {
         let opened = try open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
-        return opened < 0 ? nil : HeldFolder(descriptor: opened, name: name + "/" + path, resolution: resolution)
+        return opened < 0 ? nil : HeldFolder(descriptor: opened, name: name + "/" + path, from: self)
     }
 
     /// What is at `path`, a link at its end not followed; nil when nothing is (`errno` says why).
@@ -203,7 +207,7 @@ final class HeldFolder: Sendable {
 
     /// The refusal when the folders on the way to `path` do not all stay folders below this one: a link met.
     fileprivate func linkMet(on path: String) -> WriteError {
-        WriteError(message: "\(name)/\(firstLink(on: path) ?? path) is a symbolic link, which no build makes; the build did not follow it: remove it and build again")
+        WriteError(message: "\(name)/\(firstLink(on: path) ?? path) is a symbolic link, which no build makes; the build did not follow it: \(whenLinkMet)")
     }
 
     /// The first of the folders on the way to `path`, or `path` itself, that is a symbolic link; nil when none is.

@@ -10,14 +10,14 @@ public struct KeptAside: Sendable, Equatable {
     public var folder: String
     /// The files in it that no build wrote, relative to it, sorted.
     public var unrecorded: [String]
-    /// It is a staging folder a killed build left, not an earlier output.
-    public var isFromKilledBuild: Bool
+    /// It is a staging folder (one a killed build left, or this build's after it failed), not an earlier output.
+    public var isStagingFolder: Bool
 
     /// What a build says of it: files to publish go in the site's sources, not in its output.
     public var warning: Diagnostic {
         let shown = unrecorded.prefix(3).joined(separator: ", ") + (unrecorded.count > 3 ? " and \(unrecorded.count - 3) more" : "")
-        let what = isFromKilledBuild
-            ? "a staging folder that a killed build left held files that no build wrote (\(shown)): they were put there after it was killed"
+        let what = isStagingFolder
+            ? "a staging folder held files that no build wrote (\(shown)): they were put there while a build wrote it, or after one was killed"
             : """
                 an earlier output held files that no build wrote, or changed since a build wrote them (\(shown)): they were \
                 put or edited in the output folder, which only builds write
@@ -40,14 +40,14 @@ extension StagedOutput {
         // has `updateMarker`, and is judged by its manifest and journal.
         let isStagedAnew = marker != nil && access(path + "/" + OwnedFolders.updateMarker, F_OK) != 0
         guard let unrecorded = isStagedAnew ? unjournaled(in: path) : unrecorded(inEarlierOutput: path), !unrecorded.isEmpty else { return nil }
-        return keepAside(path, unrecorded: unrecorded, isFromKilledBuild: isStagedAnew)
+        return keepAside(path, unrecorded: unrecorded, isStagingFolder: isStagedAnew)
     }
 
     /// Moves the folder at `path`, holding the `unrecorded` files, aside beside it; it stays where it is when it
     /// cannot be moved.
-    static func keepAside(_ path: String, unrecorded: [String], isFromKilledBuild: Bool = false) -> KeptAside {
+    static func keepAside(_ path: String, unrecorded: [String], isStagingFolder: Bool = false) -> KeptAside {
         let aside = asidePath(for: path)
-        return KeptAside(folder: rename(path, aside) == 0 ? aside : path, unrecorded: unrecorded.sorted(), isFromKilledBuild: isFromKilledBuild)
+        return KeptAside(folder: rename(path, aside) == 0 ? aside : path, unrecorded: unrecorded.sorted(), isStagingFolder: isStagingFolder)
     }
 
     /// The files in a staging folder made anew that its build did not note before writing (`PathJournal.additions`); nil

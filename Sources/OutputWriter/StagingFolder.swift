@@ -18,7 +18,8 @@ final class StagingFolder: Sendable {
     /// Opens the folder at `name`; nil when there is none there (a link to one is not one), and an error when
     /// there is one that cannot be opened.
     init?(_ name: String) throws(WriteError) {
-        guard let files = try HeldFolder(opening: name) else { return nil }
+        // A link met in it stops the build, which then removes the folder or sets it aside with a warning.
+        guard let files = try HeldFolder(opening: name, whenLinkMet: "nothing was published; build again") else { return nil }
         self.name = name
         self.files = files
     }

@@ -176,6 +176,10 @@ import Testing
         let failure = #expect(throws: BuildFailure.self) { try staging.finish { _ in true } }
         let refusal = "cannot write the site to \(folder)/public/: \(staged)/cleaners is a symbolic link, which no build makes"
         #expect(failure?.diagnostics.contains { $0.severity == .error && $0.message.hasPrefix(refusal) } == true, "\(failure?.diagnostics.map(\.message) ?? [])")
+        // Not "remove it": the staging folder, with the link, was set aside, and the warning says where.
+        #expect(failure?.diagnostics.first { $0.severity == .error }?.message.hasSuffix("nothing was published; build again") == true)
+        let warning = failure?.diagnostics.first { $0.severity == .warning }?.message ?? ""
+        #expect(warning.hasPrefix("a staging folder held files that no build wrote (cleaners): they were put there while a build wrote it"), "\(warning)")
         #expect(Self.entries(theirs) == before, "the folder the link leads to was changed")
         #expect(TestSupport.tree(folder + "/public") == site.mapValues { Data($0.utf8) }, "public/ keeps the previous site")
     }
