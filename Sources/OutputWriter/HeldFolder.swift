@@ -135,6 +135,11 @@ final class HeldFolder: Sendable {
         defer { from.close() }
         guard let to = try parent(of: path) else { return false }
         defer { to.close() }
+        return try Self.link(to, to: from, existing: existing, in: source)
+    }
+
+    /// `link(_:to:in:)` between the folders that hold the two files, opened.
+    static func link(_ to: Parent, to from: Parent, existing: String, in source: HeldFolder) throws(WriteError) -> Bool {
         guard linkat(from.descriptor, from.last, to.descriptor, to.last, 0) == 0 else { return false }
         var linked = stat()
         guard fstatat(to.descriptor, to.last, &linked, AT_SYMLINK_NOFOLLOW) == 0, linked.st_mode & S_IFMT != S_IFREG else { return true }
@@ -177,14 +182,15 @@ final class HeldFolder: Sendable {
 
     /// The folder that holds `path`, opened beneath this one (this one, for a name at its top), and the last part
     /// of `path`; nil when it cannot be opened, `errno` saying why.
-    private func parent(of path: String) throws(WriteError) -> Parent? {
+    func parent(of path: String) throws(WriteError) -> Parent? {
         try checkBeneath(path)
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return Parent(descriptor: descriptor, last: path, isOpened: false) }
         let opened = try open(String(path[..<slash]), O_RDONLY | O_DIRECTORY)
         return opened < 0 ? nil : Parent(descriptor: opened, last: String(path[path.utf8.index(after: slash)...]), isOpened: true)
     }
 
-    private struct Parent {
+    /// A folder that holds a file, and the file's name in it.
+    struct Parent {
         let descriptor: Int32
         let last: String
         let isOpened: Bool
@@ -200,13 +206,13 @@ final class HeldFolder: Sendable {
 
     /// Refuses a path that is not a relative one down from this folder (`StagedOutput.isSafeRelativePath`): one read
     /// from a record could name `..`, which the walk without `openat2` would follow up and out.
-    private func checkBeneath(_ path: String) throws(WriteError) {
+    func checkBeneath(_ path: String) throws(WriteError) {
         guard !StagedOutput.isSafeRelativePath(path) else { return }
         throw WriteError(message: "\(name): a build does not reach '\(path)' below it (an empty, '.' or '..' part, or an absolute path)")
     }
 
     /// The refusal when the folders on the way to `path` do not all stay folders below this one: a link met.
-    fileprivate func linkMet(on path: String) -> WriteError {
+    func linkMet(on path: String) -> WriteError {
         WriteError(message: "\(name)/\(firstLink(on: path) ?? path) is a symbolic link, which no build makes; the build did not follow it: \(whenLinkMet)")
     }
 

@@ -204,7 +204,7 @@ public struct StagedOutput: Sendable {
             Self.removeEmptyFolders(above: path, in: root)
         }
         for file in changed where staged[file.path] != nil { try Self.remove(file.path, in: root) }
-        try Self.makeFolders(for: changed.map(\.path), in: root)
+        try Self.makeFolders(for: changed.map(\.path), in: OpenFolders(beneath: root))
         // In a folder made anew (levelling), links are all it gets, and `link` refuses a path something is at.
         let isMadeAnew = try root.status(OwnedFolders.stagingMarker) != nil
         try Self.recordAdditions(changed.map(\.path).filter { staged[$0] == nil }, in: root, checkingInTheWay: !isMadeAnew)
@@ -213,7 +213,7 @@ public struct StagedOutput: Sendable {
         for files in [others, manifest] {
             let results = files.parallelMap { file -> WriteError? in
                 do throws(WriteError) {
-                    _ = try writeFile(file, in: root, from: source, linkingSameBytes: false)
+                    _ = try writeFile(file, in: OpenFolders(beneath: root), from: source.map(OpenFolders.init), linkingSameBytes: false)
                     return nil
                 } catch {
                     return error
@@ -267,7 +267,7 @@ public struct StagedOutput: Sendable {
     }
 
     /// The folders that hold the files at `paths`, shortest first; those already there are fine.
-    static func makeFolders(for paths: [String], in root: HeldFolder) throws(WriteError) {
+    static func makeFolders(for paths: [String], in root: OpenFolders) throws(WriteError) {
         var folders = Set<Substring>()
         for filePath in paths {
             var path = filePath[...]
@@ -280,13 +280,14 @@ public struct StagedOutput: Sendable {
     }
 
     /// A folder in a folder that is there; one already there is fine.
-    static func makeFolder(_ path: String, in root: HeldFolder) throws(WriteError) {
-        if try root.makeFolder(path) { return }
+    static func makeFolder(_ path: String, in folders: OpenFolders) throws(WriteError) {
+        let root = folders.held
+        if try folders.makeFolder(path) { return }
         guard errno == EEXIST else { throw WriteError(path: root.name + "/" + path) }
         if try root.status(path).map({ ($0.st_mode & S_IFMT) != S_IFDIR }) ?? true {
             // A file the previous site had where this site has a folder.
             try remove(path, in: root)
-            guard try root.makeFolder(path) || errno == EEXIST else { throw WriteError(path: root.name + "/" + path) }
+            guard try folders.makeFolder(path) || errno == EEXIST else { throw WriteError(path: root.name + "/" + path) }
         }
     }
 
@@ -349,15 +350,15 @@ public struct StagedOutput: Sendable {
 
     /// Writes `file` at its path in `root`. True when a new file was linked to `source`'s file (the output folder's)
     /// with the same bytes instead of written.
-    func writeFile(_ file: OutputFile, in root: HeldFolder, from source: HeldFolder?, linkingSameBytes: Bool) throws(WriteError) -> Bool {
+    func writeFile(_ file: OutputFile, in root: OpenFolders, from source: OpenFolders?, linkingSameBytes: Bool) throws(WriteError) -> Bool {
         let bytes: [UInt8]
         switch file.contents {
         case .previous:
             guard let source else { throw WriteError(message: "\(outputPath)/\(file.path): \(String(cString: strerror(ENOENT)))") }
             if try !root.link(file.path, to: file.path, in: source) {
                 // Another file system, or one without hard links: copy the bytes instead.
-                guard let data = try source.contents(of: file.path) else { throw WriteError(path: source.name + "/" + file.path) }
-                try Self.writeBytes(data, at: file.path, in: root)
+                guard let data = try source.held.contents(of: file.path) else { throw WriteError(path: source.held.name + "/" + file.path) }
+                try Self.writeBytes(data, at: file.path, in: root.held)
             }
             return false
         case .bytes(let contents):
@@ -366,10 +367,10 @@ public struct StagedOutput: Sendable {
             guard let data = FileManager.default.contents(atPath: source) else { throw WriteError(message: "cannot read \(source)") }
             bytes = [UInt8](data)
         case .streamed(let write):
-            return try StreamedFile.write(write, at: file.path, in: root, sameAs: linkingSameBytes ? source : nil).linked
+            return try StreamedFile.write(write, at: file.path, in: root.held, sameAs: linkingSameBytes ? source?.held : nil).linked
         }
-        if linkingSameBytes, let source, try Self.holds(file.path, in: source, bytes), try root.link(file.path, to: file.path, in: source) { return true }
-        try Self.writeBytes(bytes, at: file.path, in: root)
+        if linkingSameBytes, let source, try Self.holds(file.path, in: source.held, bytes), try root.link(file.path, to: file.path, in: source) { return true }
+        try Self.writeBytes(bytes, at: file.path, in: root.held)
         return false
     }
 

@@ -104,9 +104,10 @@ public final class Staging: Sendable {
                 do throws(WriteError) {
                     var kept = 0
                     try journal?.noteAdditions(files.lazy.map(\.file.path))
+                    let staged = OpenFolders(beneath: root), linkedFrom = source.map(OpenFolders.init)
                     for (file, _) in files {
-                        try makeFolders(for: file.path)
-                        if try output.writeFile(file, in: root, from: source, linkingSameBytes: !previousIsKnown) { kept += 1 }
+                        try makeFolders(for: file.path, in: staged)
+                        if try output.writeFile(file, in: staged, from: linkedFrom, linkingSameBytes: !previousIsKnown) { kept += 1 }
                     }
                     progress.withLock { $0.kept += kept }
                 } catch {
@@ -130,9 +131,9 @@ public final class Staging: Sendable {
             if let staged {
                 try StagedOutput.checkReplaceable([path], in: root, staged: staged, asWritten: asWritten)
                 if staged[path] == nil { try StagedOutput.recordAdditions([path], in: root) }
-                try StagedOutput.makeFolders(for: [path], in: root)
+                try StagedOutput.makeFolders(for: [path], in: OpenFolders(beneath: root))
             } else {
-                try makeFolders(for: path)
+                try makeFolders(for: path, in: OpenFolders(beneath: root))
                 try StagedOutput.recordAdditions([path], in: root, journal: journal)
             }
             let written = try StreamedFile.write(write, at: path, in: root, sameAs: source)
@@ -165,7 +166,8 @@ public final class Staging: Sendable {
         writers[0].async { [self] in
             guard progress.withLock({ $0.failure == nil }) else { return }
             do throws(WriteError) {
-                for folder in folders { try makeFolders(for: folder) }
+                let staged = OpenFolders(beneath: root)
+                for folder in folders { try makeFolders(for: folder, in: staged) }
                 progress.withLock { $0.prepared.formUnion(folders.map { $0.dropLast() }) }
             } catch {
                 fail(error)
@@ -217,13 +219,13 @@ public final class Staging: Sendable {
 
     /// The folders that hold `path` in the folder staged anew, made once each (on a writer thread; two
     /// writers making the same folder both succeed). Only those not made yet are asked for, shortest first.
-    private func makeFolders(for path: String) throws(WriteError) {
+    private func makeFolders(for path: String, in staged: OpenFolders) throws(WriteError) {
         guard let slash = path.lastIndex(of: "/") else { return }
         let missing = progress.withLock { progress in
             progress.prepared.remove(path[..<slash])
             return Self.unmade(above: path, in: progress.folders)
         }
-        for folder in missing.reversed() { try StagedOutput.makeFolder(String(folder), in: root) }
+        for folder in missing.reversed() { try StagedOutput.makeFolder(String(folder), in: staged) }
         progress.withLock { $0.folders.formUnion(missing) }
     }
 

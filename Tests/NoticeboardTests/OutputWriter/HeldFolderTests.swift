@@ -58,4 +58,24 @@ import Testing
         // A plain file beneath it, reached the same way, is read.
         #expect(try held.contents(of: "inside/page.html") == Array("page".utf8))
     }
+
+    /// A folder kept open for the files that follow (`OpenFolders`), then swapped for a link: the next file for it goes
+    /// into the folder it was, moved, never where the link leads; one that reaches the path afresh refuses the link.
+    @Test func aFolderKeptOpenAndSwappedForALinkIsNotWrittenThrough() throws {
+        let root = Self.folderWithLinks()
+        defer { TestSupport.removeTree(root) }
+        let theirs = TestSupport.tree(root + "/theirs")
+        let held = try #require(try HeldFolder(opening: root + "/held"))
+        let folders = OpenFolders(beneath: held)
+        #expect(try folders.link("inside/first.txt", to: "kept.txt", in: folders))
+        #expect(rename(root + "/held/inside", root + "/moved") == 0 && symlink("../theirs", root + "/held/inside") == 0)
+
+        #expect(try folders.link("inside/second.txt", to: "kept.txt", in: folders))
+        #expect(try folders.makeFolder("inside/made"))
+        #expect(Set(TestSupport.tree(root + "/moved").keys) == ["page.html", "first.txt", "second.txt"])
+        #expect(FileManager.default.fileExists(atPath: root + "/moved/made"))
+        #expect(TestSupport.tree(root + "/theirs") == theirs, "the folder the link leads to was changed")
+        let afresh = #expect(throws: WriteError.self) { _ = try OpenFolders(beneath: held).link("inside/third.txt", to: "kept.txt", in: folders) }
+        #expect(afresh?.message.hasPrefix("\(root)/held/inside is a symbolic link") == true, "\(afresh?.message ?? "")")
+    }
 }
