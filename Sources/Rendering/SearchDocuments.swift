@@ -38,7 +38,8 @@ public struct SearchDocument: Sendable {
     public struct Entry: Sendable {
         /// Its first public text field (a quote's text), which the result shows.
         public let title: String
-        /// The words of its other fields as the index reads them (`searchText`).
+        /// The words of its other fields as the index reads them (`searchText`), a field's from the next's by " · ":
+        /// the page shows the one with the query's words when the title has none (a quote found by its author).
         public let text: String
         /// By facet over the entries, its values.
         public let facets: OrderedDictionary<String, [String]>
@@ -143,7 +144,7 @@ extension SiteRenderer {
             var parts: [String] = []
             for field in fields { if let value = entry[field.name] { Self.collectSearchText(value, field, into: &parts) } }
             return SearchDocument.Entry(
-                title: titleField.flatMap { entry[$0]?.text } ?? "", text: parts.joined(separator: " "),
+                title: titleField.flatMap { entry[$0]?.text } ?? "", text: parts.joined(separator: " \u{B7} "),
                 facets: OrderedDictionary(uniqueKeysWithValues: facets.map { ($0, facetTexts(entry[$0])) }))
         }
     }

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // One query through the search page's own engine (templates/assets/search.js) over a built index, as the page
 // runs it: prints {results, suggestions, loads} as JSON: its results' cards in order, each with the entry it leads
-// to (-1 for none); when it finds nothing, what the page suggests trying instead ({leaves, words, facets, min, max,
-// count}); and the index files loaded for the results and then for the suggestions.
+// to (-1 for none) and the field of that entry it shows beside the entry's text (`elsewhere`); when it finds
+// nothing, what the page suggests trying instead ({leaves, words, facets, min, max, count}); and the index files
+// loaded for the results and then for the suggestions.
 //
 // Usage: search_query.js INDEX_FOLDER QUERY_JSON
 //   QUERY_JSON: {words, kind, facets, min, max, sort}, as the page's `query()` makes it (missing keys are empty).
@@ -22,7 +23,11 @@ const search = new engine.Search((file) => {
 async function main() {
   const cards = await search.cards(await search.run(query));
   const terms = engine.queryTerms(query.words);
-  const results = cards.map((card) => ({ title: card.title, path: card.path, kind: card.kind.name, entry: engine.entryOf(card, terms, query.facets) }));
+  const results = cards.map((card) => {
+    const entry = engine.entryOf(card, terms, query.facets);
+    const elsewhere = entry >= 0 ? engine.entryElsewhere(card.entries[entry], terms) : '';
+    return { title: card.title, path: card.path, kind: card.kind.name, entry, elsewhere };
+  });
   const forResults = loaded;
   const tries = results.length ? [] : await search.suggestions(query);
   const suggestions = tries.map((attempt) => Object.assign({ leaves: attempt.leaves, count: attempt.count }, attempt.query));

@@ -189,6 +189,30 @@ import Testing
         #expect(!rentals.isEmpty && rentals.allSatisfy { $0["entry"] as? Int == -1 })
     }
 
+    /// A collection's result found by another field of its entry than the text it shows (a quote by its author) shows
+    /// that field beside the text, not "(matched in other fields)"; one whose other fields lack the words shows none.
+    @Test func aCollectionsResultShowsTheFieldItWasFoundBy() throws {
+        let root = TestSupport.makeSite()
+        defer { TestSupport.removeTree(root) }
+        _ = try Noticeboard.build(BuildOptions(root: root, now: Self.now))
+        func found(_ words: String) throws -> [(elsewhere: String, entry: [String: Any])] {
+            try Self.results(root + "/public/api/search/", ["words": words, "kind": "quotes"]).map { result in
+                let slug = try #require((result["path"] as? String)?.split(separator: "/").last)
+                let document = try TestSupport.json(TestSupport.tree(root + "/public"), "api/quotes/\(slug).json")
+                let entries = try #require(document["quotes"] as? [[String: Any]])
+                return (result["elsewhere"] as? String ?? "?", entries[try #require(result["entry"] as? Int)])
+            }
+        }
+        let byFranklin = try found("franklin")
+        #expect(byFranklin.count >= 2)
+        for (elsewhere, entry) in byFranklin {
+            #expect((entry["text"] as? String)?.lowercased().contains("franklin") == false)
+            #expect(elsewhere == entry["source"] as? String && elsewhere.hasPrefix("Benjamin Franklin, "), "\(elsewhere)")
+        }
+        let byText = try found("hands")
+        #expect(!byText.isEmpty && byText.allSatisfy { $0.elsewhere.isEmpty && ($0.entry["text"] as? String)?.contains("hands") == true })
+    }
+
     /// A query that finds nothing is given what to try instead, from the index files its run loaded: its words
     /// with a slip corrected to the nearest term, and the query without each filter whose leaving out finds
     /// something; each with what it finds, and none when nothing near finds anything.

@@ -511,6 +511,19 @@
     return best;
   }
 
+  // The field of an entry's others (`entry[1]`, field from field by ' · ') that has a word of the query, for a
+  // result to show where its text does not: a quote found by its author shows the author. '' when none has one.
+  function entryElsewhere(entry, terms) {
+    var parts = entry[1].split(' \u00b7 ');
+    for (var index = 0; index < parts.length; index++) {
+      var found = words(parts[index]).some(function (word) {
+        return terms.some(function (term) { return matchesTerm(word, term); });
+      });
+      if (found) return parts[index];
+    }
+    return '';
+  }
+
   // The page: the form's state in the address, results in pages of PAGE.
   var PAGE = 20, RESULTS_SHOWN = 'noticeboard-search-results', COUNTS_SHOWN = 'noticeboard-search-counts';
 
@@ -766,6 +779,12 @@
       var summary = paragraph('result-summary', '');
       var summaryText = entry >= 0 ? card.entries[entry][0] : card.summary;
       marked = markInto(summary, summaryText, terms) || marked;
+      var elsewhere = terms.length && !marked && entry >= 0 ? entryElsewhere(card.entries[entry], terms) : '';
+      if (elsewhere) {
+        var where = span('result-elsewhere', (summaryText ? ' \u2014 ' : ''));
+        marked = markInto(where, elsewhere, terms);
+        summary.appendChild(where);
+      }
       if (terms.length && !marked) summary.appendChild(span('result-elsewhere', (summaryText ? ' ' : '') + '(matched in other fields)'));
       item.appendChild(summary);
       return item;
@@ -851,7 +870,7 @@
     }
   }
 
-  var engine = { fold: fold, words: words, queryTerms: queryTerms, matchesTerm: matchesTerm, entryOf: entryOf, editDistance: editDistance, Search: Search };
+  var engine = { fold: fold, words: words, queryTerms: queryTerms, matchesTerm: matchesTerm, entryOf: entryOf, entryElsewhere: entryElsewhere, editDistance: editDistance, Search: Search };
   if (typeof module === 'object' && module.exports) { module.exports = engine; return; }
   if (typeof document === 'undefined') return;
   window.NoticeboardSearch = engine;
