@@ -135,11 +135,11 @@ final class HeldFolder: Sendable {
         defer { from.close() }
         guard let to = try parent(of: path) else { return false }
         defer { to.close() }
-        return try Self.link(to, to: from, existing: existing, in: source)
+        return try Self.link(at: to, to: from, existing: existing, in: source)
     }
 
-    /// `link(_:to:in:)` between the folders that hold the two files, opened.
-    static func link(_ to: Parent, to from: Parent, existing: String, in source: HeldFolder) throws(WriteError) -> Bool {
+    /// `link(_:to:in:)` between the folders that hold the two files, opened: a link at `destination` to `existing`.
+    static func link(at to: Parent, to from: Parent, existing: String, in source: HeldFolder) throws(WriteError) -> Bool {
         guard linkat(from.descriptor, from.last, to.descriptor, to.last, 0) == 0 else { return false }
         var linked = stat()
         guard fstatat(to.descriptor, to.last, &linked, AT_SYMLINK_NOFOLLOW) == 0, linked.st_mode & S_IFMT != S_IFREG else { return true }

@@ -204,7 +204,7 @@ public struct StagedOutput: Sendable {
             Self.removeEmptyFolders(above: path, in: root)
         }
         for file in changed where staged[file.path] != nil { try Self.remove(file.path, in: root) }
-        try Self.makeFolders(for: changed.map(\.path), in: OpenFolders(beneath: root))
+        try OpenFolders.keeping(beneath: root) { folders throws(WriteError) in try Self.makeFolders(for: changed.map(\.path), in: folders) }
         // In a folder made anew (levelling), links are all it gets, and `link` refuses a path something is at.
         let isMadeAnew = try root.status(OwnedFolders.stagingMarker) != nil
         try Self.recordAdditions(changed.map(\.path).filter { staged[$0] == nil }, in: root, checkingInTheWay: !isMadeAnew)
@@ -213,7 +213,10 @@ public struct StagedOutput: Sendable {
         for files in [others, manifest] {
             let results = files.parallelMap { file -> WriteError? in
                 do throws(WriteError) {
-                    _ = try writeFile(file, in: OpenFolders(beneath: root), from: source.map(OpenFolders.init), linkingSameBytes: false)
+                    // Folders kept open for one file: the files go to any thread, a few of them.
+                    _ = try OpenFolders.keeping(beneath: root) { folders throws(WriteError) in
+                        try writeFile(file, in: folders, from: source.map(OpenFolders.init), linkingSameBytes: false)
+                    }
                     return nil
                 } catch {
                     return error

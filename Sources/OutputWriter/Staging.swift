@@ -104,10 +104,13 @@ public final class Staging: Sendable {
                 do throws(WriteError) {
                     var kept = 0
                     try journal?.noteAdditions(files.lazy.map(\.file.path))
-                    let staged = OpenFolders(beneath: root), linkedFrom = source.map(OpenFolders.init)
-                    for (file, _) in files {
-                        try makeFolders(for: file.path, in: staged)
-                        if try output.writeFile(file, in: staged, from: linkedFrom, linkingSameBytes: !previousIsKnown) { kept += 1 }
+                    // The output's folders are only linked from: one moved meanwhile still holds the earlier build's files.
+                    let linkedFrom = source.map(OpenFolders.init)
+                    try OpenFolders.keeping(beneath: root) { staged throws(WriteError) in
+                        for (file, _) in files {
+                            try makeFolders(for: file.path, in: staged)
+                            if try output.writeFile(file, in: staged, from: linkedFrom, linkingSameBytes: !previousIsKnown) { kept += 1 }
+                        }
                     }
                     progress.withLock { $0.kept += kept }
                 } catch {
@@ -131,9 +134,9 @@ public final class Staging: Sendable {
             if let staged {
                 try StagedOutput.checkReplaceable([path], in: root, staged: staged, asWritten: asWritten)
                 if staged[path] == nil { try StagedOutput.recordAdditions([path], in: root) }
-                try StagedOutput.makeFolders(for: [path], in: OpenFolders(beneath: root))
+                try OpenFolders.keeping(beneath: root) { folders throws(WriteError) in try StagedOutput.makeFolders(for: [path], in: folders) }
             } else {
-                try makeFolders(for: path, in: OpenFolders(beneath: root))
+                try OpenFolders.keeping(beneath: root) { folders throws(WriteError) in try makeFolders(for: path, in: folders) }
                 try StagedOutput.recordAdditions([path], in: root, journal: journal)
             }
             let written = try StreamedFile.write(write, at: path, in: root, sameAs: source)
@@ -166,8 +169,9 @@ public final class Staging: Sendable {
         writers[0].async { [self] in
             guard progress.withLock({ $0.failure == nil }) else { return }
             do throws(WriteError) {
-                let staged = OpenFolders(beneath: root)
-                for folder in folders { try makeFolders(for: folder, in: staged) }
+                try OpenFolders.keeping(beneath: root) { staged throws(WriteError) in
+                    for folder in folders { try makeFolders(for: folder, in: staged) }
+                }
                 progress.withLock { $0.prepared.formUnion(folders.map { $0.dropLast() }) }
             } catch {
                 fail(error)

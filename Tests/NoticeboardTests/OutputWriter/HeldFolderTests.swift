@@ -59,9 +59,22 @@ import Testing
         #expect(try held.contents(of: "inside/page.html") == Array("page".utf8))
     }
 
-    /// A folder kept open for the files that follow (`OpenFolders`), then swapped for a link: the next file for it goes
-    /// into the folder it was, moved, never where the link leads; one that reaches the path afresh refuses the link.
-    @Test func aFolderKeptOpenAndSwappedForALinkIsNotWrittenThrough() throws {
+    /// A file where a folder is expected is not taken for a link: nothing is opened or made there, and no refusal.
+    @Test(arguments: HeldFolder.Resolution.allCases)
+    func aFileWhereAFolderIsExpectedIsNotALink(_ resolution: HeldFolder.Resolution) throws {
+        let root = Self.folderWithLinks()
+        defer { TestSupport.removeTree(root) }
+        let held = try #require(try HeldFolder(opening: root + "/held", resolution: resolution))
+        #expect(try held.folder("kept.txt") == nil)
+        #expect(try held.open("kept.txt/x", O_RDONLY) == -1 && errno == ENOTDIR)
+        #expect(try !held.makeFolder("kept.txt/x") && errno == ENOTDIR)
+        #expect(try held.status("kept.txt/x") == nil)
+    }
+
+    /// A folder kept open for the files that follow (`OpenFolders`), then swapped for a link: the next files for it go
+    /// into the folder it was, moved, never where the link leads; and as the folders are let go, the path no longer
+    /// leading to the one that took them is refused, so the build publishes nothing.
+    @Test func aFolderKeptOpenAndSwappedForALinkIsNotWrittenThroughAndIsRefused() throws {
         let root = Self.folderWithLinks()
         defer { TestSupport.removeTree(root) }
         let theirs = TestSupport.tree(root + "/theirs")
@@ -77,5 +90,24 @@ import Testing
         #expect(TestSupport.tree(root + "/theirs") == theirs, "the folder the link leads to was changed")
         let afresh = #expect(throws: WriteError.self) { _ = try OpenFolders(beneath: held).link("inside/third.txt", to: "kept.txt", in: folders) }
         #expect(afresh?.message.hasPrefix("\(root)/held/inside is a symbolic link") == true, "\(afresh?.message ?? "")")
+        let finished = #expect(throws: WriteError.self) { try folders.finish() }
+        #expect(finished?.message.hasPrefix("\(root)/held/inside is a symbolic link") == true, "\(finished?.message ?? "")")
+    }
+
+    /// The same when the folder is moved and another put at its path; a folder that took one file, reached afresh
+    /// for it, is let go unchecked, as before folders were kept open.
+    @Test func aFolderKeptOpenAndReplacedIsRefusedAsItIsLetGo() throws {
+        let root = Self.folderWithLinks()
+        defer { TestSupport.removeTree(root) }
+        let held = try #require(try HeldFolder(opening: root + "/held"))
+        try OpenFolders.keeping(beneath: held) { folders throws(WriteError) in
+            #expect(try folders.link("inside/once.txt", to: "kept.txt", in: folders))
+        }
+        let folders = OpenFolders(beneath: held)
+        #expect(try folders.link("inside/first.txt", to: "kept.txt", in: folders))
+        #expect(try folders.link("inside/second.txt", to: "kept.txt", in: folders))
+        #expect(rename(root + "/held/inside", root + "/moved") == 0 && mkdir(root + "/held/inside", 0o755) == 0)
+        let finished = #expect(throws: WriteError.self) { try folders.finish() }
+        #expect(finished?.message.hasPrefix("\(root)/held/inside was moved or replaced while the build wrote into it") == true, "\(finished?.message ?? "")")
     }
 }
