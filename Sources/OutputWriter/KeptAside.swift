@@ -12,20 +12,27 @@ public struct KeptAside: Sendable, Equatable {
     public var unrecorded: [String]
     /// It is a staging folder (one a killed build left, or this build's after it failed), not an earlier output.
     public var isStagingFolder: Bool
+    /// Why it could not be looked at, when it could not: then `unrecorded` holds all its files.
+    public var unchecked: String? = nil
 
     /// What a build says of it: files to publish go in the site's sources, not in its output.
     public var warning: Diagnostic {
-        let shown = unrecorded.prefix(3).joined(separator: ", ") + (unrecorded.count > 3 ? " and \(unrecorded.count - 3) more" : "")
-        let what = isStagingFolder
-            ? "a staging folder held files that no build wrote (\(shown)): they were put there while a build wrote it, or after one was killed"
-            : """
-                an earlier output held files that no build wrote, or changed since a build wrote them (\(shown)): they were \
-                put or edited in the output folder, which only builds write
-                """
-        return Diagnostic(.warning, at: nil, """
-            \(what) (files to publish go in templates/assets/). That folder was kept whole in \(folder) instead of removed; \
+        Diagnostic(.warning, at: nil, """
+            \(finding) (files to publish go in templates/assets/). That folder was kept whole in \(folder) instead of removed; \
             move out what you want and delete it
             """)
+    }
+
+    private var finding: String {
+        let shown = unrecorded.prefix(3).joined(separator: ", ") + (unrecorded.count > 3 ? " and \(unrecorded.count - 3) more" : "")
+        if let unchecked { return "an earlier output could not be checked for files that no build wrote (\(unchecked))" }
+        if isStagingFolder {
+            return "a staging folder held files that no build wrote (\(shown)): they were put there while a build wrote it, or after one was killed"
+        }
+        return """
+            an earlier output held files that no build wrote, or changed since a build wrote them (\(shown)): they were put \
+            or edited in the output folder, which only builds write
+            """
     }
 }
 
@@ -39,15 +46,24 @@ extension StagedOutput {
         // A folder made anew is marked only so; an earlier output being brought up to date (levelled anew, too) also
         // has `updateMarker`, and is judged by its manifest and journal.
         let isStagedAnew = marker != nil && access(path + "/" + OwnedFolders.updateMarker, F_OK) != 0
-        guard let unrecorded = isStagedAnew ? unjournaled(in: path) : unrecorded(inEarlierOutput: path), !unrecorded.isEmpty else { return nil }
+        let unrecorded: [String]?
+        do throws(WriteError) {
+            unrecorded = try isStagedAnew ? unjournaled(in: path) : Self.unrecorded(inEarlierOutput: path)
+        } catch {
+            // One that cannot be looked at holds, for all a build knows, nothing it wrote: it is kept whole.
+            let files = FolderFiles.below(path)
+            return files.isEmpty ? nil : keepAside(path, unrecorded: files, isStagingFolder: isStagedAnew, unchecked: error.message)
+        }
+        guard let unrecorded, !unrecorded.isEmpty else { return nil }
         return keepAside(path, unrecorded: unrecorded, isStagingFolder: isStagedAnew)
     }
 
     /// Moves the folder at `path`, holding the `unrecorded` files, aside beside it; it stays where it is when it
     /// cannot be moved.
-    static func keepAside(_ path: String, unrecorded: [String], isStagingFolder: Bool = false) -> KeptAside {
+    static func keepAside(_ path: String, unrecorded: [String], isStagingFolder: Bool = false, unchecked: String? = nil) -> KeptAside {
         let aside = asidePath(for: path)
-        return KeptAside(folder: rename(path, aside) == 0 ? aside : path, unrecorded: unrecorded.sorted(), isStagingFolder: isStagingFolder)
+        return KeptAside(
+            folder: rename(path, aside) == 0 ? aside : path, unrecorded: unrecorded.sorted(), isStagingFolder: isStagingFolder, unchecked: unchecked)
     }
 
     /// The files in a staging folder made anew that its build did not note before writing (`PathJournal.additions`); nil
@@ -66,19 +82,16 @@ extension StagedOutput {
     /// update noted it was adding (its own new manifest may already list a path it had not yet written, where
     /// someone's file still is). Nil for a folder with neither a manifest nor that mark, which is no build's to
     /// judge: `OwnedFolders` refused one before the build began, unless it was written through this type alone,
-    /// which lists nothing.
-    private static func unrecorded(inEarlierOutput path: String) -> [String]? {
+    /// which lists nothing. Throws when the folder cannot be looked at.
+    private static func unrecorded(inEarlierOutput path: String) throws(WriteError) -> [String]? {
         let updateBegan = changeTime(path + "/" + OwnedFolders.updateMarker)
         let manifest = path + "/" + (updateBegan == nil ? OwnedFolders.manifestPath : OwnedFolders.updateManifest)
         let listed = OwnedFolders.listedFiles(inManifest: manifest)
         guard listed != nil || updateBegan != nil else { return nil }
         let added = updateBegan == nil ? [] : PathJournal.additions(notedIn: path) ?? []
-        let files = FolderFiles.below(path)
-        // A folder that cannot be looked at holds, for all a build knows, nothing it wrote: it is kept whole.
-        guard let folder = try? HeldFolder(opening: path),
-            let asWritten = try? AsWritten(folder: folder, manifest: updateBegan == nil ? OwnedFolders.manifestPath : OwnedFolders.updateManifest)
-        else { return files }
-        return files.filter { file in
+        guard let folder = try HeldFolder(opening: path) else { throw WriteError(message: "\(path) is no longer a folder") }
+        let asWritten = try AsWritten(folder: folder, manifest: updateBegan == nil ? OwnedFolders.manifestPath : OwnedFolders.updateManifest)
+        return FolderFiles.below(path).filter { file in
             // A file a killed update was writing under a temporary name is the update's, as its file is.
             let final = StreamedFile.finalPath(of: file)
             if file == OwnedFolders.manifestPath || OwnedFolders.updateFiles.contains(file) || added.contains(final) { return false }
