@@ -10,6 +10,9 @@ import PathJournal
 public struct MirrorFolder: Sendable {
     public let folder: URL
     static let recordName = ".noticeboard-mirror.json"
+    /// `incoming/`, whose folders stay open for the files that share them while a sync fills it (`FolderBeneath`);
+    /// released when it is renamed into `snapshots/`, and as the sync ends.
+    let incomingFolder: FolderBeneath
 
     /// What a snapshot holds, by path below the site's root.
     public struct Record: Codable, Sendable {
@@ -27,6 +30,7 @@ public struct MirrorFolder: Sendable {
 
     public init(folder: URL) {
         self.folder = folder
+        incomingFolder = FolderBeneath(folder.appendingPathComponent("incoming").path)
     }
 
     /// Why a sync leaves a folder alone: it removes files only in what it made, so it writes only into a
@@ -196,7 +200,7 @@ public struct MirrorFolder: Sendable {
         // Only a plain file reached with no link on the way: Linux links a link as a link, and follows a folder's.
         guard Self.resolved(source.path) == snapshot + "/" + Self.local(path), Self.entry(source) == .file else { return false }
         // What is at the target goes first: an interrupted sync's file, noted.
-        return (try? FolderBeneath(incoming.path).link(Self.local(path), to: source.path)) == true
+        return (try? incomingFolder.link(Self.local(path), to: source.path)) == true
     }
 
     /// `path` with every link on the way followed (`realpath`); nil when it leads nowhere.
@@ -213,7 +217,7 @@ public struct MirrorFolder: Sendable {
         let local = Self.local(path)
         let name = local.split(separator: "/").last.map(String.init) ?? local
         do {
-            try FolderBeneath(incoming.path).write(data, at: local, temporary: ".\(name)\(Self.partSuffix)")
+            try incomingFolder.write(data, at: local, temporary: ".\(name)\(Self.partSuffix)")
         } catch {
             guard error.code == ELOOP || error.code == ENOTDIR else { throw CocoaError(error) }
             throw Refusal.unexpected(error.path, expected: "a folder a sync made, not a link or a file")
@@ -238,6 +242,7 @@ public struct MirrorFolder: Sendable {
         let snapshot = snapshots.appendingPathComponent(name)
         var kept = try clearName(snapshot).map { [$0] } ?? []
         try FileManager.default.moveItem(at: incoming, to: snapshot)
+        incomingFolder.release()
         // Its journal goes with it, until now: a sync cut short before this finds it there, not a snapshot's stranger.
         unlink(snapshot.appendingPathComponent(Self.incomingJournalName).path)
         let previous = try? FileManager.default.destinationOfSymbolicLink(atPath: current.path)

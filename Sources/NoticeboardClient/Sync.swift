@@ -65,6 +65,8 @@ public struct Sync: Sendable {
     }
 
     private func runHolding() async throws -> Report {
+        // The folders of `incoming/` it held are closed before anything is removed or the lock is let go.
+        defer { mirror.incomingFolder.release() }
         let keptIncoming = try mirror.claim()
         var head = try await fetchHead(), restarts = 0
         while true {

@@ -1,13 +1,51 @@
 import Foundation
 
-/// Files written into, or removed from, a folder a command fills (sync's `incoming/`), each reached from the folder opened by its name,
-/// a folder at a time, without following a symbolic link: a folder inside it swapped for a link to somewhere else is
-/// refused, never written or linked through. Portable (`openat` and `O_NOFOLLOW`), so the client links it on iOS too.
-public struct FolderBeneath: Sendable {
+/// Files written into, linked into or removed from a folder a command fills (sync's `incoming/`, a snapshot it
+/// replaces), each reached from the folder opened by its name, a folder at a time, without following a symbolic link:
+/// a folder inside it swapped for a link to somewhere else is refused, never written, linked or removed through.
+/// Portable (`openat`, `fstatat` and `O_NOFOLLOW`), so the client links it on iOS too.
+///
+/// The folders reached last stay open for the files that share them (a sync links tens of thousands of files in
+/// path order, most of them into a few folders): `root`, and each folder on the way to the last file's, until
+/// `release()`. A folder held is used again only once it is checked to be still the folder at its name, as
+/// `lstat` sees it (`fstatat` with `AT_SYMLINK_NOFOLLOW`: `root` by its path, each folder below by its name in the
+/// held folder above it; the same device and inode, and a folder); otherwise it, and those held below it, are closed
+/// and reached anew as the first time, so a link there is refused. The check is what keeps a held descriptor from
+/// writing outside the folder: a descriptor follows its folder wherever it is renamed, so a folder of `incoming/`
+/// moved out of the mirror with a link or another folder left at its name would, through a descriptor used
+/// unchecked, take every file written after the swap with it (writes outside the mirror; a snapshot published
+/// without them). Checked, each file goes into a folder that was at its path, reached with no link, an instant
+/// before, as when every folder was opened anew for every file (a folder moved between the check and the write is
+/// the race of one moved between that `openat` and the write). The check costs one `fstatat` a level, where
+/// opening anew cost an `open` and a `close` a level and one more pair for `root`.
+public final class FolderBeneath: @unchecked Sendable {
     public let root: String
+    /// Guards `held`: a sync writes the files it fetches from several tasks at once.
+    private let lock = NSLock()
+    /// `root` first, then the folder at each part of the last path reached, each open.
+    private var held: [Held] = []
+
+    private struct Held {
+        /// `root`'s path, or the folder's name in the one held above it.
+        let name: String
+        let descriptor: Int32
+        let device: dev_t
+        let inode: ino_t
+    }
 
     public init(_ root: String) {
         self.root = root
+    }
+
+    deinit {
+        for folder in held { close(folder.descriptor) }
+    }
+
+    /// Closes the folders held open; a later call reaches them anew.
+    public func release() {
+        lock.lock()
+        defer { lock.unlock() }
+        closeHeld(from: 0)
     }
 
     /// Writes `data` as a new file at `path`: under the temporary name `temporary` (in the same folder, removed
@@ -39,8 +77,9 @@ public struct FolderBeneath: Sendable {
         (try? inParent(of: path, making: false) { unlinkat($0, $1, isFolder ? AT_REMOVEDIR : 0) == 0 }) == true
     }
 
-    /// Runs `body` with the folder that holds `path`, opened from `root` a folder at a time without following a
-    /// link (`making`: each made where missing), and `path`'s last part.
+    /// Runs `body` with the folder that holds `path`, reached from `root` a folder at a time without following a link
+    /// (`making`: each made where missing), and `path`'s last part; the folders held are used again where they are
+    /// still at their names.
     private func inParent<T>(
         of path: String, making: Bool, _ body: (Int32, String) throws(FileFailure) -> T
     ) throws(FileFailure) -> T {
@@ -48,18 +87,49 @@ public struct FolderBeneath: Sendable {
         guard let last = parts.last, !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else {
             throw FileFailure(path: root + "/" + path, code: EINVAL)
         }
-        var current = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard current >= 0 else { throw FileFailure(path: root, code: errno) }
-        defer { close(current) }
-        var reached = root
-        for part in parts.dropLast() {
-            reached += "/" + part
-            if making { mkdirat(current, part, 0o755) }
-            let next = openat(current, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            guard next >= 0 else { throw FileFailure(path: reached, code: errno) }
-            close(current)
-            current = next
+        lock.lock()
+        defer { lock.unlock() }
+        if held.isEmpty || !Self.isStill(held[0], in: AT_FDCWD) {
+            closeHeld(from: 0)
+            held.append(try Self.open(root, in: AT_FDCWD, reached: root))
         }
-        return try body(current, last)
+        var reached = root
+        for (index, part) in parts.dropLast().enumerated() {
+            reached += "/" + part
+            let level = index + 1
+            if level < held.count {
+                if held[level].name == part, Self.isStill(held[level], in: held[index].descriptor) { continue }
+                closeHeld(from: level)
+            }
+            if making { mkdirat(held[index].descriptor, part, 0o755) }
+            held.append(try Self.open(part, in: held[index].descriptor, reached: reached))
+        }
+        return try body(held[parts.count - 1].descriptor, last)
+    }
+
+    /// Whether `folder` is still the folder at its name in `parent`, as `lstat` sees it.
+    private static func isStill(_ folder: Held, in parent: Int32) -> Bool {
+        var info = stat()
+        return fstatat(parent, folder.name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT == S_IFDIR
+            && info.st_dev == folder.device && info.st_ino == folder.inode
+    }
+
+    /// The folder at `name` in `parent`, opened without following a link; `reached` names it in errors.
+    private static func open(_ name: String, in parent: Int32, reached: String) throws(FileFailure) -> Held {
+        let descriptor = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileFailure(path: reached, code: errno) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let failure = errno
+            close(descriptor)
+            throw FileFailure(path: reached, code: failure)
+        }
+        return Held(name: name, descriptor: descriptor, device: info.st_dev, inode: info.st_ino)
+    }
+
+    private func closeHeld(from index: Int) {
+        guard index < held.count else { return }
+        for folder in held[index...] { close(folder.descriptor) }
+        held.removeSubrange(index...)
     }
 }

@@ -11,7 +11,8 @@ public enum FolderFiles {
     /// Removes `files` (relative to `root`) one by one and then, with `emptiedFolders`, each folder below `root`
     /// left empty and `root` itself: never a folder whole, so that a file put there since they were listed stays,
     /// with the folders above it. Each is reached from `root` a folder at a time, following no symbolic link
-    /// (`FolderBeneath`): a folder swapped for a link since they were listed leads nowhere that is removed.
+    /// (`FolderBeneath`, which holds the folders the last file was reached through open for the next): a folder
+    /// swapped for a link since they were listed leads nowhere that is removed.
     public static func remove(_ files: [String], below root: String, emptiedFolders: Bool = true) {
         let beneath = FolderBeneath(root)
         for file in files { _ = beneath.remove(file, isFolder: false) }
@@ -20,6 +21,7 @@ public enum FolderFiles {
         for folder in entries(below: root, folders: true).sorted(by: { $0.utf8.count > $1.utf8.count }) {
             _ = beneath.remove(folder, isFolder: true)
         }
+        beneath.release()
         rmdir(root)
     }
 

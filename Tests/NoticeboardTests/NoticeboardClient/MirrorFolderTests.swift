@@ -218,6 +218,30 @@ import Testing
         #expect(isLink || TestSupport.read(folder + "/incoming/cleaners") == "mine\n")
     }
 
+    /// A folder of `incoming/` (or `incoming/` itself) that a sync holds open for the files that share it, moved out of
+    /// the mirror after one was written there, with a link to it or another folder left at its name: the next file is
+    /// not written into it where it went, as a descriptor follows its folder (`FolderBeneath` checks a held folder is
+    /// still at its name). The link is refused; the other folder is written into, as it would be reached anew.
+    @Test(arguments: zip(["incoming/cleaners", "incoming/cleaners", "incoming"], [true, false, true]))
+    func aHeldFolderMovedOutOfTheMirrorIsNotWrittenInto(moved: String, leavesLink: Bool) throws {
+        let folder = TestSupport.temporaryFolder(), outside = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder); TestSupport.removeTree(outside) }
+        let (mirror, _, index) = try Self.claimedMirror(folder)
+        let journal = try mirror.prepareIncoming()
+        try mirror.note(["cleaners/a.json", "cleaners/b.json"], in: journal)
+        try mirror.write(index, at: "api/cleaners/a.json")
+        try FileManager.default.moveItem(atPath: folder + "/" + moved, toPath: outside + "/moved")
+        if leavesLink {
+            Self.link(outside + "/moved", at: folder + "/" + moved)
+            #expect(throws: MirrorFolder.Refusal.self) { try mirror.write(index, at: "api/cleaners/b.json") }
+        } else {
+            try FileManager.default.createDirectory(atPath: folder + "/" + moved, withIntermediateDirectories: false)
+            try mirror.write(index, at: "api/cleaners/b.json")
+            #expect(TestSupport.read(folder + "/incoming/cleaners/b.json") == "{}\n")
+        }
+        #expect(TestSupport.tree(outside).keys.filter { $0.hasSuffix(".json") } == [moved == "incoming" ? "moved/cleaners/a.json" : "moved/a.json"])
+    }
+
     /// A mirror claimed in `folder` whose `incoming/` a sync has filled with the record's one file, and the journal.
     static func filledIncoming(_ folder: String) throws -> (MirrorFolder, MirrorFolder.Record, PathJournal) {
         let (mirror, record, index) = try claimedMirror(folder)
