@@ -190,17 +190,16 @@ public struct MirrorFolder: Sendable {
         return Fetcher.sha256(data) == entry.sha256
     }
 
-    /// The current snapshot's folder, `current` followed (`snapshots/<name>`); nil when there is none.
-    var currentSnapshot: String? { Self.resolved(current.path) }
+    /// The current snapshot's folder, `current` followed (`snapshots/<name>`), its files reached beneath it; nil
+    /// when there is none.
+    var currentSnapshot: FolderBeneath? { Self.resolved(current.path).map(FolderBeneath.init) }
 
     /// Hard-links the copy in `snapshot` (`currentSnapshot`) into the incoming snapshot; false when there is none to
     /// link, or it is not a plain file in that snapshot (then it is fetched).
-    func linkFromCurrent(_ path: String, in snapshot: String) -> Bool {
-        let source = current.appendingPathComponent(Self.local(path))
-        // Only a plain file reached with no link on the way: Linux links a link as a link, and follows a folder's.
-        guard Self.resolved(source.path) == snapshot + "/" + Self.local(path), Self.entry(source) == .file else { return false }
-        // What is at the target goes first: an interrupted sync's file, noted.
-        return (try? incomingFolder.link(Self.local(path), to: source.path)) == true
+    func linkFromCurrent(_ path: String, in snapshot: FolderBeneath) -> Bool {
+        // Only a plain file reached with no link on the way (Linux links a link as a link, and follows a folder's),
+        // linked from the folder that holds it. What is at the target goes first: an interrupted sync's file, noted.
+        (try? incomingFolder.link(Self.local(path), toFileAt: Self.local(path), beneath: snapshot)) == true
     }
 
     /// `path` with every link on the way followed (`realpath`); nil when it leads nowhere.

@@ -63,13 +63,32 @@ public final class FolderBeneath: @unchecked Sendable {
         }
     }
 
-    /// A hard link at `path` to the file at `source` (a path outside this folder, checked by the caller); false when
-    /// it cannot be made. What is at `path` goes first. The folders on the way are made.
-    public func link(_ path: String, to source: String) throws(FileFailure) -> Bool {
-        try inParent(of: path, making: true) { folder, last throws(FileFailure) in
-            unlinkat(folder, last, 0)
-            return linkat(AT_FDCWD, source, folder, last, 0) == 0
+    /// A hard link at `path` to the file at `sourcePath` beneath `source` (another folder, whose files are reached as
+    /// this one's are); false when that is not a plain file reached with no link on the way, or the link cannot be
+    /// made. The link is made from the folder that holds the file, by name, so no link put on the way after the check
+    /// is followed. What is at `path` is replaced (removed when the link finds it there). The folders on the way are made.
+    public func link(_ path: String, toFileAt sourcePath: String, beneath source: FolderBeneath) throws(FileFailure) -> Bool {
+        precondition(source !== self, "a folder's files are linked from another folder")
+        // `source`'s lock, then this one's: the only order in which two are taken. A source not reached is a false;
+        // a failure to reach the folder the link goes in is thrown.
+        var failure: FileFailure?
+        let linked = try? source.inParent(of: sourcePath, making: false) { from, name throws(FileFailure) -> Bool in
+            var info = stat()
+            guard fstatat(from, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+            do throws(FileFailure) {
+                return try inParent(of: path, making: true) { folder, last throws(FileFailure) in
+                    if linkat(from, name, folder, last, 0) == 0 { return true }
+                    guard errno == EEXIST else { return false }
+                    unlinkat(folder, last, 0)
+                    return linkat(from, name, folder, last, 0) == 0
+                }
+            } catch {
+                failure = error
+                return false
+            }
         }
+        if let failure { throw failure }
+        return linked == true
     }
 
     /// Removes the file, or with `isFolder` the empty folder, at `path`; false when it is not there, or not reached.

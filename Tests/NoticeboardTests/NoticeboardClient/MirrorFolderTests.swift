@@ -242,6 +242,30 @@ import Testing
         #expect(TestSupport.tree(outside).keys.filter { $0.hasSuffix(".json") } == [moved == "incoming" ? "moved/cleaners/a.json" : "moved/a.json"])
     }
 
+    /// A folder of the current snapshot that a sync holds open while it links the snapshot's files into `incoming/`,
+    /// moved away after one was linked, with a link to a folder outside left at its name: the next file is not linked,
+    /// from there or from where the folder went, but fetched.
+    @Test func aHeldFolderOfTheCurrentSnapshotMovedAwayIsNotLinkedFrom() throws {
+        let folder = TestSupport.temporaryFolder(), outside = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder); TestSupport.removeTree(outside) }
+        let (mirror, _, _) = try Self.claimedMirror(folder)
+        let snapshot = folder + "/snapshots/1-" + String(repeating: "ef", count: 8)
+        TestSupport.write("{}\n", to: snapshot + "/cleaners/a.json")
+        TestSupport.write("{}\n", to: snapshot + "/cleaners/b.json")
+        TestSupport.write("mine\n", to: outside + "/b.json")
+        Self.link("snapshots/1-" + String(repeating: "ef", count: 8), at: folder + "/current")
+        let journal = try mirror.prepareIncoming()
+        try mirror.note(["cleaners/a.json", "cleaners/b.json"], in: journal)
+        let held = try #require(mirror.currentSnapshot)
+        #expect(mirror.linkFromCurrent("api/cleaners/a.json", in: held))
+        try FileManager.default.moveItem(atPath: snapshot + "/cleaners", toPath: folder + "/moved")
+        Self.link(outside, at: snapshot + "/cleaners")
+
+        #expect(!mirror.linkFromCurrent("api/cleaners/b.json", in: held))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/incoming/cleaners/b.json"))
+        #expect(TestSupport.read(folder + "/incoming/cleaners/a.json") == "{}\n")
+    }
+
     /// A mirror claimed in `folder` whose `incoming/` a sync has filled with the record's one file, and the journal.
     static func filledIncoming(_ folder: String) throws -> (MirrorFolder, MirrorFolder.Record, PathJournal) {
         let (mirror, record, index) = try claimedMirror(folder)
