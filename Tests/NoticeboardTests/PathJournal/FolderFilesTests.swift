@@ -35,4 +35,22 @@ import Testing
         FolderFiles.remove(listed + ["../escape", "/etc/hostname"], below: root)
         #expect(TestSupport.tree(root).keys.sorted() == ["rentals/notes.txt"])
     }
+
+    /// Every file below the folder, at any depth, hidden ones and links included; a link to a folder is listed, not
+    /// followed; nothing for a folder that is not there, or is a link.
+    @Test func everyFileBelowIsListedAndNoLinkFollowed() throws {
+        let root = TestSupport.temporaryFolder(), outside = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(root); TestSupport.removeTree(outside) }
+        TestSupport.write("{}\n", to: root + "/index.json")
+        TestSupport.write("{}\n", to: root + "/cleaners/.a.json.part")
+        TestSupport.write("{}\n", to: root + "/cleaners/page/2/index.json")
+        TestSupport.write("theirs\n", to: outside + "/secret.txt")
+        #expect(mkdir(root + "/empty", 0o755) == 0)
+        try FileManager.default.createSymbolicLink(atPath: root + "/cleaners/away", withDestinationPath: outside)
+        try FileManager.default.createSymbolicLink(atPath: root + "/note", withDestinationPath: outside + "/secret.txt")
+
+        #expect(Set(FolderFiles.below(root)) == ["index.json", "cleaners/.a.json.part", "cleaners/page/2/index.json", "cleaners/away", "note"])
+        #expect(FolderFiles.below(root).count == 5)
+        #expect(FolderFiles.below(root + "/missing").isEmpty && FolderFiles.below(root + "/cleaners/away").isEmpty)
+    }
 }
