@@ -190,23 +190,30 @@ public struct MirrorFolder: Sendable {
         return Fetcher.sha256(data) == entry.sha256
     }
 
-    /// The current snapshot's folder, `current` followed (`snapshots/<name>`), its files reached beneath it; nil
-    /// when there is none.
-    var currentSnapshot: FolderBeneath? { Self.resolved(current.path).map(FolderBeneath.init) }
+    /// The current snapshot, where `current` leads (`snapshots/<name>`, as a sync makes it); nil when there is none,
+    /// or `current` leads anywhere else (then every file is fetched).
+    var currentSnapshot: CurrentSnapshot? {
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current.path) else { return nil }
+        let parts = target.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0] == "snapshots", !["", ".", ".."].contains(parts[1]) else { return nil }
+        return CurrentSnapshot(mirror: FolderBeneath(folder.path), path: target)
+    }
+
+    /// The current snapshot's files, reached from the mirror's folder a folder at a time, `snapshots/` among them, so
+    /// that no link on the way is followed.
+    struct CurrentSnapshot: Sendable {
+        let mirror: FolderBeneath
+        /// `snapshots/<name>`, below the mirror's folder.
+        let path: String
+    }
 
     /// Hard-links the copy in `snapshot` (`currentSnapshot`) into the incoming snapshot; false when there is none to
     /// link, or it is not a plain file in that snapshot (then it is fetched).
-    func linkFromCurrent(_ path: String, in snapshot: FolderBeneath) -> Bool {
+    func linkFromCurrent(_ path: String, in snapshot: CurrentSnapshot) -> Bool {
         // Only a plain file reached with no link on the way (Linux links a link as a link, and follows a folder's),
         // linked from the folder that holds it. What is at the target goes first: an interrupted sync's file, noted.
-        (try? incomingFolder.link(Self.local(path), toFileAt: Self.local(path), beneath: snapshot)) == true
-    }
-
-    /// `path` with every link on the way followed (`realpath`); nil when it leads nowhere.
-    private static func resolved(_ path: String) -> String? {
-        guard let found = realpath(path, nil) else { return nil }
-        defer { free(found) }
-        return String(cString: found)
+        let local = Self.local(path)
+        return (try? incomingFolder.link(local, toFileAt: snapshot.path + "/" + local, beneath: snapshot.mirror)) == true
     }
 
     /// Writes a file into the incoming snapshot through a temporary file and a rename, so a file shared

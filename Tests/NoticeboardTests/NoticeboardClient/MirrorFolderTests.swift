@@ -266,6 +266,44 @@ import Testing
         #expect(TestSupport.read(folder + "/incoming/cleaners/a.json") == "{}\n")
     }
 
+    /// `snapshots/` itself swapped for a link to a folder outside holding a snapshot of the same name, after a file of
+    /// the current one was linked: the next file is not linked from there, but fetched. The snapshot's files are
+    /// reached from the mirror's folder, `snapshots/` among the folders on the way.
+    @Test func theSnapshotsFolderSwappedForALinkIsNotLinkedFrom() throws {
+        let folder = TestSupport.temporaryFolder(), outside = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder); TestSupport.removeTree(outside) }
+        let (mirror, _, _) = try Self.claimedMirror(folder)
+        let name = "1-" + String(repeating: "ef", count: 8)
+        TestSupport.write("{}\n", to: folder + "/snapshots/\(name)/cleaners/a.json")
+        TestSupport.write("{}\n", to: folder + "/snapshots/\(name)/cleaners/b.json")
+        TestSupport.write("theirs\n", to: outside + "/\(name)/cleaners/b.json")
+        Self.link("snapshots/\(name)", at: folder + "/current")
+        let journal = try mirror.prepareIncoming()
+        try mirror.note(["cleaners/a.json", "cleaners/b.json"], in: journal)
+        let held = try #require(mirror.currentSnapshot)
+        #expect(mirror.linkFromCurrent("api/cleaners/a.json", in: held))
+        try FileManager.default.moveItem(atPath: folder + "/snapshots", toPath: folder + "/moved")
+        Self.link(outside, at: folder + "/snapshots")
+
+        #expect(!mirror.linkFromCurrent("api/cleaners/b.json", in: held))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/incoming/cleaners/b.json"))
+        #expect(mirror.currentSnapshot.map { mirror.linkFromCurrent("api/cleaners/b.json", in: $0) } == false)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/incoming/cleaners/b.json"))
+    }
+
+    /// `current` leading anywhere but to a snapshot (`snapshots/<name>`) links nothing: every file is fetched.
+    @Test func aCurrentLinkElsewhereLinksNothing() throws {
+        let folder = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder) }
+        let (mirror, _, _) = try Self.claimedMirror(folder)
+        TestSupport.write("{}\n", to: folder + "/mine/cleaners/a.json")
+        for target in [folder + "/mine", "mine", "snapshots/../mine", "snapshots/", "snapshots/a/b"] {
+            unlink(folder + "/current")
+            Self.link(target, at: folder + "/current")
+            #expect(mirror.currentSnapshot == nil, "\(target)")
+        }
+    }
+
     /// A mirror claimed in `folder` whose `incoming/` a sync has filled with the record's one file, and the journal.
     static func filledIncoming(_ folder: String) throws -> (MirrorFolder, MirrorFolder.Record, PathJournal) {
         let (mirror, record, index) = try claimedMirror(folder)
