@@ -56,7 +56,7 @@ final class FolderEvents: @unchecked Sendable {
         if watch < 0 { missedSome = true } else { folders[watch] = relative }
         while let entry = readdir(folder) {
             guard entry.pointee.d_type == UInt8(DT_DIR) else { continue }
-            let name = withUnsafePointer(to: entry.pointee.d_name) { name in
+            let name = withUnsafePointer(to: &entry.pointee.d_name) { name in
                 name.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
             }
             if name != "." && name != ".." { watchTree(relative + "/" + name) }

@@ -1,5 +1,6 @@
 import CLinuxCalls
 import Foundation
+import PathJournal
 
 /// A folder held open whose entries are reached only beneath it. Every path it takes is relative to it (no `..`,
 /// no empty part: `StagedOutput.isSafeRelativePath`, refused otherwise) and is resolved from the open folder, not from a name, without
@@ -166,7 +167,7 @@ final class HeldFolder: Sendable {
         rewinddir(stream)
         var names: [String] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            let name = FolderFiles.name(of: entry)
             if name != ".", name != ".." { names.append(name) }
         }
         return names

@@ -21,7 +21,6 @@ public enum FolderFiles {
         for folder in entries(below: root, folders: true).sorted(by: { $0.utf8.count > $1.utf8.count }) {
             _ = beneath.remove(folder, isFolder: true)
         }
-        beneath.release()
         rmdir(root)
     }
 
@@ -37,7 +36,8 @@ public enum FolderFiles {
     }
 
     /// Adds the entries of the open folder `descriptor`, which is at `prefix` below the root, then those of its
-    /// folders in turn; closes it.
+    /// folders in turn; closes it. A folder that cannot be opened is listed as what it is: one whose files are not
+    /// known, which a check for files someone else put there takes for one of theirs.
     private static func collect(_ descriptor: Int32, at prefix: String, folders: Bool, into found: inout [String]) {
         guard let stream = fdopendir(descriptor) else {
             close(descriptor)
@@ -45,16 +45,22 @@ public enum FolderFiles {
         }
         defer { closedir(stream) }
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            let name = Self.name(of: entry)
             guard name != ".", name != ".." else { continue }
-            guard isFolder(name, type: entry.pointee.d_type, in: dirfd(stream)) else {
+            guard isFolder(name, type: entry.pointee.d_type, in: descriptor) else {
                 if !folders { found.append(prefix + name) }
                 continue
             }
-            if folders { found.append(prefix + name) }
-            let inner = openat(dirfd(stream), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            let inner = openat(descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            if folders || inner < 0 { found.append(prefix + name) }
             if inner >= 0 { collect(inner, at: prefix + name + "/", folders: folders, into: &found) }
         }
+    }
+
+    /// The name of a `readdir` entry, read up to its end: a record is only as long as its name, so the whole of
+    /// `d_name` can run past the buffer that holds the last one.
+    public static func name(of entry: UnsafeMutablePointer<dirent>) -> String {
+        withUnsafePointer(to: &entry.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
     }
 
     /// Whether the entry `name` of the open folder `folder` is a folder (a link to one is not); `type` is its

@@ -359,9 +359,10 @@ public struct SiteFiles: Sendable {
         return stat(absolute(relative), &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
-    /// The name of a folder entry `readdir` gave.
+    /// The name of a folder entry `readdir` gave, read in place up to its end: a record is only as long as its name,
+    /// so a copy of the whole of `d_name` can run past the buffer that holds the last one.
     static func name(of entry: UnsafeMutablePointer<dirent>) -> String {
-        withUnsafePointer(to: entry.pointee.d_name) { name in
+        withUnsafePointer(to: &entry.pointee.d_name) { name in
             name.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
         }
     }
