@@ -183,9 +183,11 @@ public struct MirrorFolder: Sendable {
     /// Whether the incoming snapshot already holds the file with this digest (left by an interrupted sync, or
     /// linked from the current one).
     func incomingHolds(_ path: String, _ entry: Record.Entry) -> Bool {
-        let file = incoming.appendingPathComponent(Self.local(path))
-        guard let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int, size == entry.size,
-            let data = FileManager.default.contents(atPath: file.path)
+        // By its path in one `lstat`: a `URL` made with `appendingPathComponent` asks the disk whether it is a folder.
+        let file = incoming.path + "/" + Self.local(path)
+        var info = stat()
+        guard lstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) == entry.size,
+            let data = FileManager.default.contents(atPath: file)
         else { return false }
         return Fetcher.sha256(data) == entry.sha256
     }
