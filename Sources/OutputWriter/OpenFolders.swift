@@ -53,8 +53,9 @@ final class OpenFolders {
             return HeldFolder.Parent(descriptor: found.descriptor, last: last, isOpened: false)
         }
         guard let opened = try held.parent(of: path) else { return nil }
-        if kept.count == Self.capacity { try letGo(kept.removeFirst()) }
+        // Kept before the oldest is let go, which can throw: then `deinit` closes it with the others.
         kept.append(Kept(path: folder, descriptor: opened.descriptor))
+        if kept.count > Self.capacity { try letGo(kept.removeFirst()) }
         return HeldFolder.Parent(descriptor: opened.descriptor, last: last, isOpened: false)
     }
 

@@ -110,4 +110,22 @@ import Testing
         let finished = #expect(throws: WriteError.self) { try folders.finish() }
         #expect(finished?.message.hasPrefix("\(root)/held/inside was moved or replaced while the build wrote into it") == true, "\(finished?.message ?? "")")
     }
+
+    /// Past the few folders kept open, the one used longest ago is let go, checked as `finish` checks: one moved meanwhile
+    /// is refused as the next folder is reached; those never moved pass.
+    @Test func theFolderLetGoForAnotherIsCheckedToo() throws {
+        let root = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(root) }
+        TestSupport.write("kept", to: root + "/held/kept.txt")
+        for index in 0..<6 { #expect(mkdir(root + "/held/f\(index)", 0o755) == 0) }
+        let held = try #require(try HeldFolder(opening: root + "/held"))
+        try OpenFolders.keeping(beneath: held) { folders throws(WriteError) in
+            for index in 0..<6 { for copy in 0..<2 { #expect(try folders.link("f\(index)/\(copy).txt", to: "kept.txt", in: folders)) } }
+        }
+        let folders = OpenFolders(beneath: held)
+        for index in 0..<4 { for copy in 2..<4 { #expect(try folders.link("f\(index)/\(copy).txt", to: "kept.txt", in: folders)) } }
+        #expect(rename(root + "/held/f0", root + "/moved") == 0 && mkdir(root + "/held/f0", 0o755) == 0)
+        let refused = #expect(throws: WriteError.self) { _ = try folders.link("f4/2.txt", to: "kept.txt", in: folders) }
+        #expect(refused?.message.hasPrefix("\(root)/held/f0 was moved or replaced") == true, "\(refused?.message ?? "")")
+    }
 }
