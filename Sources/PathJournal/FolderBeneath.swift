@@ -71,24 +71,19 @@ public final class FolderBeneath: @unchecked Sendable {
         precondition(source !== self, "a folder's files are linked from another folder")
         // `source`'s lock, then this one's: the only order in which two are taken. A source not reached is a false;
         // a failure to reach the folder the link goes in is thrown.
-        var failure: FileFailure?
-        let linked = try? source.inParent(of: sourcePath, making: false) { from, name throws(FileFailure) -> Bool in
+        let linked = try? source.inParent(of: sourcePath, making: false) { from, name -> Result<Bool, FileFailure> in
             var info = stat()
-            guard fstatat(from, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
-            do throws(FileFailure) {
-                return try inParent(of: path, making: true) { folder, last throws(FileFailure) in
+            guard fstatat(from, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFREG else { return .success(false) }
+            return Result { () throws(FileFailure) in
+                try inParent(of: path, making: true) { folder, last in
                     if linkat(from, name, folder, last, 0) == 0 { return true }
                     guard errno == EEXIST else { return false }
                     unlinkat(folder, last, 0)
                     return linkat(from, name, folder, last, 0) == 0
                 }
-            } catch {
-                failure = error
-                return false
             }
         }
-        if let failure { throw failure }
-        return linked == true
+        return try linked?.get() ?? false
     }
 
     /// Removes the file, or with `isFolder` the empty folder, at `path`; false when it is not there, or not reached.
