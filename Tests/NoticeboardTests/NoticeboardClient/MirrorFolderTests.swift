@@ -248,14 +248,9 @@ import Testing
     @Test func aHeldFolderOfTheCurrentSnapshotMovedAwayIsNotLinkedFrom() throws {
         let folder = TestSupport.temporaryFolder(), outside = TestSupport.temporaryFolder()
         defer { TestSupport.removeTree(folder); TestSupport.removeTree(outside) }
-        let (mirror, _, _) = try Self.claimedMirror(folder)
-        let snapshot = folder + "/snapshots/1-" + String(repeating: "ef", count: 8)
-        TestSupport.write("{}\n", to: snapshot + "/cleaners/a.json")
-        TestSupport.write("{}\n", to: snapshot + "/cleaners/b.json")
+        let (mirror, name) = try Self.linkingFromCurrent(folder)
+        let snapshot = folder + "/snapshots/" + name
         TestSupport.write("mine\n", to: outside + "/b.json")
-        Self.link("snapshots/1-" + String(repeating: "ef", count: 8), at: folder + "/current")
-        let journal = try mirror.prepareIncoming()
-        try mirror.note(["cleaners/a.json", "cleaners/b.json"], in: journal)
         let held = try #require(mirror.currentSnapshot)
         #expect(mirror.linkFromCurrent("api/cleaners/a.json", in: held))
         try FileManager.default.moveItem(atPath: snapshot + "/cleaners", toPath: folder + "/moved")
@@ -272,14 +267,8 @@ import Testing
     @Test func theSnapshotsFolderSwappedForALinkIsNotLinkedFrom() throws {
         let folder = TestSupport.temporaryFolder(), outside = TestSupport.temporaryFolder()
         defer { TestSupport.removeTree(folder); TestSupport.removeTree(outside) }
-        let (mirror, _, _) = try Self.claimedMirror(folder)
-        let name = "1-" + String(repeating: "ef", count: 8)
-        TestSupport.write("{}\n", to: folder + "/snapshots/\(name)/cleaners/a.json")
-        TestSupport.write("{}\n", to: folder + "/snapshots/\(name)/cleaners/b.json")
+        let (mirror, name) = try Self.linkingFromCurrent(folder)
         TestSupport.write("theirs\n", to: outside + "/\(name)/cleaners/b.json")
-        Self.link("snapshots/\(name)", at: folder + "/current")
-        let journal = try mirror.prepareIncoming()
-        try mirror.note(["cleaners/a.json", "cleaners/b.json"], in: journal)
         let held = try #require(mirror.currentSnapshot)
         #expect(mirror.linkFromCurrent("api/cleaners/a.json", in: held))
         try FileManager.default.moveItem(atPath: folder + "/snapshots", toPath: folder + "/moved")
@@ -302,6 +291,18 @@ import Testing
             Self.link(target, at: folder + "/current")
             #expect(mirror.currentSnapshot == nil, "\(target)")
         }
+    }
+
+    /// A mirror claimed in `folder` whose current snapshot, `snapshots/<name>`, holds `cleaners/a.json` and
+    /// `cleaners/b.json`, both noted in a new `incoming/`'s journal, as a sync about to link them; and the name.
+    static func linkingFromCurrent(_ folder: String) throws -> (MirrorFolder, name: String) {
+        let (mirror, _, _) = try claimedMirror(folder)
+        let name = "1-" + String(repeating: "ef", count: 8)
+        TestSupport.write("{}\n", to: folder + "/snapshots/\(name)/cleaners/a.json")
+        TestSupport.write("{}\n", to: folder + "/snapshots/\(name)/cleaners/b.json")
+        link("snapshots/\(name)", at: folder + "/current")
+        try mirror.note(["cleaners/a.json", "cleaners/b.json"], in: try mirror.prepareIncoming())
+        return (mirror, name)
     }
 
     /// A mirror claimed in `folder` whose `incoming/` a sync has filled with the record's one file, and the journal.
