@@ -151,21 +151,27 @@ import Testing
         #expect(TestSupport.read(site + "/public/owners/mary/index.html").contains("Mary Byrne"))
     }
 
-    /// The same for the earlier output a build keeps in the staging folder: a file put deeper in it would be
-    /// published by the next build, which brings that folder up to date and swaps it in. So that build
-    /// refuses, naming it, and changes nothing; once it is moved away, the build goes on.
-    @Test func aFileAddedDeeperInTheStagingFolderIsRefusedAndKept() throws {
+    /// A site built twice, so that the staging folder holds the first build's output, confirmed by the record; then
+    /// someone's notes put deep in that folder (returned), and a listing edited, so that the next build writes.
+    private static func siteWithNotesInTheStagingFolder() throws -> (site: String, notes: String) {
         let site = Self.makeSite()
-        defer { TestSupport.removeTree(site) }
         let mary = site + "/content/owners/mary.yaml"
         for name in ["Mary Byrne", "Mary Ryan"] {
             TestSupport.write("name: \(name)", to: mary)
             #expect(try TestSupport.runCLI(["build", "--quiet"], in: site).status == 0)
         }
-        // The staging folder now holds the first build's output, confirmed by the record.
         let notes = site + "/.public.staging/assets/notes.txt"
         TestSupport.write("my private notes", to: notes)
         TestSupport.write("name: Mary Kelly", to: mary)
+        return (site, notes)
+    }
+
+    /// The same for the earlier output a build keeps in the staging folder: a file put deeper in it would be
+    /// published by the next build, which brings that folder up to date and swaps it in. So that build
+    /// refuses, naming it, and changes nothing; once it is moved away, the build goes on.
+    @Test func aFileAddedDeeperInTheStagingFolderIsRefusedAndKept() throws {
+        let (site, notes) = try Self.siteWithNotesInTheStagingFolder()
+        defer { TestSupport.removeTree(site) }
         let before = Self.snapshot(site)
         let refused = try TestSupport.runCLI(["build"], in: site)
         #expect(refused.status == 1)
