@@ -168,6 +168,21 @@ enum TestSupport {
         return [UInt8](data)
     }
 
+    /// A `launcher` for `runCLI` under which the CLI's first open of the folder `name` as the writer opens a folder it
+    /// holds fails with "Too many open files", and every other open goes through (Tests/Tools/fail_first_open.c,
+    /// preloaded): the open that checks that folder fails as when the build has run out of file descriptors.
+    static func failingFirstOpen(of name: String) throws -> [String] {
+        ["/usr/bin/env", "LD_PRELOAD=" + (try builtOpenFailer.get()), "NOTICEBOARD_FAIL_OPEN=" + name]
+    }
+
+    /// Tests/Tools/fail_first_open.c built once per test run, with the clang that comes with Swift.
+    private static let builtOpenFailer = Result { () throws -> String in
+        let library = temporaryFolder() + "/fail_first_open.so"
+        let result = try run("clang", ["-shared", "-fPIC", "-O2", "-o", library, repository + "/Tests/Tools/fail_first_open.c", "-ldl"])
+        guard result.status == 0 else { throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
+        return library
+    }
+
     /// The `noticeboard` executable that `make test` built before running the tests.
     static var executable: String {
         ProcessInfo.processInfo.environment["NOTICEBOARD_BIN"] ?? repository + "/.build/debug/noticeboard"
