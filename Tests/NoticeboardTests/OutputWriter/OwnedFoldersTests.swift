@@ -189,6 +189,24 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: site + "/public/assets/notes.txt"))
     }
 
+    /// The same when that folder cannot be opened to be checked (too many files open, say): the build refuses, saying
+    /// so and why, and changes nothing. Taken for unchanged, as it was, the folder was swapped in with the notes.
+    @Test func aStagingFolderThatCannotBeOpenedToBeCheckedIsRefused() throws {
+        let (site, notes) = try Self.siteWithNotesInTheStagingFolder()
+        defer { TestSupport.removeTree(site) }
+        let before = Self.snapshot(site)
+        let refused = try TestSupport.runCLI(["build"], in: site, launcher: TestSupport.failingFirstOpen(of: ".public.staging"))
+        #expect(refused.status == 1)
+        #expect(refused.stderr == """
+            error: refusing to write the site to public/: .public.staging: Too many open files; the earlier output kept there \
+            could not be checked before a build brings it up to date
+            1 error; nothing was written.
+
+            """)
+        #expect(Self.snapshot(site) == before && TestSupport.read(notes) == "my private notes")
+        #expect(!FileManager.default.fileExists(atPath: site + "/public/assets/notes.txt"))
+    }
+
     /// A folder of someone else's named like the staging folder is not cleared either; a killed build's is.
     @Test func aStagingFolderNoticeboardDidNotMakeIsKept() throws {
         let site = Self.makeSite()
