@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+/// A build removes an earlier output only once it has checked that the folder holds nothing but a build's files;
+/// otherwise the folder is kept aside whole, with a warning (`StagedOutput.keptAside`). Each runs the CLI, as people do.
+@Suite struct KeptAsideTests {
+    /// A site built twice, so that the staging folder holds the first build's output, and the build's record gone
+    /// from the cache: the next build removes that output, checking it against its manifest first.
+    private static func siteWithAnEarlierOutputToRemove() throws -> String {
+        let site = TestSupport.makeSite(fixture: "corpus-base")
+        for name in ["Mary Byrne", "Mary Ryan"] {
+            TestSupport.write("name: \(name)", to: site + "/content/owners/mary.yaml")
+            #expect(try TestSupport.runCLI(["build", "--quiet"], in: site).status == 0)
+        }
+        for name in try FileManager.default.contentsOfDirectory(atPath: site + "/.noticeboard-cache") where name.hasPrefix("build-") {
+            TestSupport.removeTree(site + "/.noticeboard-cache/" + name)
+        }
+        return site
+    }
+
+    /// An earlier output that cannot be opened to be checked (too many files open, say) may hold anything: it is kept
+    /// aside whole, and the warning says it could not be checked and why. Taken for one holding only a build's files,
+    /// as it was, it was removed.
+    @Test func anEarlierOutputThatCannotBeOpenedToBeCheckedIsKeptWhole() throws {
+        let site = try Self.siteWithAnEarlierOutputToRemove()
+        defer { TestSupport.removeTree(site) }
+        let earlier = TestSupport.tree(site + "/.public.staging")
+        #expect(earlier["api/manifest.json"] != nil)
+        let build = try TestSupport.runCLI(["build"], in: site, launcher: TestSupport.failingFirstOpen(of: ".public.staging"))
+        #expect(build.status == 0, "\(build.stderr)")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: site).filter { $0.hasPrefix(".public.kept-") }
+        #expect(kept.count == 1 && kept.allSatisfy { TestSupport.tree(site + "/" + $0) == earlier }, "\(kept)")
+        #expect(build.stderr.hasPrefix(
+            "warning: an earlier output could not be checked for files that no build wrote (.public.staging: Too many open files)"), "\(build.stderr)")
+        #expect(build.stderr.contains("That folder was kept whole in \(kept.first ?? "?") instead of removed"), "\(build.stderr)")
+    }
+}
