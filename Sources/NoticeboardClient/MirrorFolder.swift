@@ -38,7 +38,8 @@ public struct MirrorFolder: Sendable {
     public enum Refusal: Error, CustomStringConvertible {
         case notAMirror(String)
         case unexpected(String, expected: String)
-        /// Someone put files in `incoming/` while the sync filled it; it was kept aside, and nothing published.
+        /// Someone put files in `incoming/` while the sync filled it, or it could not be opened to be checked as the
+        /// sync finished; it was kept aside, and nothing published.
         case filledMeanwhile(KeptFolder)
 
         public var description: String {
@@ -47,6 +48,8 @@ public struct MirrorFolder: Sendable {
                 "\(path) holds files that noticeboard sync did not make; a sync removes what it no longer needs in its folder, so name a new or empty folder, or one an earlier sync made"
             case .unexpected(let path, let expected):
                 "\(path) is not what noticeboard sync makes there (\(expected)); move it away and sync again"
+            case .filledMeanwhile(let kept) where kept.unchecked != nil:
+                "the mirror's incoming/ could not be checked as the sync finished: \(kept.note); sync again"
             case .filledMeanwhile(let kept):
                 "files were put in the mirror's incoming/ while the sync filled it: \(kept.note); sync again"
             }
@@ -65,7 +68,8 @@ public struct MirrorFolder: Sendable {
     /// `snapshots`, a link to `snapshots/<name>` for `current`. A mirror made before the marker existed is
     /// known by holding only those entries, with a snapshot record that `current` leads to, and is marked.
     /// An `incoming/` holding anything no sync put there (`incomingStrangers(among:)`: someone's files, or all of an
-    /// interrupted sync's of a version before the journal) is moved aside whole, and returned.
+    /// interrupted sync's of a version before the journal), or that cannot be opened to be listed, is moved aside
+    /// whole, and returned.
     @discardableResult
     public func claim() throws -> KeptFolder? {
         let manager = FileManager.default
@@ -89,7 +93,8 @@ public struct MirrorFolder: Sendable {
         if Self.entry(marker) != .file {
             try Data("A mirror made by noticeboard sync: current links to the last complete snapshot.\n".utf8).write(to: marker)
         }
-        return try keepIncomingAside(ifStrangersAmong: FolderFiles.below(incoming.path))
+        guard case .keptAside(let kept) = try checkIncoming() else { return nil }
+        return kept
     }
 
     /// The snapshot a `current` link made by a sync names (`snapshots/<name>`); nil for any other link.
@@ -233,13 +238,17 @@ public struct MirrorFolder: Sendable {
     }
 
     /// Writes the record into the incoming snapshot, renames the snapshot into place and points `current` at it.
-    /// Refuses when `incoming/` holds anything no sync put there (moved aside first), and removes what a sync put
-    /// there that the record does not list. The snapshot it replaces (whose record is `replaced`) is removed last,
-    /// unless it holds files that record does not list: then it is kept, and returned, as is one found at the new
-    /// snapshot's name (`clearName`).
+    /// Refuses when `incoming/` holds anything no sync put there, or cannot be opened to be listed (moved aside
+    /// first: `checkIncoming`), and removes what a sync put there that the record does not list. The snapshot it
+    /// replaces (whose record is `replaced`) is removed last, unless it holds files that record does not list, or
+    /// cannot be opened to be listed: then it is kept, and returned, as is one found at the new snapshot's name
+    /// (`clearName`).
     func commit(_ record: Record, replacing replaced: Record?, journal: PathJournal) throws -> [KeptFolder] {
-        let files = FolderFiles.below(incoming.path)
-        if let kept = try keepIncomingAside(ifStrangersAmong: files) { throw Refusal.filledMeanwhile(kept) }
+        let files: [String]
+        switch try checkIncoming() {
+        case .own(let own): files = own
+        case .keptAside(let kept): throw Refusal.filledMeanwhile(kept)
+        }
         let wanted = Set(record.files.keys.map(Self.local)).union([Self.recordName, Self.incomingJournalName])
         FolderFiles.remove(files.filter { !wanted.contains($0) }, below: incoming.path, emptiedFolders: false)
         let encoder = JSONEncoder()

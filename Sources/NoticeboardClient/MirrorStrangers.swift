@@ -6,17 +6,30 @@ import PathJournal
 /// anything else.
 extension MirrorFolder {
     /// A folder of the mirror that a sync left in place of removing it, as it held files no sync wrote: a snapshot
-    /// it replaced or found at its new snapshot's name, or an `incoming/` holding files no sync noted.
+    /// it replaced or found at its new snapshot's name, or an `incoming/` holding files no sync noted. Or one it could
+    /// not open to look in, which may hold anything.
     public struct KeptFolder: Sendable, Equatable {
         public var folder: String
         /// Those files, relative to it, sorted.
         public var strangers: [String]
+        /// Why it could not be looked in, when it could not (the system's words: "Too many open files"); then
+        /// `strangers` is empty.
+        public var unchecked: String? = nil
 
         public var note: String {
             let names = strangers.prefix(3).map { Sync.shown(Substring($0)) }
             let shown = names.joined(separator: ", ") + (strangers.count > 3 ? " and \(strangers.count - 3) more" : "")
-            return "\(Sync.shown(Substring(folder))) holds files that no sync wrote (\(shown)), so it was kept rather than removed; move out what you want and delete it"
+            let finding = unchecked.map { "could not be checked for files that no sync wrote (\($0))" } ?? "holds files that no sync wrote (\(shown))"
+            return "\(Sync.shown(Substring(folder))) \(finding), so it was kept rather than removed; move out what you want and delete it"
         }
+    }
+
+    /// What `checkIncoming` found.
+    enum IncomingCheck {
+        /// The files below `incoming/`, none a stranger; none when there is no `incoming/`.
+        case own([String])
+        /// `incoming/`, moved aside.
+        case keptAside(KeptFolder)
     }
 
     /// What of `files` (all below `incoming/`) no sync put there: a file not noted in its journal before it was
@@ -29,15 +42,29 @@ extension MirrorFolder {
         }
     }
 
-    /// Moves `incoming/` aside whole, as `incoming.kept-<time>`, when any of `files` (all below it) is a stranger
-    /// (`incomingStrangers`); returns it.
-    func keepIncomingAside(ifStrangersAmong files: [String]) throws -> KeptFolder? {
-        guard Self.entry(incoming) == .folder else { return nil }
+    /// Moves `incoming/` aside whole, as `incoming.kept-<time>`, when any of its files is a stranger
+    /// (`incomingStrangers`), or when it cannot be opened to be listed (too many files open, no permission): it may
+    /// hold anything. Anything at its name but a folder is refused.
+    func checkIncoming() throws -> IncomingCheck {
+        let files: [String]
+        do throws(FileFailure) {
+            files = try FolderFiles.below(incoming.path)
+        } catch {
+            guard Self.entry(incoming) == .folder else { throw Refusal.unexpected(incoming.path, expected: Entry.folder.description) }
+            return .keptAside(try keepIncomingAside(KeptFolder(folder: incoming.path, strangers: [], unchecked: error.reason)))
+        }
         let strangers = incomingStrangers(among: files)
-        guard !strangers.isEmpty else { return nil }
+        guard !strangers.isEmpty else { return .own(files) }
+        return .keptAside(try keepIncomingAside(KeptFolder(folder: incoming.path, strangers: strangers.sorted())))
+    }
+
+    /// Moves `incoming/` aside, as `incoming.kept-<time>`; returns `kept` naming it there.
+    private func keepIncomingAside(_ kept: KeptFolder) throws -> KeptFolder {
         let aside = Self.unusedName(folder.appendingPathComponent("incoming.kept"))
         try FileManager.default.moveItem(at: incoming, to: aside)
-        return KeptFolder(folder: aside.path, strangers: strangers.sorted())
+        var moved = kept
+        moved.folder = aside.path
+        return moved
     }
 
     /// Removes what syncs made in the folder when none of them completed (no `current` snapshot), for a sync that
@@ -45,8 +72,10 @@ extension MirrorFolder {
     /// the marker beside it.
     func removeUnfinished() {
         guard Self.entry(current) == nil else { return }
-        let files = FolderFiles.below(incoming.path)
-        if Self.entry(incoming) == .folder, incomingStrangers(among: files).isEmpty { FolderFiles.remove(files, below: incoming.path) }
+        // One that cannot be opened to be listed may hold anything, and stays.
+        if Self.entry(incoming) == .folder, let files = try? FolderFiles.below(incoming.path), incomingStrangers(among: files).isEmpty {
+            FolderFiles.remove(files, below: incoming.path)
+        }
         if Self.entry(snapshots) == .folder {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: snapshots.path)) ?? [] {
                 let snapshot = snapshots.appendingPathComponent(name)
@@ -70,15 +99,23 @@ extension MirrorFolder {
         guard let kept = removeSnapshot(snapshot, record: Self.record(in: snapshot)) else { return nil }
         let aside = Self.unusedName(snapshots.appendingPathComponent("\(snapshot.lastPathComponent).kept"))
         try FileManager.default.moveItem(at: snapshot, to: aside)
-        return KeptFolder(folder: aside.path, strangers: kept.strangers)
+        var moved = kept
+        moved.folder = aside.path
+        return moved
     }
 
     /// Removes a snapshot's files and folders, or keeps it whole when it holds anything its record does not list
-    /// (everything, when it has no record), anything not a plain file, or a file edited since the sync wrote it.
+    /// (everything, when it has no record), anything not a plain file, or a file edited since the sync wrote it; or
+    /// when it cannot be opened to be listed (a link or a file at its name, too many files open): it may hold anything.
     func removeSnapshot(_ snapshot: URL, record: Record?) -> KeptFolder? {
         let recorded = Dictionary(uniqueKeysWithValues: (record?.files ?? [:]).map { (Self.local($0.key), $0.value) })
         let own: Set<String> = [Self.recordName, Self.incomingJournalName]
-        let files = FolderFiles.below(snapshot.path)
+        let files: [String]
+        do throws(FileFailure) {
+            files = try FolderFiles.below(snapshot.path)
+        } catch {
+            return KeptFolder(folder: snapshot.path, strangers: [], unchecked: error.reason)
+        }
         let strangers = files.filter { path in
             if own.contains(path) { return false }
             guard let entry = recorded[path] else { return true }

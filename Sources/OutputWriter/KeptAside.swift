@@ -12,7 +12,8 @@ public struct KeptAside: Sendable, Equatable {
     public var unrecorded: [String]
     /// It is a staging folder (one a killed build left, or this build's after it failed), not an earlier output.
     public var isStagingFolder: Bool
-    /// Why it could not be looked at, when it could not: then `unrecorded` holds all its files.
+    /// Why it could not be looked at, when it could not: then `unrecorded` holds all its files, or none when they could
+    /// not be listed either.
     public var unchecked: String? = nil
 
     /// What a build says of it: files to publish go in the site's sources, not in its output.
@@ -50,12 +51,22 @@ extension StagedOutput {
         do throws(WriteError) {
             unrecorded = try isStagedAnew ? unjournaled(in: path) : Self.unrecorded(inEarlierOutput: path)
         } catch {
-            // One that cannot be looked at holds, for all a build knows, nothing it wrote: it is kept whole.
-            let files = FolderFiles.below(path)
-            return files.isEmpty ? nil : keepAside(path, unrecorded: files, isStagingFolder: isStagedAnew, unchecked: error.message)
+            return keptUnchecked(path, isStagingFolder: isStagedAnew, because: error.message)
         }
         guard let unrecorded, !unrecorded.isEmpty else { return nil }
         return keepAside(path, unrecorded: unrecorded, isStagingFolder: isStagedAnew)
+    }
+
+    /// The folder at `path`, which could not be looked at (`reason`), moved aside whole unless it holds nothing: it
+    /// holds, for all a build knows, nothing it wrote. One whose files cannot be listed either may hold anything, and
+    /// is moved aside with none listed.
+    private static func keptUnchecked(_ path: String, isStagingFolder: Bool, because reason: String) -> KeptAside? {
+        do throws(FileFailure) {
+            let files = try FolderFiles.below(path)
+            return files.isEmpty ? nil : keepAside(path, unrecorded: files, isStagingFolder: isStagingFolder, unchecked: reason)
+        } catch {
+            return keepAside(path, unrecorded: [], isStagingFolder: isStagingFolder, unchecked: reason)
+        }
     }
 
     /// Moves the folder at `path`, holding the `unrecorded` files, aside beside it; it stays where it is when it
@@ -67,10 +78,11 @@ extension StagedOutput {
     }
 
     /// The files in a staging folder made anew that its build did not note before writing (`PathJournal.additions`); nil
-    /// when it has no journal, as one a build of a version before the journal left.
-    private static func unjournaled(in path: String) -> [String]? {
+    /// when it has no journal, as one a build of a version before the journal left. Throws when the folder cannot be
+    /// listed.
+    private static func unjournaled(in path: String) throws(WriteError) -> [String]? {
         guard let noted = PathJournal.additions(notedIn: path) else { return nil }
-        return FolderFiles.below(path).filter { file in
+        return try files(below: path).filter { file in
             // A file a killed build was writing under a temporary name is the build's, as its file is.
             file != OwnedFolders.stagingMarker && !OwnedFolders.updateFiles.contains(file) && !noted.contains(StreamedFile.finalPath(of: file))
         }
@@ -91,13 +103,22 @@ extension StagedOutput {
         let added = updateBegan == nil ? [] : PathJournal.additions(notedIn: path) ?? []
         guard let folder = try HeldFolder(opening: path) else { throw WriteError(message: "\(path) is no longer a folder") }
         let asWritten = try AsWritten(folder: folder, manifest: updateBegan == nil ? OwnedFolders.manifestPath : OwnedFolders.updateManifest)
-        return FolderFiles.below(path).filter { file in
+        return try files(below: path).filter { file in
             // A file a killed update was writing under a temporary name is the update's, as its file is.
             let final = StreamedFile.finalPath(of: file)
             if file == OwnedFolders.manifestPath || OwnedFolders.updateFiles.contains(file) || added.contains(final) { return false }
             if final != file, listed?[final] != nil { return false }
             guard let digest = listed?[file] else { return true }
             return !changed(path + "/" + file, since: updateBegan) && (try? asWritten.holds(file, digest)) != true
+        }
+    }
+
+    /// `FolderFiles.below`, failing as the writer does.
+    private static func files(below path: String) throws(WriteError) -> [String] {
+        do throws(FileFailure) {
+            return try FolderFiles.below(path)
+        } catch {
+            throw WriteError(error)
         }
     }
 

@@ -10,5 +10,8 @@ public struct FileFailure: Error, CustomStringConvertible {
         self.code = code
     }
 
-    public var description: String { "\(path): \(String(cString: strerror(code)))" }
+    /// The system's words for `code`: "Too many open files".
+    public var reason: String { String(cString: strerror(code)) }
+
+    public var description: String { "\(path): \(reason)" }
 }

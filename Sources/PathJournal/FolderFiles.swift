@@ -3,9 +3,12 @@ import Foundation
 /// What a folder holds, for the checks that look for files someone else put in a folder a command fills, and the
 /// removal of a command's own files from it.
 public enum FolderFiles {
-    /// Every file below `root` (anything not a folder, links included), relative to it.
-    public static func below(_ root: String) -> [String] {
-        entries(below: root, folders: false)
+    /// Every file below `root` (anything not a folder, links included), relative to it; none when nothing is at
+    /// `root`. Throws when `root` cannot be opened as a folder (it is a link, a file, or a folder without
+    /// permission, or too many files are open): it may hold anything, which a check for files someone else put there
+    /// must not take for nothing.
+    public static func below(_ root: String) throws(FileFailure) -> [String] {
+        try entries(below: root, folders: false)
     }
 
     /// Removes `files` (relative to `root`) one by one and then, with `emptiedFolders`, each folder below `root`
@@ -17,8 +20,10 @@ public enum FolderFiles {
         let beneath = FolderBeneath(root)
         for file in files { _ = beneath.remove(file, isFolder: false) }
         guard emptiedFolders else { return }
+        // A root that cannot be opened lists no folder to remove, and `rmdir` takes it only when it is empty.
+        let folders = (try? entries(below: root, folders: true)) ?? []
         // Deepest first: a folder's path is longer than its parent's.
-        for folder in entries(below: root, folders: true).sorted(by: { $0.utf8.count > $1.utf8.count }) {
+        for folder in folders.sorted(by: { $0.utf8.count > $1.utf8.count }) {
             _ = beneath.remove(folder, isFolder: true)
         }
         rmdir(root)
@@ -26,10 +31,15 @@ public enum FolderFiles {
 
     /// The folders below `root`, or everything else there, relative to it, each folder before what it holds; links
     /// are not followed. Read with `readdir` (hand-written: Foundation's enumerator reads every entry's attributes,
-    /// its owner's and group's names among them, some 16 system calls a file where this makes one a folder).
-    private static func entries(below root: String, folders: Bool) -> [String] {
+    /// its owner's and group's names among them, some 16 system calls a file where this makes one a folder). Only a
+    /// root that is not there holds nothing; one that cannot be opened for any other reason throws.
+    private static func entries(below root: String, folders: Bool) throws(FileFailure) -> [String] {
         let top = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard top >= 0 else { return [] }
+        guard top >= 0 else {
+            let failure = errno
+            guard failure == ENOENT else { throw FileFailure(path: root, code: failure) }
+            return []
+        }
         var found: [String] = []
         collect(top, at: "", folders: folders, into: &found)
         return found
