@@ -52,4 +52,24 @@ import Testing
         #expect(Set(try FolderFiles.below(root)) == ["index.json", "cleaners/.a.json.part", "cleaners/page/2/index.json", "cleaners/away", "note"])
         #expect(try FolderFiles.below(root).count == 5)
     }
+
+    /// Only a folder that is not there holds nothing. A link to a folder, or a file, at its name cannot be opened as
+    /// the folder, and is said so, not listed as empty: a check for files someone else put there took it for a folder
+    /// holding nothing of theirs.
+    @Test func aFolderThatCannotBeOpenedIsNotTakenForAnEmptyOne() throws {
+        let place = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(place) }
+        TestSupport.write("theirs\n", to: place + "/folder/notes.txt")
+        TestSupport.write("theirs\n", to: place + "/a-file")
+        try FileManager.default.createSymbolicLink(atPath: place + "/link", withDestinationPath: place + "/folder")
+
+        #expect(try FolderFiles.below(place + "/missing").isEmpty && FolderFiles.below(place + "/missing/deeper").isEmpty)
+        // Linux answers ENOTDIR for both (O_DIRECTORY, the link not followed); another system may say ELOOP for the link.
+        for root in [place + "/link", place + "/a-file"] {
+            #expect("\(root)") { try FolderFiles.below(root) } throws: { error in
+                guard let failure = error as? FileFailure else { return false }
+                return failure.path == root && [ENOTDIR, ELOOP].contains(failure.code)
+            }
+        }
+    }
 }
