@@ -44,6 +44,7 @@ public struct StagedOutput: Sendable {
     ///     replaced site is removed.
     public func begin(staged: WrittenDigests? = nil, previousIsKnown: Bool = false) throws(BuildFailure) -> Staging {
         let staging = stagingPath
+        var keptAside: KeptAside?
         do throws(WriteError) {
             if let staged, let folder = try StagingFolder(staging) {
                 let asWritten = try AsWritten(folder: folder.files)
@@ -53,14 +54,15 @@ public struct StagedOutput: Sendable {
                     output: self, source: try HeldFolder(opening: outputPath), folder: folder, staged: staged, asWritten: asWritten,
                     previousIsKnown: previousIsKnown)
             }
-            let keptAside = Self.removeStaging(staging)
+            keptAside = Self.removeStaging(staging)
             try? FileManager.default.createDirectory(atPath: Self.parentFolder(of: outputPath), withIntermediateDirectories: true)
             let folder = try Self.makeStagingFolder(staging)
             return Staging(
                 output: self, source: try HeldFolder(opening: outputPath), folder: folder, staged: nil, journal: try PathJournal.additions(in: folder.files),
                 asWritten: try AsWritten(folder: folder.files), previousIsKnown: previousIsKnown, keptAside: keptAside)
         } catch {
-            throw failure(error)
+            // An earlier output moved aside before the failure is said, or it would be left unexplained.
+            throw BuildFailure(failure(error).diagnostics + [keptAside?.warning].compactMap { $0 })
         }
     }
 
