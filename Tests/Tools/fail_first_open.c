@@ -3,7 +3,9 @@
 // (O_DIRECTORY | O_NOFOLLOW, as the writer opens a folder it holds) fails with EMFILE, "Too many open files"; every
 // other open goes through. So a test makes exactly the open that checks that folder fail, as running out of file
 // descriptors would, without the build running out of them before it gets there: tests run as root, whom no
-// permission stops, and a low RLIMIT_NOFILE fails the scan of the site's folders first.
+// permission stops, and a low RLIMIT_NOFILE fails the scan of the site's folders first. With NOTICEBOARD_FAIL_OPEN_ALL
+// set (to anything), every such open of that folder fails, not only the first: the check's, and any after it that
+// would look in the folder again.
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -22,8 +24,12 @@ static int isTheFolder(const char *path, int flags) {
     return length == nameLength || path[length - nameLength - 1] == '/';
 }
 
+static int isToFail(void) {
+    return getenv("NOTICEBOARD_FAIL_OPEN_ALL") != NULL || !__atomic_exchange_n(&failed, 1, __ATOMIC_SEQ_CST);
+}
+
 static int openOrFail(const char *path, int flags, mode_t mode) {
-    if (isTheFolder(path, flags) && !__atomic_exchange_n(&failed, 1, __ATOMIC_SEQ_CST)) {
+    if (isTheFolder(path, flags) && isToFail()) {
         errno = EMFILE;
         return -1;
     }

@@ -175,6 +175,12 @@ enum TestSupport {
         ["/usr/bin/env", "LD_PRELOAD=" + (try builtOpenFailer.get()), "NOTICEBOARD_FAIL_OPEN=" + name]
     }
 
+    /// `failingFirstOpen`, but every such open of the folder `name` fails, not only the first: the folder can be opened
+    /// neither to be checked nor to be listed, nor made anew and opened.
+    static func failingEveryOpen(of name: String) throws -> [String] {
+        try failingFirstOpen(of: name) + ["NOTICEBOARD_FAIL_OPEN_ALL=1"]
+    }
+
     /// Tests/Tools/fail_first_open.c built once per test run, with the clang that comes with Swift.
     private static let builtOpenFailer = Result { () throws -> String in
         let library = temporaryFolder() + "/fail_first_open.so"
