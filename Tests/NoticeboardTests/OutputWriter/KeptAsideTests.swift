@@ -34,4 +34,22 @@ import Testing
             "warning: an earlier output could not be checked for files that no build wrote (.public.staging: Too many open files)"), "\(build.stderr)")
         #expect(build.stderr.contains("That folder was kept whole in \(kept.first ?? "?") instead of removed"), "\(build.stderr)")
     }
+
+    /// An earlier output that can be opened neither to be checked nor to be listed (every open of it fails) may hold
+    /// anything: it is kept aside whole, never removed, and the build, which cannot open its new staging folder
+    /// either, fails saying both. Listed as empty, as it was, it was neither kept nor said: the build failed
+    /// with its staging folder "left by an earlier build" and blamed on permissions.
+    @Test func anEarlierOutputThatCannotBeOpenedToBeListedIsKeptWhole() throws {
+        let site = try Self.siteWithAnEarlierOutputToRemove()
+        defer { TestSupport.removeTree(site) }
+        let earlier = TestSupport.tree(site + "/.public.staging")
+        let build = try TestSupport.runCLI(["build"], in: site, launcher: TestSupport.failingEveryOpen(of: ".public.staging"))
+        #expect(build.status == 1, "\(build.stderr)")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: site).filter { $0.hasPrefix(".public.kept-") }
+        #expect(kept.count == 1 && kept.allSatisfy { TestSupport.tree(site + "/" + $0) == earlier }, "\(kept)")
+        #expect(build.stderr.hasPrefix(
+            "warning: an earlier output could not be checked for files that no build wrote (.public.staging: Too many open files)"), "\(build.stderr)")
+        #expect(build.stderr.contains("\nerror: cannot write the site to public/: .public.staging: Too many open files\n"), "\(build.stderr)")
+        #expect(build.stderr.contains("That folder was kept whole in \(kept.first ?? "?") instead of removed"), "\(build.stderr)")
+    }
 }
