@@ -139,6 +139,35 @@ import Testing
         }
     }
 
+    /// The snapshot a sync replaces, found itself replaced by a link to a folder (or by a file) as the sync removes it:
+    /// it cannot be opened to be checked, so it may hold anything, and is kept with a note that says so; what the link
+    /// leads to is not touched. Listed as empty, as it was, it was taken for a snapshot holding only a sync's files and
+    /// "removed" (the link stayed only as `rmdir` refuses one), with no note.
+    @Test(arguments: [true, false])
+    func aReplacedSnapshotThatCannotBeOpenedIsKeptWithANote(isLink: Bool) throws {
+        let folder = TestSupport.temporaryFolder(), outside = TestSupport.temporaryFolder()
+        defer { TestSupport.removeTree(folder); TestSupport.removeTree(outside) }
+        let (mirror, record, journal) = try Self.filledIncoming(folder)
+        #expect(try mirror.commit(record, replacing: nil, journal: journal).isEmpty)
+        let replaced = folder + "/snapshots/3-" + record.root.prefix(16)
+        TestSupport.write("mine\n", to: outside + "/notes.txt")
+        TestSupport.removeTree(replaced)
+        if isLink { Self.link(outside, at: replaced) } else { TestSupport.write("mine\n", to: replaced) }
+
+        var next = record
+        next.build = 4
+        let nextJournal = try mirror.prepareIncoming()
+        try mirror.note(["index.json"], in: nextJournal)
+        try mirror.write(Data("{}\n".utf8), at: "api/index.json")
+        let kept = try mirror.commit(next, replacing: record, journal: nextJournal)
+        #expect(mirror.record()?.build == 4)
+        #expect(kept.map(\.folder) == [replaced] && kept.allSatisfy { $0.strangers.isEmpty && $0.unchecked != nil }, "\(kept)")
+        #expect(kept.first?.note.hasPrefix("\(replaced) could not be checked for files that no sync wrote (") == true, "\(kept)")
+        #expect(kept.first?.note.contains("), so it was kept rather than removed") == true, "\(kept)")
+        #expect(TestSupport.read(outside + "/notes.txt") == "mine\n")
+        #expect(isLink ? MirrorFolder.entry(URL(fileURLWithPath: replaced)) == .link : TestSupport.read(replaced) == "mine\n")
+    }
+
     /// A file someone put in `incoming/` while a sync filled it stops the sync as it finishes: `incoming/` is moved
     /// aside whole with a note, and nothing is published (the file was taken into the snapshot, and found one sync
     /// later; then moved out alone, which left a linked folder's files out of the snapshot).
