@@ -3,9 +3,9 @@
 // (O_DIRECTORY | O_NOFOLLOW, as the writer opens a folder it holds) fails with EMFILE, "Too many open files"; every
 // other open goes through. So a test makes exactly the open that checks that folder fail, as running out of file
 // descriptors would, without the build running out of them before it gets there: tests run as root, whom no
-// permission stops, and a low RLIMIT_NOFILE fails the scan of the site's folders first. With NOTICEBOARD_FAIL_OPEN_ALL
-// set (to anything), every such open of that folder fails, not only the first: the check's, and any after it that
-// would look in the folder again.
+// permission stops, and a low RLIMIT_NOFILE fails the scan of the site's folders first. NOTICEBOARD_FAIL_OPENS asks for
+// more: that many of the first such opens fail (the check's, then the listing's that looks in the folder again), or,
+// set to "all", every one.
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failed;
+static int met;
 
 static int isTheFolder(const char *path, int flags) {
     const char *name = getenv("NOTICEBOARD_FAIL_OPEN");
@@ -25,7 +25,10 @@ static int isTheFolder(const char *path, int flags) {
 }
 
 static int isToFail(void) {
-    return getenv("NOTICEBOARD_FAIL_OPEN_ALL") != NULL || !__atomic_exchange_n(&failed, 1, __ATOMIC_SEQ_CST);
+    const char *count = getenv("NOTICEBOARD_FAIL_OPENS");
+    if (count != NULL && strcmp(count, "all") == 0) return 1;
+    int failing = count == NULL ? 1 : atoi(count);
+    return __atomic_fetch_add(&met, 1, __ATOMIC_SEQ_CST) < failing;
 }
 
 static int openOrFail(const char *path, int flags, mode_t mode) {

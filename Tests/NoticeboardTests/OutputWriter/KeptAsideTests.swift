@@ -35,6 +35,21 @@ import Testing
         #expect(build.stderr.contains("That folder was kept whole in \(kept.first ?? "?") instead of removed"), "\(build.stderr)")
     }
 
+    /// An earlier output that can be opened neither to be checked nor to be listed, and then can (too many files were
+    /// open for a moment), may hold anything: it is kept aside whole, and the build goes on. Listed as empty, as it was,
+    /// it was removed, with no warning.
+    @Test func anEarlierOutputThatCannotBeListedForAMomentIsKeptWhole() throws {
+        let site = try Self.siteWithAnEarlierOutputToRemove()
+        defer { TestSupport.removeTree(site) }
+        let earlier = TestSupport.tree(site + "/.public.staging")
+        let build = try TestSupport.runCLI(["build"], in: site, launcher: TestSupport.failingFirstOpens(2, of: ".public.staging"))
+        #expect(build.status == 0, "\(build.stderr)")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: site).filter { $0.hasPrefix(".public.kept-") }
+        #expect(kept.count == 1 && kept.allSatisfy { TestSupport.tree(site + "/" + $0) == earlier }, "\(kept)")
+        #expect(build.stderr.hasPrefix(
+            "warning: an earlier output could not be checked for files that no build wrote (.public.staging: Too many open files)"), "\(build.stderr)")
+    }
+
     /// An earlier output that can be opened neither to be checked nor to be listed (every open of it fails) may hold
     /// anything: it is kept aside whole, never removed, and the build, which cannot open its new staging folder
     /// either, fails saying both. Listed as empty, as it was, it was neither kept nor said: the build failed

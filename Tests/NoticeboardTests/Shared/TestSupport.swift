@@ -175,10 +175,16 @@ enum TestSupport {
         ["/usr/bin/env", "LD_PRELOAD=" + (try builtOpenFailer.get()), "NOTICEBOARD_FAIL_OPEN=" + name]
     }
 
+    /// `failingFirstOpen`, but the first `count` such opens of the folder `name` fail: with 2, it can be opened neither
+    /// to be checked nor to be listed, and then is.
+    static func failingFirstOpens(_ count: Int, of name: String) throws -> [String] {
+        try failingFirstOpen(of: name) + ["NOTICEBOARD_FAIL_OPENS=\(count)"]
+    }
+
     /// `failingFirstOpen`, but every such open of the folder `name` fails, not only the first: the folder can be opened
     /// neither to be checked nor to be listed, nor made anew and opened.
     static func failingEveryOpen(of name: String) throws -> [String] {
-        try failingFirstOpen(of: name) + ["NOTICEBOARD_FAIL_OPEN_ALL=1"]
+        try failingFirstOpen(of: name) + ["NOTICEBOARD_FAIL_OPENS=all"]
     }
 
     /// Tests/Tools/fail_first_open.c built once per test run, with the clang that comes with Swift.
