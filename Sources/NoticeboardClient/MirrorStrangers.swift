@@ -33,9 +33,10 @@ extension MirrorFolder {
     }
 
     /// What of `files` (all below `incoming/`) no sync put there: a file not noted in its journal before it was
-    /// written (every file when there is no journal), and anything not a plain file (a sync makes no links).
+    /// written (every file when there is no journal, or one that cannot be read), and anything not a plain file (a
+    /// sync makes no links).
     func incomingStrangers(among files: [String]) -> [String] {
-        let noted = PathJournal.paths(at: incomingJournal.path) ?? []
+        let noted = (try? PathJournal.paths(at: incomingJournal.path)) ?? []
         return files.filter { path in
             path != Self.incomingJournalName
                 && (!noted.contains(Self.finalPath(of: path)) || Self.entry(incoming.appendingPathComponent(path)) != .file)

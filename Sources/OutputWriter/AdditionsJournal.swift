@@ -23,9 +23,13 @@ extension PathJournal {
         }
     }
 
-    /// The paths noted in the folder at `root`; nil when it has no journal.
-    static func additions(notedIn root: String) -> Set<String>? {
-        paths(at: root + "/" + OwnedFolders.additionsJournal)
+    /// The paths noted in the folder at `root`; nil when it has no journal. Throws when its journal cannot be read.
+    static func additions(notedIn root: String) throws(WriteError) -> Set<String>? {
+        do throws(FileFailure) {
+            return try paths(at: root + "/" + OwnedFolders.additionsJournal)
+        } catch {
+            throw WriteError(error)
+        }
     }
 }
 

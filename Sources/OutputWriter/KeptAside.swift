@@ -26,7 +26,7 @@ public struct KeptAside: Sendable, Equatable {
 
     private var finding: String {
         let shown = unrecorded.prefix(3).joined(separator: ", ") + (unrecorded.count > 3 ? " and \(unrecorded.count - 3) more" : "")
-        if let unchecked { return "an earlier output could not be checked for files that no build wrote (\(unchecked))" }
+        if let unchecked { return "\(isStagingFolder ? "a staging folder" : "an earlier output") could not be checked for files that no build wrote (\(unchecked))" }
         if isStagingFolder {
             return "a staging folder held files that no build wrote (\(shown)): they were put there while a build wrote it, or after one was killed"
         }
@@ -81,7 +81,7 @@ extension StagedOutput {
     /// when it has no journal, as one a build of a version before the journal left. Throws when the folder cannot be
     /// listed.
     private static func unjournaled(in path: String) throws(WriteError) -> [String]? {
-        guard let noted = PathJournal.additions(notedIn: path) else { return nil }
+        guard let noted = try PathJournal.additions(notedIn: path) else { return nil }
         return try files(below: path).filter { file in
             // A file a killed build was writing under a temporary name is the build's, as its file is.
             file != OwnedFolders.stagingMarker && !OwnedFolders.updateFiles.contains(file) && !noted.contains(StreamedFile.finalPath(of: file))
@@ -100,7 +100,7 @@ extension StagedOutput {
         let manifest = path + "/" + (updateBegan == nil ? OwnedFolders.manifestPath : OwnedFolders.updateManifest)
         let listed = OwnedFolders.listedFiles(inManifest: manifest)
         guard listed != nil || updateBegan != nil else { return nil }
-        let added = updateBegan == nil ? [] : PathJournal.additions(notedIn: path) ?? []
+        let added = updateBegan == nil ? [] : try PathJournal.additions(notedIn: path) ?? []
         guard let folder = try HeldFolder(opening: path) else { throw WriteError(message: "\(path) is no longer a folder") }
         let asWritten = try AsWritten(folder: folder, manifest: updateBegan == nil ? OwnedFolders.manifestPath : OwnedFolders.updateManifest)
         return try files(below: path).filter { file in

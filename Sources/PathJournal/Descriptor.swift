@@ -15,4 +15,19 @@ public enum Descriptor {
         }
         return true
     }
+
+    /// Reads the open file to its end; nil when a read fails (`errno` says why).
+    public static func readAll(_ descriptor: Int32) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let result = chunk.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress!, $0.count) }
+            if result < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if result == 0 { return bytes }
+            bytes += chunk[..<result]
+        }
+    }
 }

@@ -35,9 +35,17 @@ public final class PathJournal: Sendable {
         guard entries.withUnsafeBytes({ Descriptor.writeAll($0, to: descriptor) }) else { throw FileFailure(path: path, code: errno) }
     }
 
-    /// The paths the journal at `path` notes; nil when there is none.
-    public static func paths(at path: String) -> Set<String>? {
-        guard let journal = FileManager.default.contents(atPath: path) else { return nil }
+    /// The paths the journal at `path` notes; nil when there is none. Throws when one is there but cannot be read
+    /// (a link, which no journal is; no permission; too many files open): taken for none, its folder would be taken
+    /// for one a version before journals filled, whose files are all its own.
+    public static func paths(at path: String) throws(FileFailure) -> Set<String>? {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            guard errno == ENOENT else { throw FileFailure(path: path, code: errno) }
+            return nil
+        }
+        defer { close(descriptor) }
+        guard let journal = Descriptor.readAll(descriptor) else { throw FileFailure(path: path, code: errno) }
         return Set(journal.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
     }
 }

@@ -66,6 +66,25 @@ import Testing
         #expect(TestSupport.read(site + "/public/things/index.html").contains("<!DOCTYPE html>"))
     }
 
+    /// A killed build's staging folder whose journal is there but cannot be read (a link, which no build makes; too
+    /// many files open) may hold anything: it is kept aside whole, with a warning that says why it could not be
+    /// checked. Read as no journal, as a version before journals left, it was cleared with someone's notes in it.
+    @Test func aStagingFolderWhoseJournalCannotBeReadIsKeptWhole() throws {
+        let site = TestSupport.makeSite(fixture: "corpus-base")
+        defer { TestSupport.removeTree(site) }
+        TestSupport.write("", to: site + "/.public.staging/.noticeboard-staging")
+        try FileManager.default.createSymbolicLink(atPath: site + "/.public.staging/.noticeboard-updating.added", withDestinationPath: "elsewhere")
+        TestSupport.write("my notes", to: site + "/.public.staging/mine/notes.txt")
+        let build = try TestSupport.runCLI(["build"], in: site)
+        #expect(build.status == 0, "\(build.stderr)")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: site).filter { $0.hasPrefix(".public.kept-") }
+        #expect(kept.map { TestSupport.read(site + "/" + $0 + "/mine/notes.txt") } == ["my notes"])
+        #expect(build.stderr.hasPrefix("""
+            warning: a staging folder could not be checked for files that no build wrote (.public.staging/.noticeboard-updating.added: \
+            Too many levels of symbolic links)
+            """), "\(build.stderr)")
+    }
+
     /// As Hugo and Zola do, folders missing above the output folder are made.
     @Test func foldersMissingAboveTheOutputAreMade() throws {
         let site = TestSupport.makeSite(fixture: "corpus-base")
