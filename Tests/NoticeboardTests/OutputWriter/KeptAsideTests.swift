@@ -18,53 +18,28 @@ import Testing
         return site
     }
 
-    /// An earlier output that cannot be opened to be checked (too many files open, say) may hold anything: it is kept
-    /// aside whole, and the warning says it could not be checked and why. Taken for one holding only a build's files,
-    /// as it was, it was removed.
-    @Test func anEarlierOutputThatCannotBeOpenedToBeCheckedIsKeptWhole() throws {
+    /// An earlier output that cannot be opened to be looked in (too many files open, say) may hold anything: it is kept
+    /// aside whole, and the warning says it could not be checked and why. `failing`: how many of the build's opens of
+    /// it fail (nil: every one).
+    /// - 1, the check's: taken for one holding only a build's files, as it was, it was removed.
+    /// - 2, the check's and then the listing's: listed as empty, as it was, it was removed, with no warning.
+    /// - Every one: the build, which cannot open its new staging folder either, fails saying both. Listed as empty,
+    ///   it was neither kept nor said, and the failure was blamed on permissions.
+    @Test(arguments: [(1, 0), (2, 0), (nil, 1)] as [(Int?, Int32)])
+    func anEarlierOutputThatCannotBeOpenedIsKeptWhole(failing: Int?, status: Int32) throws {
         let site = try Self.siteWithAnEarlierOutputToRemove()
         defer { TestSupport.removeTree(site) }
         let earlier = TestSupport.tree(site + "/.public.staging")
         #expect(earlier["api/manifest.json"] != nil)
-        let build = try TestSupport.runCLI(["build"], in: site, launcher: TestSupport.failingFirstOpen(of: ".public.staging"))
-        #expect(build.status == 0, "\(build.stderr)")
+        let launcher = try failing.map { try TestSupport.failingFirstOpens($0, of: ".public.staging") } ?? TestSupport.failingEveryOpen(of: ".public.staging")
+        let build = try TestSupport.runCLI(["build"], in: site, launcher: launcher)
+        #expect(build.status == status, "\(build.stderr)")
         let kept = try FileManager.default.contentsOfDirectory(atPath: site).filter { $0.hasPrefix(".public.kept-") }
         #expect(kept.count == 1 && kept.allSatisfy { TestSupport.tree(site + "/" + $0) == earlier }, "\(kept)")
         #expect(build.stderr.hasPrefix(
             "warning: an earlier output could not be checked for files that no build wrote (.public.staging: Too many open files)"), "\(build.stderr)")
         #expect(build.stderr.contains("That folder was kept whole in \(kept.first ?? "?") instead of removed"), "\(build.stderr)")
-    }
-
-    /// An earlier output that can be opened neither to be checked nor to be listed, and then can (too many files were
-    /// open for a moment), may hold anything: it is kept aside whole, and the build goes on. Listed as empty, as it was,
-    /// it was removed, with no warning.
-    @Test func anEarlierOutputThatCannotBeListedForAMomentIsKeptWhole() throws {
-        let site = try Self.siteWithAnEarlierOutputToRemove()
-        defer { TestSupport.removeTree(site) }
-        let earlier = TestSupport.tree(site + "/.public.staging")
-        let build = try TestSupport.runCLI(["build"], in: site, launcher: TestSupport.failingFirstOpens(2, of: ".public.staging"))
-        #expect(build.status == 0, "\(build.stderr)")
-        let kept = try FileManager.default.contentsOfDirectory(atPath: site).filter { $0.hasPrefix(".public.kept-") }
-        #expect(kept.count == 1 && kept.allSatisfy { TestSupport.tree(site + "/" + $0) == earlier }, "\(kept)")
-        #expect(build.stderr.hasPrefix(
-            "warning: an earlier output could not be checked for files that no build wrote (.public.staging: Too many open files)"), "\(build.stderr)")
-    }
-
-    /// An earlier output that can be opened neither to be checked nor to be listed (every open of it fails) may hold
-    /// anything: it is kept aside whole, never removed, and the build, which cannot open its new staging folder
-    /// either, fails saying both. Listed as empty, as it was, it was neither kept nor said: the build failed
-    /// with its staging folder "left by an earlier build" and blamed on permissions.
-    @Test func anEarlierOutputThatCannotBeOpenedToBeListedIsKeptWhole() throws {
-        let site = try Self.siteWithAnEarlierOutputToRemove()
-        defer { TestSupport.removeTree(site) }
-        let earlier = TestSupport.tree(site + "/.public.staging")
-        let build = try TestSupport.runCLI(["build"], in: site, launcher: TestSupport.failingEveryOpen(of: ".public.staging"))
-        #expect(build.status == 1, "\(build.stderr)")
-        let kept = try FileManager.default.contentsOfDirectory(atPath: site).filter { $0.hasPrefix(".public.kept-") }
-        #expect(kept.count == 1 && kept.allSatisfy { TestSupport.tree(site + "/" + $0) == earlier }, "\(kept)")
-        #expect(build.stderr.hasPrefix(
-            "warning: an earlier output could not be checked for files that no build wrote (.public.staging: Too many open files)"), "\(build.stderr)")
-        #expect(build.stderr.contains("\nerror: cannot write the site to public/: .public.staging: Too many open files\n"), "\(build.stderr)")
-        #expect(build.stderr.contains("That folder was kept whole in \(kept.first ?? "?") instead of removed"), "\(build.stderr)")
+        let cannotWrite = "\nerror: cannot write the site to public/: .public.staging: Too many open files\n"
+        #expect(build.stderr.contains(cannotWrite) == (failing == nil), "\(build.stderr)")
     }
 }
