@@ -42,8 +42,14 @@ extension StagedOutput {
     /// file no build wrote, or one changed since a build wrote it (`AsWritten`); nil when it holds none. When it
     /// cannot be moved it stays where it is, whole.
     static func keptAside(_ path: String) -> KeptAside? {
-        let marker = FileManager.default.contents(atPath: path + "/" + OwnedFolders.stagingMarker)
-        if marker == Data(OwnedFolders.removingMark.utf8) { return nil }
+        let marker: [UInt8]?
+        do throws(WriteError) {
+            marker = try OwnedFolders.contents(of: path + "/" + OwnedFolders.stagingMarker)
+        } catch {
+            // Taken for none, a staging folder was judged as an earlier output by a manifest it has not got, and removed.
+            return keptUnchecked(path, isStagingFolder: true, because: error.message)
+        }
+        if marker == Array(OwnedFolders.removingMark.utf8) { return nil }
         // A folder made anew is marked only so; an earlier output being brought up to date (levelled anew, too) also
         // has `updateMarker`, and is judged by its manifest and journal.
         let isStagedAnew = marker != nil && access(path + "/" + OwnedFolders.updateMarker, F_OK) != 0
@@ -98,7 +104,7 @@ extension StagedOutput {
     private static func unrecorded(inEarlierOutput path: String) throws(WriteError) -> [String]? {
         let updateBegan = changeTime(path + "/" + OwnedFolders.updateMarker)
         let manifest = path + "/" + (updateBegan == nil ? OwnedFolders.manifestPath : OwnedFolders.updateManifest)
-        let listed = OwnedFolders.listedFiles(inManifest: manifest)
+        let listed = try OwnedFolders.listedFiles(inManifest: manifest)
         guard listed != nil || updateBegan != nil else { return nil }
         let added = updateBegan == nil ? [] : try PathJournal.additions(notedIn: path) ?? []
         guard let folder = try HeldFolder(opening: path) else { throw WriteError(message: "\(path) is no longer a folder") }

@@ -1,4 +1,5 @@
 import Foundation
+import PathJournal
 import Rendering
 import SiteLoader
 import SiteModel
@@ -255,18 +256,33 @@ public enum OwnedFolders {
 
     static let manifestPath = Manifest.path
 
-    /// Every file the manifest `file` lists, with its size and SHA-256; none when it cannot be read, nil when
-    /// there is no such file. Read whole, for the rare removal of an earlier output (`StagedOutput.removeStaging`).
-    static func listedFiles(inManifest file: String) -> [String: FileDigest]? {
+    /// Every file the manifest `file` lists, with its size and SHA-256; none when it is not a manifest, nil when
+    /// there is no such file. Throws when it is there but cannot be read: taken for none, the earlier output was taken
+    /// for no build's and removed whole. Read whole, for the rare removal of an earlier output
+    /// (`StagedOutput.removeStaging`).
+    static func listedFiles(inManifest file: String) throws(WriteError) -> [String: FileDigest]? {
         struct Listed: Decodable {
             struct File: Decodable { let path: String, size: Int, sha256: String }
             let files: [File]
         }
-        guard let data = FileManager.default.contents(atPath: file) else { return nil }
-        let files = (try? JSONDecoder().decode(Listed.self, from: data))?.files ?? []
+        guard let bytes = try contents(of: file) else { return nil }
+        let files = (try? JSONDecoder().decode(Listed.self, from: Data(bytes)))?.files ?? []
         return Dictionary(files.compactMap { file in
             SHA256.Digest(hex: file.sha256.utf8).map { (file.path, FileDigest(size: file.size, sha256: $0)) }
         }) { first, _ in first }
+    }
+
+    /// The bytes of the file a build wrote at `file`, which a link never is; nil when nothing is there. Throws when
+    /// something is there but cannot be read (a link, too many files open).
+    static func contents(of file: String) throws(WriteError) -> [UInt8]? {
+        let descriptor = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            guard errno == ENOENT else { throw WriteError(path: file) }
+            return nil
+        }
+        defer { close(descriptor) }
+        guard let bytes = Descriptor.readAll(descriptor) else { throw WriteError(path: file) }
+        return bytes
     }
 
     /// The first segments of the paths a Noticeboard manifest in `folder` lists, or nil when there is none.

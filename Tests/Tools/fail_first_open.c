@@ -16,23 +16,33 @@
 
 static int met;
 
-static int isTheFolder(const char *path, int flags) {
+// With NOTICEBOARD_FAIL_OPEN_FILE set, the opens that fail are of a file instead: any open of that path without
+// O_DIRECTORY (a marker or a manifest the writer reads).
+static int isOfTheKind(int flags) {
+    if (getenv("NOTICEBOARD_FAIL_OPEN_FILE") != NULL) return (flags & O_DIRECTORY) == 0;
+    return (flags & (O_DIRECTORY | O_NOFOLLOW)) == (O_DIRECTORY | O_NOFOLLOW);
+}
+
+static int isTheEntry(const char *path, int flags) {
     const char *name = getenv("NOTICEBOARD_FAIL_OPEN");
-    if (name == NULL || path == NULL || (flags & (O_DIRECTORY | O_NOFOLLOW)) != (O_DIRECTORY | O_NOFOLLOW)) return 0;
+    if (name == NULL || path == NULL || !isOfTheKind(flags)) return 0;
     size_t length = strlen(path), nameLength = strlen(name);
     if (length < nameLength || strcmp(path + length - nameLength, name) != 0) return 0;
     return length == nameLength || path[length - nameLength - 1] == '/';
 }
 
+// NOTICEBOARD_FAIL_OPEN_SKIP: how many such opens go through before the failing ones (none when unset).
 static int isToFail(void) {
-    const char *count = getenv("NOTICEBOARD_FAIL_OPENS");
+    const char *count = getenv("NOTICEBOARD_FAIL_OPENS"), *skip = getenv("NOTICEBOARD_FAIL_OPEN_SKIP");
+    int skipped = skip == NULL ? 0 : atoi(skip);
+    int seen = __atomic_fetch_add(&met, 1, __ATOMIC_SEQ_CST);
+    if (seen < skipped) return 0;
     if (count != NULL && strcmp(count, "all") == 0) return 1;
-    int failing = count == NULL ? 1 : atoi(count);
-    return __atomic_fetch_add(&met, 1, __ATOMIC_SEQ_CST) < failing;
+    return seen < skipped + (count == NULL ? 1 : atoi(count));
 }
 
 static int openOrFail(const char *path, int flags, mode_t mode) {
-    if (isTheFolder(path, flags) && isToFail()) {
+    if (isTheEntry(path, flags) && isToFail()) {
         errno = EMFILE;
         return -1;
     }

@@ -42,4 +42,23 @@ import Testing
         let cannotWrite = "\nerror: cannot write the site to public/: .public.staging: Too many open files\n"
         #expect(build.stderr.contains(cannotWrite) == (failing == nil), "\(build.stderr)")
     }
+
+    /// An earlier output whose manifest is there but cannot be read for a moment (too many files open) may hold
+    /// anything: it is kept aside whole, with someone's notes in it. Read as absent, as it was, the folder was taken
+    /// for one no build judges, and removed with the notes. The check that the folder is an output reads the manifest
+    /// first, and it goes through.
+    @Test func anEarlierOutputWhoseManifestCannotBeReadIsKeptWhole() throws {
+        let site = try Self.siteWithAnEarlierOutputToRemove()
+        defer { TestSupport.removeTree(site) }
+        TestSupport.write("my notes", to: site + "/.public.staging/assets/notes.txt")
+        let launcher = try TestSupport.failingOpen(ofFile: ".public.staging/api/manifest.json", skipping: 1)
+        let build = try TestSupport.runCLI(["build"], in: site, launcher: launcher)
+        #expect(build.status == 0, "\(build.stderr)")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: site).filter { $0.hasPrefix(".public.kept-") }
+        #expect(kept.map { TestSupport.read(site + "/" + $0 + "/assets/notes.txt") } == ["my notes"], "\(build.stderr)")
+        #expect(build.stderr.hasPrefix("""
+            warning: an earlier output could not be checked for files that no build wrote (.public.staging/api/manifest.json: \
+            Too many open files)
+            """), "\(build.stderr)")
+    }
 }

@@ -181,6 +181,12 @@ enum TestSupport {
         try failingFirstOpen(of: name) + ["NOTICEBOARD_FAIL_OPENS=\(count)"]
     }
 
+    /// `failingFirstOpens`, but of the file `name` (any open of it that does not ask for a folder): a marker or a manifest
+    /// the writer reads. The first `skipping` of them go through.
+    static func failingOpen(ofFile name: String, skipping: Int = 0) throws -> [String] {
+        try failingFirstOpen(of: name) + ["NOTICEBOARD_FAIL_OPEN_FILE=1", "NOTICEBOARD_FAIL_OPEN_SKIP=\(skipping)"]
+    }
+
     /// `failingFirstOpen`, but every such open of the folder `name` fails, not only the first: the folder can be opened
     /// neither to be checked nor to be listed, nor made anew and opened.
     static func failingEveryOpen(of name: String) throws -> [String] {
