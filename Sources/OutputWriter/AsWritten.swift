@@ -33,7 +33,7 @@ struct AsWritten {
 
     /// True when the file at `path` holds what `digest` describes, or is gone (nothing would be lost).
     func holds(_ path: String, _ digest: FileDigest) throws(WriteError) -> Bool {
-        guard let info = try folder.status(path) else { return errno == ENOENT }
+        guard let info = try folder.status(path) else { return true }
         guard (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == digest.size else { return false }
         // Written no later than the manifest (the manifest itself, among them) is a build's writing.
         if let since, (info.st_mtim.tv_sec, info.st_mtim.tv_nsec) <= (since.tv_sec, since.tv_nsec) { return true }

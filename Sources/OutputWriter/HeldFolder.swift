@@ -98,10 +98,15 @@ final class HeldFolder: Sendable {
         return opened < 0 ? nil : HeldFolder(descriptor: opened, name: name + "/" + path, from: self)
     }
 
-    /// What is at `path`, a link at its end not followed; nil when nothing is (`errno` says why).
+    /// What is at `path`, a link at its end not followed; nil when nothing is (nothing at its name, or a file where a
+    /// folder on the way should be). Throws when that cannot be told (too many files open to reach its folder, no
+    /// permission): taken for nothing there, a folder of the earlier output was taken for a file and removed whole,
+    /// and the site published without its files.
     func status(_ path: String) throws(WriteError) -> stat? {
         var info = stat()
-        return try inParent(of: path) { fstatat($0, $1, &info, AT_SYMLINK_NOFOLLOW) } == 0 ? info : nil
+        guard try inParent(of: path, { fstatat($0, $1, &info, AT_SYMLINK_NOFOLLOW) }) != 0 else { return info }
+        guard errno == ENOENT || errno == ENOTDIR else { throw WriteError(path: name + "/" + path) }
+        return nil
     }
 
     /// `mkdir` at `path`; false when it fails, `errno` saying why (`EEXIST` when something is there).
