@@ -84,8 +84,7 @@ struct BuildRun {
         lastRecord = last
         recorded = intact ? lastRecord : nil
         if !unchanged, let saved, let outputs = recorded?.outputs, let recordTime = FileStamp(of: statePath)?.changeTime {
-            try OwnedFolders.checkNothingAdded(
-                output: outputPath, outputs: outputs, changedFolders: saved.foldersChanged(since: recordTime, in: outputPath))
+            try OwnedFolders.checkNothingAdded(output: outputPath, outputs: outputs, saved: saved, since: recordTime)
         }
         if !unchanged, let saved, let recorded {
             try OwnedFolders.checkNothingAdded(toStagingOf: outputPath, saved: saved, recorded: recorded, statePath: statePath)

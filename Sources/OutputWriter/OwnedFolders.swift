@@ -109,10 +109,12 @@ public enum OwnedFolders {
     /// Adding an entry moves its folder's change time, which no program can set back (`tar` and `rsync -a`
     /// set modification times), so only `changedFolders` are listed: those changed since the record was put
     /// in place, or in the same clock tick (`SavedBuildState.foldersChanged`). Only then are the output's
-    /// folders gathered, to tell a stray entry from a folder of outputs.
-    public static func checkNothingAdded(output: String, outputs: OutputTable, changedFolders: Set<String>) throws(BuildFailure) {
+    /// folders gathered, to tell a stray entry from a folder of outputs. `saved` is the record, put in place at `recordTime`.
+    public static func checkNothingAdded(output: String, outputs: OutputTable, saved: SavedBuildState, since recordTime: timespec) throws(BuildFailure) {
+        let changedFolders = try foldersChanged(in: output, saved: saved, since: recordTime, refusing: output)
         guard !changedFolders.isEmpty else { return }
-        let strays = strays(in: output, changedFolders: changedFolders, holds: { outputs[$0] != nil }, folders: outputFolders(outputs.keys))
+        let entries = try entries(of: changedFolders, in: output, refusing: output)
+        let strays = strays(among: entries, holds: { outputs[$0] != nil }, folders: outputFolders(outputs.keys))
         guard let stray = strays.min() else { return }
         throw refusal(output, "\(output)/\(stray)\(besides(strays)) is not the site's (no build wrote it) and was put there since the last build; "
             + "move it away (a file to publish goes in static/) and build again")
@@ -134,7 +136,7 @@ public enum OwnedFolders {
         let beside = outputFolders(recorded.staged?.differing.keys.filter { recorded.outputs[$0] == nil } ?? []).filter { folder in
             StagedOutput.changed(staging + "/" + folder, since: confirmed)
         }
-        var changed = saved.foldersChanged(since: confirmed, in: staging).union(beside)
+        var changed = try foldersChanged(in: staging, saved: saved, since: confirmed, refusing: output).union(beside)
         if StagedOutput.changed(staging, since: confirmed) { changed.insert("") }
         guard !changed.isEmpty else { return }
         let asWritten: AsWritten
@@ -146,15 +148,14 @@ public enum OwnedFolders {
             throw refusal(output, "\(error.message); the earlier output kept there could not be checked before a build brings it up to date")
         }
         let folders = outputFolders(staged.paths)
-        let strays = strays(in: staging, changedFolders: changed, holds: { staged[$0] != nil }, folders: folders).filter {
+        let entries = try entries(of: changed, in: staging, refusing: output)
+        let strays = strays(among: entries, holds: { staged[$0] != nil }, folders: folders).filter {
             !OwnedFolders.updateFiles.contains($0) && $0 != stagingMarker
         }
-        let replaced = changed.flatMap { folder in
-            entries(of: folder, in: staging).filter { path in
-                guard let kind = entryKind(staging + "/" + path) else { return false }
-                if let digest = staged[path] { return kind != S_IFREG || (try? asWritten.holds(path, digest)) != true }
-                return folders.contains(path) && kind != S_IFDIR
-            }
+        let replaced = entries.filter { path in
+            guard let kind = entryKind(staging + "/" + path) else { return false }
+            if let digest = staged[path] { return kind != S_IFREG || (try? asWritten.holds(path, digest)) != true }
+            return folders.contains(path) && kind != S_IFDIR
         }
         if let stray = strays.min() {
             throw refusal(output, "\(staging)/\(stray)\(besides(strays)) is not the site's (no build wrote it) and was put there since the last build; "
@@ -167,10 +168,30 @@ public enum OwnedFolders {
         }
     }
 
-    /// The entries of `folder` (relative to `root`; empty for its top), as paths relative to `root`.
-    private static func entries(of folder: String, in root: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? root : root + "/" + folder)) ?? []
-        return names.map { folder.isEmpty ? $0 : folder + "/" + $0 }
+    /// `saved.foldersChanged` in `folder`; one that is there but cannot be opened refuses the build to `output`: taken
+    /// for one where nothing changed, as it was, nothing in it was looked at.
+    private static func foldersChanged(in folder: String, saved: SavedBuildState, since time: timespec, refusing output: String) throws(BuildFailure) -> Set<String> {
+        do throws(FileFailure) {
+            return try saved.foldersChanged(since: time, in: folder)
+        } catch {
+            throw refusal(output, "\(error); it could not be opened to check that nothing was put in it since the last build")
+        }
+    }
+
+    /// The entries of `changedFolders` (relative to `root`; empty for its top), as paths relative to `root`. A folder
+    /// that is there but cannot be listed (too many files open, a failing disk) refuses the build to `output`: what it
+    /// holds is not known, and may be a file someone put there.
+    private static func entries(of changedFolders: Set<String>, in root: String, refusing output: String) throws(BuildFailure) -> [String] {
+        var entries: [String] = []
+        for folder in changedFolders {
+            do throws(FileFailure) {
+                let names = try FolderFiles.names(in: folder.isEmpty ? root : root + "/" + folder)
+                entries += names.map { folder.isEmpty ? $0 : folder + "/" + $0 }
+            } catch {
+                throw refusal(output, "\(error); it changed since the last build and could not be listed to check that nothing was put there")
+            }
+        }
+        return entries
     }
 
     /// What kind of entry is at `path` (`S_IFREG`, `S_IFDIR`, `S_IFLNK`…), links not followed; nil when none.
@@ -179,9 +200,9 @@ public enum OwnedFolders {
         return lstat(path, &info) == 0 ? info.st_mode & S_IFMT : nil
     }
 
-    /// The entries of `changedFolders` (relative to `root`) that are neither files `holds` nor `folders`.
-    private static func strays(in root: String, changedFolders: Set<String>, holds: (String) -> Bool, folders: Set<String>) -> [String] {
-        changedFolders.flatMap { folder in entries(of: folder, in: root).filter { !holds($0) && !folders.contains($0) } }
+    /// The `entries` that are neither files `holds` nor `folders`.
+    private static func strays(among entries: [String], holds: (String) -> Bool, folders: Set<String>) -> [String] {
+        entries.filter { !holds($0) && !folders.contains($0) }
     }
 
     private static func besides(_ strays: [String]) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import PathJournal
 import Rendering
 import SiteLoader
 import SiteModel
@@ -58,7 +59,7 @@ public struct SavedBuildState: Sendable {
     /// One stat per file, hundreds of thousands on a large site: across all cores, each path looked up from
     /// the output folder rather than from the root.
     public func outputsAreIntact(in outputPath: String) -> Bool {
-        guard let checks = eachRunOfOutputLines(in: outputPath, { lines, folder in Self.checkOutputs(lines, in: folder, outputPath: outputPath) })
+        guard let checks = try? eachRunOfOutputLines(in: outputPath, { lines, folder in Self.checkOutputs(lines, in: folder, outputPath: outputPath) })
         else { return false }
         return checks.allSatisfy { $0 != .differs } && checks.contains(.intactWithManifest)
     }
@@ -67,20 +68,26 @@ public struct SavedBuildState: Sendable {
     /// an entry was added to or taken from since then. Every folder that holds an output, or holds one that
     /// does, is stat'ed where the record's paths, sorted, first reach it: in the runs and on the cores
     /// `outputsAreIntact` uses. A folder is stat'ed again only where two runs share it, or where Unicode's
-    /// order of the paths (the record's) differs from their bytes'.
-    public func foldersChanged(since time: timespec, in outputPath: String) -> Set<String> {
-        let changed = eachRunOfOutputLines(in: outputPath) { lines, output in Self.changedFolders(lines, in: output, since: time) }
+    /// order of the paths (the record's) differs from their bytes'. None when the folder is not there; throws when it
+    /// is but cannot be opened (too many files open, say): a check taking that for "none changed" would look nowhere.
+    public func foldersChanged(since time: timespec, in outputPath: String) throws(FileFailure) -> Set<String> {
+        let changed = try eachRunOfOutputLines(in: outputPath) { lines, output in Self.changedFolders(lines, in: output, since: time) }
         return (changed ?? []).reduce(into: Set()) { $0.formUnion($1) }
     }
 
     /// `body` of each run of the record's output lines, on every core, with the output folder open for paths
-    /// relative to it; nil when the record has no output lines or the folder cannot be opened.
+    /// relative to it; nil when the record has no output lines or the folder is not there. Throws when it is there
+    /// but cannot be opened.
     private func eachRunOfOutputLines<Result: Sendable>(
         in outputPath: String, _ body: @Sendable (RecordText.Lines, Int32) -> Result
-    ) -> [Result]? {
+    ) throws(FileFailure) -> [Result]? {
         guard let outputLines = head?.outputLines else { return nil }
         let folder = open(outputPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard folder >= 0 else { return nil }
+        guard folder >= 0 else {
+            let failure = errno
+            guard failure == ENOENT else { throw FileFailure(path: outputPath, code: failure) }
+            return nil
+        }
         defer { close(folder) }
         let runs = bytes.withUnsafeBytes { RecordText.runs(of: $0.bindMemory(to: UInt8.self)[outputLines], count: 4 * ProcessInfo.processInfo.activeProcessorCount) }
         return runs.parallelMap { run in bytes.withUnsafeBytes { body(RecordText.Lines($0.bindMemory(to: UInt8.self)[run]), folder) } }

@@ -11,6 +11,38 @@ public enum FolderFiles {
         try entries(below: root, folders: false)
     }
 
+    /// The names in `folder` (a link to one followed, as `ls` does), `.` and `..` left out; none when no folder is
+    /// there (nothing, or a file, which the caller tells by its kind). Throws when one is there but cannot be listed
+    /// whole (too many files open, a failing disk): what it holds is not known.
+    public static func names(in folder: String) throws(FileFailure) -> [String] {
+        guard let stream = opendir(folder) else {
+            let failure = errno
+            guard failure == ENOENT || failure == ENOTDIR else { throw FileFailure(path: folder, code: failure) }
+            return []
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        try forEachEntry(of: stream, in: folder) { _, name in names.append(name) }
+        return names
+    }
+
+    /// Calls `body` with each entry of the open folder `stream` (at `path`, for the error) and its name, `.` and `..`
+    /// left out. Throws when `readdir` fails part-way, which returns NULL as at the end: the entries it did not
+    /// return may be anything.
+    public static func forEachEntry(
+        of stream: OpaquePointer, in path: String, _ body: (UnsafeMutablePointer<dirent>, String) throws(FileFailure) -> Void
+    ) throws(FileFailure) {
+        while true {
+            errno = 0
+            guard let entry = readdir(stream) else {
+                guard errno == 0 else { throw FileFailure(path: path, code: errno) }
+                return
+            }
+            let name = name(of: entry)
+            if name != ".", name != ".." { try body(entry, name) }
+        }
+    }
+
     /// Removes `files` (relative to `root`) one by one and then, with `emptiedFolders`, each folder below `root`
     /// left empty and `root` itself: never a folder whole, so that a file put there since they were listed stays,
     /// with the folders above it. Each is reached from `root` a folder at a time, following no symbolic link

@@ -151,6 +151,37 @@ import Testing
         #expect(TestSupport.read(site + "/public/owners/mary/index.html").contains("Mary Byrne"))
     }
 
+    /// A built site with someone's file put deeper in its output (returned), and a listing edited, so that the next
+    /// build writes.
+    private static func siteWithAFileAddedDeeperInTheOutput() throws -> (site: String, added: String) {
+        let site = Self.makeSite()
+        #expect(try TestSupport.runCLI(["build", "--quiet"], in: site).status == 0)
+        let added = site + "/public/assets/custom.css"
+        TestSupport.write("body {}", to: added)
+        TestSupport.write("name: Mary Byrne", to: site + "/content/owners/mary.yaml")
+        return (site, added)
+    }
+
+    /// The same when the output, or a folder in it changed since the last build, cannot be opened or listed to be
+    /// checked (too many files open, say): the build refuses, saying which and why, and changes nothing. Taken for
+    /// none changed, or for empty, as they were, the file went into the staging folder with the swap, and the next
+    /// build published it.
+    @Test(arguments: [
+        (try TestSupport.failingEveryListing(of: "public/assets"), "public/assets: Too many open files; it changed since the last build and could not be listed to check that nothing was put there"),
+        // The output's second such open, after the one that checks it is as the record says.
+        (try TestSupport.failingFollowingOpen(2, of: "public"), "public: Too many open files; it could not be opened to check that nothing was put in it since the last build"),
+    ])
+    func anOutputThatCannotBeListedToBeCheckedIsRefused(launcher: [String], reason: String) throws {
+        let (site, added) = try Self.siteWithAFileAddedDeeperInTheOutput()
+        defer { TestSupport.removeTree(site) }
+        let before = Self.snapshot(site)
+        let refused = try TestSupport.runCLI(["build"], in: site, launcher: launcher)
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "error: refusing to write the site to public/: \(reason)\n1 error; nothing was written.\n")
+        #expect(Self.snapshot(site) == before && TestSupport.read(added) == "body {}")
+        #expect(!FileManager.default.fileExists(atPath: site + "/.public.staging/assets/custom.css"))
+    }
+
     /// A site built twice, so that the staging folder holds the first build's output, confirmed by the record; then
     /// someone's notes put deep in that folder (returned), and a listing edited, so that the next build writes.
     private static func siteWithNotesInTheStagingFolder() throws -> (site: String, notes: String) {
@@ -203,6 +234,23 @@ import Testing
             1 error; nothing was written.
 
             """)
+        #expect(Self.snapshot(site) == before && TestSupport.read(notes) == "my private notes")
+        #expect(!FileManager.default.fileExists(atPath: site + "/public/assets/notes.txt"))
+    }
+
+    /// The same when that folder, or one in it changed since the last build, can be opened but not listed, or not
+    /// opened to find which changed: taken for empty, or none changed, as they were, the notes were published.
+    @Test(arguments: [
+        (try TestSupport.failingEveryListing(of: ".public.staging/assets"), ".public.staging/assets: Too many open files; it changed since the last build and could not be listed to check that nothing was put there"),
+        (try TestSupport.failingFollowingOpen(1, of: ".public.staging"), ".public.staging: Too many open files; it could not be opened to check that nothing was put in it since the last build"),
+    ])
+    func aStagingFolderThatCannotBeListedToBeCheckedIsRefused(launcher: [String], reason: String) throws {
+        let (site, notes) = try Self.siteWithNotesInTheStagingFolder()
+        defer { TestSupport.removeTree(site) }
+        let before = Self.snapshot(site)
+        let refused = try TestSupport.runCLI(["build"], in: site, launcher: launcher)
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "error: refusing to write the site to public/: \(reason)\n1 error; nothing was written.\n")
         #expect(Self.snapshot(site) == before && TestSupport.read(notes) == "my private notes")
         #expect(!FileManager.default.fileExists(atPath: site + "/public/assets/notes.txt"))
     }

@@ -193,6 +193,25 @@ enum TestSupport {
         try failingFirstOpen(of: name) + ["NOTICEBOARD_FAIL_OPENS=all"]
     }
 
+    /// A `launcher` for `runCLI` under which the CLI's `nth` open of the folder `name` that follows a link (one not the
+    /// writer's own, such as the one that reads the folders changed since the last build) fails with "Too many open
+    /// files", and every other open goes through (Tests/Tools/fail_first_open.c, NOTICEBOARD_FAIL_FOLLOWING_OPEN).
+    static func failingFollowingOpen(_ nth: Int, of name: String) throws -> [String] {
+        ["/usr/bin/env", "LD_PRELOAD=" + (try builtOpenFailer.get()), "NOTICEBOARD_FAIL_FOLLOWING_OPEN=" + name, "NOTICEBOARD_FAIL_FOLLOWING_OPEN_NTH=\(nth)"]
+    }
+
+    /// A `launcher` for `runCLI` under which every listing of the folder `name` with `opendir` (Foundation's
+    /// `contentsOfDirectory`, a link to a folder followed) fails with "Too many open files" (NOTICEBOARD_FAIL_OPENDIR).
+    static func failingEveryListing(of name: String) throws -> [String] {
+        ["/usr/bin/env", "LD_PRELOAD=" + (try builtOpenFailer.get()), "NOTICEBOARD_FAIL_OPENDIR=" + name]
+    }
+
+    /// A `launcher` for `runCLI` under which `readdir` fails with "Input/output error" wherever it would return an
+    /// entry named `name`, as a failing disk stops a listing part-way (NOTICEBOARD_FAIL_READDIR).
+    static func failingReaddir(at name: String) throws -> [String] {
+        ["/usr/bin/env", "LD_PRELOAD=" + (try builtOpenFailer.get()), "NOTICEBOARD_FAIL_READDIR=" + name]
+    }
+
     /// Tests/Tools/fail_first_open.c built once per test run, with the clang that comes with Swift.
     private static let builtOpenFailer = Result { () throws -> String in
         let library = temporaryFolder() + "/fail_first_open.so"
