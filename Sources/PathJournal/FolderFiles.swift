@@ -5,8 +5,8 @@ import Foundation
 public enum FolderFiles {
     /// Every file below `root` (anything not a folder, links included), relative to it; none when nothing is at
     /// `root`. Throws when `root` cannot be opened as a folder (it is a link, a file, or a folder without
-    /// permission, or too many files are open): it may hold anything, which a check for files someone else put there
-    /// must not take for nothing.
+    /// permission, or too many files are open), or a folder in it cannot be read through (a failing disk): it may hold
+    /// anything, which a check for files someone else put there must not take for nothing.
     public static func below(_ root: String) throws(FileFailure) -> [String] {
         try entries(below: root, folders: false)
     }
@@ -64,7 +64,8 @@ public enum FolderFiles {
     /// The folders below `root`, or everything else there, relative to it, each folder before what it holds; links
     /// are not followed. Read with `readdir` (hand-written: Foundation's enumerator reads every entry's attributes,
     /// its owner's and group's names among them, some 16 system calls a file where this makes one a folder). Only a
-    /// root that is not there holds nothing; one that cannot be opened for any other reason throws.
+    /// root that is not there holds nothing; one that cannot be opened for any other reason throws, as does a folder
+    /// that `readdir` fails in part-way.
     private static func entries(below root: String, folders: Bool) throws(FileFailure) -> [String] {
         let top = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard top >= 0 else {
@@ -73,29 +74,30 @@ public enum FolderFiles {
             return []
         }
         var found: [String] = []
-        collect(top, at: "", folders: folders, into: &found)
+        try collect(top, at: "", below: root, folders: folders, into: &found)
         return found
     }
 
-    /// Adds the entries of the open folder `descriptor`, which is at `prefix` below the root, then those of its
-    /// folders in turn; closes it. A folder that cannot be opened is listed as what it is: one whose files are not
-    /// known, which a check for files someone else put there takes for one of theirs.
-    private static func collect(_ descriptor: Int32, at prefix: String, folders: Bool, into found: inout [String]) {
+    /// Adds the entries of the open folder `descriptor`, which is at `prefix` below `root`, then those of its folders
+    /// in turn; closes it. A folder that cannot be opened is listed as what it is: one whose files are not known, which
+    /// a check for files someone else put there takes for one of theirs. One that is open but cannot be read through
+    /// (a failing disk) throws: the entries not read may be anything, and its name alone would not say which.
+    private static func collect(_ descriptor: Int32, at prefix: String, below root: String, folders: Bool, into found: inout [String]) throws(FileFailure) {
+        let path = prefix.isEmpty ? root : root + "/" + prefix.dropLast()
         guard let stream = fdopendir(descriptor) else {
+            let failure = errno
             close(descriptor)
-            return
+            throw FileFailure(path: path, code: failure)
         }
         defer { closedir(stream) }
-        while let entry = readdir(stream) {
-            let name = Self.name(of: entry)
-            guard name != ".", name != ".." else { continue }
+        try forEachEntry(of: stream, in: path) { entry, name throws(FileFailure) in
             guard isFolder(name, type: entry.pointee.d_type, in: descriptor) else {
                 if !folders { found.append(prefix + name) }
-                continue
+                return
             }
             let inner = openat(descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             if folders || inner < 0 { found.append(prefix + name) }
-            if inner >= 0 { collect(inner, at: prefix + name + "/", folders: folders, into: &found) }
+            if inner >= 0 { try collect(inner, at: prefix + name + "/", below: root, folders: folders, into: &found) }
         }
     }
 

@@ -61,4 +61,21 @@ import Testing
             Too many open files)
             """), "\(build.stderr)")
     }
+
+    /// An earlier output that `readdir` fails in part-way (a failing disk) may hold anything past where it stopped: it
+    /// is kept aside whole, the warning saying why. Read as the end of the folder, as it was, the check missed the file
+    /// someone put there and the removal began, stopping at that file and leaving the folder marked as one checked:
+    /// the next build removed it, with no warning.
+    @Test func anEarlierOutputThatCannotBeReadThroughIsKeptWhole() throws {
+        let site = try Self.siteWithAnEarlierOutputToRemove()
+        defer { TestSupport.removeTree(site) }
+        TestSupport.write("my own notes", to: site + "/.public.staging/assets/stranger.txt")
+        let earlier = TestSupport.tree(site + "/.public.staging")
+        let build = try TestSupport.runCLI(["build"], in: site, launcher: TestSupport.failingReaddir(at: "stranger.txt"))
+        #expect(build.stderr.hasPrefix(
+            "warning: an earlier output could not be checked for files that no build wrote (.public.staging/assets: Input/output error)"), "\(build.stderr)")
+        #expect(try TestSupport.runCLI(["build", "--quiet"], in: site).status == 0)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: site).filter { $0.hasPrefix(".public.kept-") }
+        #expect(kept.count == 1 && kept.allSatisfy { TestSupport.tree(site + "/" + $0) == earlier }, "\(kept)")
+    }
 }
