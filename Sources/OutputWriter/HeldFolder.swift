@@ -157,23 +157,31 @@ final class HeldFolder: Sendable {
     /// false when something in it could not be removed, `errno` saying why.
     func removeTree(_ path: String) throws(WriteError) -> Bool {
         guard let tree = try folder(path) else { return false }
-        for entry in tree.entries() {
+        for entry in try tree.entries() {
             if try tree.unlink(entry) { continue }
             guard errno == EISDIR, try tree.removeTree(entry) else { return false }
         }
         return try removeFolder(path)
     }
 
-    /// The names in this folder, `.` and `..` left out.
-    func entries() -> [String] {
+    /// The names in this folder, `.` and `..` left out. Throws when it cannot be read through (too many files open, a
+    /// failing disk): a part taken for the whole would be a folder that looks emptier than it is.
+    func entries() throws(WriteError) -> [String] {
         let listed = dup(descriptor)
-        guard listed >= 0, let stream = fdopendir(listed) else { return [] }
+        guard listed >= 0 else { throw WriteError(path: name) }
+        guard let stream = fdopendir(listed) else {
+            let failure = errno
+            close(listed)
+            errno = failure
+            throw WriteError(path: name)
+        }
         defer { closedir(stream) }
         rewinddir(stream)
         var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = FolderFiles.name(of: entry)
-            if name != ".", name != ".." { names.append(name) }
+        do throws(FileFailure) {
+            try FolderFiles.forEachEntry(of: stream, in: name) { _, name in names.append(name) }
+        } catch {
+            throw WriteError(error)
         }
         return names
     }

@@ -165,12 +165,14 @@ public struct StagedOutput: Sendable {
         guard let folder = try? StagingFolder(path), (try? markStaging(folder.files, removing: true)) != nil else { return nil }
         // Through the folder held open, each entry beneath it: a link put at its name, or at a folder's inside it,
         // while it is removed leads nowhere that is removed.
+        // One that cannot be listed whole stays as it is, marked.
         let files = folder.files
-        for entry in files.entries() where entry != OwnedFolders.stagingMarker {
+        guard let entries = try? files.entries() else { return nil }
+        for entry in entries where entry != OwnedFolders.stagingMarker {
             if (try? files.unlink(entry)) != true { _ = try? files.removeTree(entry) }
         }
         // What could not be removed (a folder without write permission) stays marked, for the next build to remove.
-        guard files.entries() == [OwnedFolders.stagingMarker], (try? files.unlink(OwnedFolders.stagingMarker)) == true, folder.isAtItsName
+        guard (try? files.entries()) == [OwnedFolders.stagingMarker], (try? files.unlink(OwnedFolders.stagingMarker)) == true, folder.isAtItsName
         else { return nil }
         rmdir(path)
         return nil
