@@ -190,12 +190,20 @@ public struct SiteFiles: Sendable {
     }
 
     private func walk(_ folder: String, includingHidden: Bool = false) -> (files: [String], problems: [Diagnostic]) {
-        let resolution = Self.resolve(absolute(folder))
-        guard let area = area(of: folder), case .real(let start) = resolution, Self.isInside(start, area.real) else {
-            // Absent is fine (loading says what is missing); out of reach is an error, not an empty folder.
-            if case .failed(errno: EACCES) = resolution { return ([], [Self.unreadable(folder, EACCES, folder: true)]) }
-            return ([], [])
+        let start: String
+        switch Self.resolve(absolute(folder)) {
+        case .real(let real): start = real
+        // Absent is fine (loading says what is missing); any other failure (no permission, a link to itself, too
+        // many files open) is an error, not an empty folder: `static/`'s CNAME would go unpublished.
+        case .failed(errno: ENOENT): return ([], [])
+        case .failed(let reason): return ([], [Self.unreadable(folder, reason, folder: true)])
         }
+        let area: Area
+        switch areaOrFailure(of: folder) {
+        case .success(let resolved): area = resolved
+        case .failure(let failure): return ([], [Self.unreadable(folder, failure.reason, folder: true)])
+        }
+        guard Self.isInside(start, area.real) else { return ([], []) }
         var files: [String] = []
         var problems: [Diagnostic] = []
         // Real paths of the folders being walked, so a link back to one of them is not followed forever.
@@ -306,27 +314,38 @@ public struct SiteFiles: Sendable {
         let descriptor: Int32?
     }
 
+    /// Why a top folder, or a folder's listing, could not be had: the `errno` of the call that failed.
+    struct FolderFailure: Error {
+        let reason: Int32
+    }
+
     /// The top folder a path is below.
     private func area(of relative: String) -> Area? {
+        try? areaOrFailure(of: relative).get()
+    }
+
+    /// The top folder a path is below, or why it cannot be resolved (ENOENT for a path with no top folder).
+    private func areaOrFailure(of relative: String) -> Result<Area, FolderFailure> {
         let name = String(relative.prefix { $0 != "/" })
-        guard !name.isEmpty else { return nil }
+        guard !name.isEmpty else { return .failure(FolderFailure(reason: ENOENT)) }
         return areas.area(named: name) { Self.resolveArea(name, at: absolute(name)) }
     }
 
     /// The real path is read from the descriptor (through /proc), so that both name the same folder.
-    private static func resolveArea(_ name: String, at path: String) -> Area? {
+    private static func resolveArea(_ name: String, at path: String) -> Result<Area, FolderFailure> {
         let named = nb_open_path(path)
-        guard named >= 0 else { return nil }
+        guard named >= 0 else { return .failure(FolderFailure(reason: errno)) }
         var info = stat()
         guard let real = realPath(of: named, else: path), fstat(named, &info) == 0 else {
+            let reason = errno
             close(named)
-            return nil
+            return .failure(FolderFailure(reason: reason))
         }
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
             close(named)
-            return Area(name: name, real: real, descriptor: nil)
+            return .success(Area(name: name, real: real, descriptor: nil))
         }
-        return Area(name: name, real: real, descriptor: named)
+        return .success(Area(name: name, real: real, descriptor: named))
     }
 
     /// Top folders by name, resolved once for the life of one `SiteFiles` (one build); one that names nothing
@@ -334,9 +353,13 @@ public struct SiteFiles: Sendable {
     private final class Areas: Sendable {
         private let resolved = Mutex<[String: Area]>([:])
 
-        func area(named name: String, resolving resolve: () -> Area?) -> Area? {
-            if let known = resolved.withLock({ $0[name] }) { return known }
-            guard let made = resolve() else { return nil }
+        func area(named name: String, resolving resolve: () -> Result<Area, FolderFailure>) -> Result<Area, FolderFailure> {
+            if let known = resolved.withLock({ $0[name] }) { return .success(known) }
+            let made: Area
+            switch resolve() {
+            case .success(let area): made = area
+            case .failure(let failure): return .failure(failure)
+            }
             // Another thread may have resolved the same folder meanwhile: the first kept stays.
             let kept = resolved.withLock { areas in
                 if let first = areas[name] { return first }
@@ -344,7 +367,7 @@ public struct SiteFiles: Sendable {
                 return made
             }
             if let descriptor = made.descriptor, kept.descriptor != descriptor { close(descriptor) }
-            return kept
+            return .success(kept)
         }
 
         deinit {

@@ -103,4 +103,16 @@ import Testing
         #expect(result.status == 1 && result.stderr.hasPrefix("static/passwd"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: site + "/public/passwd"))
     }
+
+    /// A `static/` that is there but cannot be walked (a link to itself) is an error naming it: read as absent, its
+    /// CNAME and verification pages went unpublished and the build said nothing.
+    @Test func aStaticFolderThatCannotBeReachedIsAnError() throws {
+        let site = TestSupport.makeSite(fixture: "corpus-base")
+        defer { TestSupport.removeTree(site) }
+        try FileManager.default.createSymbolicLink(atPath: site + "/static", withDestinationPath: "static")
+        let result = try TestSupport.runCLI(["build", "--now", "2026-11-23"], in: site)
+        #expect(result.status == 1 && result.stderr.hasPrefix(
+            "static:1:1: error: this folder cannot be read (Too many levels of symbolic links)"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: site + "/public"))
+    }
 }
