@@ -217,7 +217,12 @@ public struct SiteFiles: Sendable {
                 return
             }
             defer { closedir(listing) }
-            let names = sequence(state: listing) { readdir($0).map(Self.name) }.filter { name in
+            let listed: [String]
+            do throws(FolderFailure) { listed = try Self.entryNames(of: listing) } catch {
+                problems.append(Self.unreadable(relative, error.reason, folder: true))
+                return
+            }
+            let names = listed.filter { name in
                 !Self.isEditorsFile(name) && (includingHidden ? !Self.neverPublished.contains(name) : !name.hasPrefix("."))
             }
             for (name, type) in zip(names, Self.entryTypes(names, in: dirfd(listing))) {
@@ -380,6 +385,21 @@ public struct SiteFiles: Sendable {
     private func isRegularFile(_ relative: String) -> Bool {
         var info = stat()
         return stat(absolute(relative), &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// The names of an open folder's entries, `.` and `..` among them, in `readdir`'s order; throws when reading it
+    /// fails part way (EIO), which `readdir` tells from the folder's end only by `errno`: a partial listing would be
+    /// a smaller site.
+    static func entryNames(of listing: OpaquePointer) throws(FolderFailure) -> [String] {
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(listing) else { break }
+            names.append(name(of: entry))
+        }
+        let reason = errno
+        guard reason == 0 else { throw FolderFailure(reason: reason) }
+        return names
     }
 
     /// The name of a folder entry `readdir` gave, read in place up to its end: a record is only as long as its name,

@@ -62,6 +62,22 @@ import Testing
             """)
     }
 
+    /// A folder whose listing fails part way (a disk's EIO) is an error at its path: `readdir`'s NULL was taken for
+    /// the folder's end, and the build went on without the listings after it, exit 0.
+    @Test func aFolderWhoseListingFailsPartWayIsAnErrorAtItsPath() throws {
+        let site = Self.makeSite()
+        defer { TestSupport.removeTree(site) }
+        let result = try TestSupport.runCLI(
+            ["build", "--quiet", "--now", "2026-11-23"], in: site, launcher: TestSupport.failingReaddir(at: "andreea-popescu-1.yaml"))
+        #expect(result.status == 1)
+        #expect(result.stderr == """
+            content/reviews:1:1: error: this folder cannot be read (Input/output error); the site would be built without it, so let the build read it or remove it
+            1 error; nothing was written.
+
+            """)
+        #expect(!FileManager.default.fileExists(atPath: site + "/public"))
+    }
+
     /// After a good build, closing a folder or a file is a change (as `serve`'s scan sees it too): the next
     /// build reads again and fails, rather than finding nothing changed; opening it again builds the same site.
     @Test func closingAnInputAfterABuildMakesTheNextOneFail() throws {
