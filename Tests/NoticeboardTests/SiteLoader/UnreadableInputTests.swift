@@ -78,6 +78,21 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: site + "/public"))
     }
 
+    /// A listing that fails part way is a change to the scan that tells whether anything changed: taken for the
+    /// entries before the failure, the same as the last build's, it made the build find nothing changed and skip, a
+    /// file added since (static/extra/CNAME) unpublished with exit 0.
+    @Test func aListingThatFailsPartWayAfterABuildMakesTheNextOneFail() throws {
+        let site = Self.makeSite()
+        defer { TestSupport.removeTree(site) }
+        try FileManager.default.createDirectory(atPath: site + "/static/extra", withIntermediateDirectories: true)
+        let arguments = ["build", "--quiet", "--now", "2026-11-23"]
+        #expect(try TestSupport.runCLI(arguments, in: site).status == 0)
+        TestSupport.write("listings.example.org\n", to: site + "/static/extra/CNAME")
+        let result = try TestSupport.runCLI(arguments, in: site, launcher: TestSupport.failingReaddir(at: "CNAME"))
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("static/extra:1:1: error: this folder cannot be read (Input/output error)"), "\(result.stderr)")
+    }
+
     /// After a good build, closing a folder or a file is a change (as `serve`'s scan sees it too): the next
     /// build reads again and fails, rather than finding nothing changed; opening it again builds the same site.
     @Test func closingAnInputAfterABuildMakesTheNextOneFail() throws {
