@@ -15,8 +15,11 @@ func writeFiles(_ files: [OutputFile], into folder: String, markedBy marks: [Gen
         throw BuildFailure([.error("cannot write to \(folder)/: \(folder) exists and is not a folder")])
     }
     let names = Set(files.map { $0.path.lowercased() })
-    let present = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
-    let theirs = present.filter { names.contains($0.lowercased()) && !isMarked(folder + "/" + $0, by: marks) }
+    let present = try listing(of: folder)
+    // Each file's own name is looked at too, so that what the listing missed is not taken for absent.
+    var atTheirNames = Set(present.filter { names.contains($0.lowercased()) })
+    for file in files where try isThere(folder + "/" + file.path) { atTheirNames.insert(file.path) }
+    let theirs = atTheirNames.filter { !isMarked(folder + "/" + $0, by: marks) }.sorted()
     guard theirs.isEmpty else {
         throw BuildFailure(theirs.map { name in
             .error(at: SourceLocation(file: folder + "/" + name), "this file was not written by this command (it does not start with '\(marks[0].start)'), so it is left as it is and nothing was written; move it away or choose another folder")
@@ -32,6 +35,39 @@ func writeFiles(_ files: [OutputFile], into folder: String, markedBy marks: [Gen
         throw BuildFailure([.error("cannot write to \(folder)/: \((error as NSError).localizedDescription)")])
     }
     return present.filter { !names.contains($0.lowercased()) && isMarked(folder + "/" + $0, by: marks) }
+}
+
+/// The names in `folder`, sorted; none when it is absent. Any other failure (a link to itself, too many files open,
+/// a listing failing part way) throws: read as empty, a file of the user's there would be taken for none and written
+/// over. Listed with opendir rather than FileManager, whose error names no reason ("error 256").
+private func listing(of folder: String) throws(BuildFailure) -> [String] {
+    guard let listing = opendir(folder) else {
+        if errno == ENOENT { return [] }
+        throw cannotList(folder, errno)
+    }
+    defer { closedir(listing) }
+    var names: [String] = []
+    while true {
+        errno = 0  // readdir's NULL is the end only while errno stays 0
+        guard let entry = readdir(listing) else { break }
+        names.append(withUnsafePointer(to: &entry.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) })
+    }
+    guard errno == 0 else { throw cannotList(folder, errno) }
+    return names.filter { $0 != "." && $0 != ".." }.sorted()
+}
+
+private func cannotList(_ folder: String, _ reason: Int32) -> BuildFailure {
+    BuildFailure([.error("cannot list \(folder)/ to check what is there (\(String(cString: strerror(reason)))), so nothing was written")])
+}
+
+/// Whether there is an entry at `path`, by its own `lstat`; only "no such file" is none, any other failure throws.
+private func isThere(_ path: String) throws(BuildFailure) -> Bool {
+    var info = stat()
+    if lstat(path, &info) == 0 { return true }
+    guard errno == ENOENT else {
+        throw BuildFailure([.error(at: SourceLocation(file: path), "cannot check what is here (\(String(cString: strerror(errno)))), so nothing was written")])
+    }
+    return false
 }
 
 /// Whether the regular file at `path` bears one of `marks`, read in its first 512 bytes.

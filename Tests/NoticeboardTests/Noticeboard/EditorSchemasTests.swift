@@ -35,6 +35,22 @@ import Testing
         #expect(TestSupport.read(site + "/a-file") == "mine")
     }
 
+    /// A folder that cannot be listed is not taken for an empty one: the user's file there stays, and the run
+    /// fails saying why (read as empty, the file was replaced and the run said "Wrote").
+    @Test(arguments: [
+        (["schema", "--output", "out"], "cleaners.schema.json"), (["codegen", "swift", "--output", "out"], "Cleaner.swift"),
+    ])
+    func aFolderThatCannotBeListedIsNotTakenForEmpty(arguments: [String], name: String) throws {
+        let site = TestSupport.makeSite()
+        defer { TestSupport.removeTree(site) }
+        TestSupport.write("mine\n", to: site + "/out/" + name)
+        let refused = try TestSupport.runCLI(arguments, in: site, launcher: TestSupport.failingEveryListing(of: "out"))
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "error: cannot list out/ to check what is there (Too many open files), so nothing was written\n1 error; nothing was written.\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: site + "/out") == [name])
+        #expect(TestSupport.read(site + "/out/" + name) == "mine\n")
+    }
+
     /// `schema` and `codegen` replace only files a run of theirs wrote: one of the user's at a name they write,
     /// in any case (a disk that ignores case takes one for the other), is refused, and nothing is written. A
     /// file an earlier run wrote that this one does not make (a kind renamed) stays, with a note: a copy of a
