@@ -88,7 +88,7 @@ let package = Package(
         .executableTarget(
             name: "NoticeboardCLI",
             dependencies: [
-                "Noticeboard", "NoticeboardServer", "NoticeboardClient", "CZlib", "OutputWriter", "Support", "SyntheticSite",
+                "Noticeboard", "NoticeboardServer", "NoticeboardClient", "CZlib", "OutputWriter", "PathJournal", "Support", "SyntheticSite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // `noticeboard new` copies this starter site.

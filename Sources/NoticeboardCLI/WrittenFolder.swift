@@ -1,5 +1,6 @@
 import Foundation
 import Noticeboard
+import PathJournal
 import SiteModel
 
 /// Writes the files `schema` and `codegen` make into `folder`, made with the folders above it when missing.
@@ -39,21 +40,13 @@ func writeFiles(_ files: [OutputFile], into folder: String, markedBy marks: [Gen
 
 /// The names in `folder`, sorted; none when it is absent. Any other failure (a link to itself, too many files open,
 /// a listing failing part way) throws: read as empty, a file of the user's there would be taken for none and written
-/// over. Listed with opendir rather than FileManager, whose error names no reason ("error 256").
+/// over.
 private func listing(of folder: String) throws(BuildFailure) -> [String] {
-    guard let listing = opendir(folder) else {
-        if errno == ENOENT { return [] }
-        throw cannotList(folder, errno)
+    do throws(FileFailure) {
+        return try FolderFiles.names(in: folder).sorted()
+    } catch {
+        throw cannotList(folder, error.code)
     }
-    defer { closedir(listing) }
-    var names: [String] = []
-    while true {
-        errno = 0  // readdir's NULL is the end only while errno stays 0
-        guard let entry = readdir(listing) else { break }
-        names.append(withUnsafePointer(to: &entry.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) })
-    }
-    guard errno == 0 else { throw cannotList(folder, errno) }
-    return names.filter { $0 != "." && $0 != ".." }.sorted()
 }
 
 private func cannotList(_ folder: String, _ reason: Int32) -> BuildFailure {
