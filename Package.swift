@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "Support", dependencies: ["CCrypto"]),
         .target(name: "SiteModel", dependencies: ["Support", .product(name: "OrderedCollections", package: "swift-collections")]),
         .target(name: "LocatedYAML", dependencies: ["CYAML", "SiteModel"]),
-        .target(name: "SiteLoader", dependencies: ["SiteModel", "Support", "CLinuxCalls"]),
+        .target(name: "SiteLoader", dependencies: ["SiteModel", "Support", "CLinuxCalls", "PathJournal"]),
         // cmark-gfm's process-wide state made safe for parses on every core: its table of special characters,
         // its allocation count. C, for the count's thread-local storage and to take the place of one library function.
         .target(name: "CCmarkThreads", dependencies: ["CCmarkGFM"]),

@@ -197,14 +197,13 @@ public struct InputStamps: Sendable, Equatable {
             return
         }
         defer { closedir(folder) }
-        let listed: [String]
+        let names: [String]
         // A listing that fails part way counts as unreadable, not as the entries before the failure: those may be
         // what the last build saw, and the build would be skipped.
-        do throws(SiteFiles.FolderFailure) { listed = try SiteFiles.entryNames(of: folder) } catch {
+        do throws(SiteFiles.FolderFailure) { names = try SiteFiles.entryNames(of: folder) } catch {
             scanned.record(relative, InputStamp(text: "unreadable \(error.reason)"))
             return
         }
-        let names = listed.filter { $0 != "." && $0 != ".." }
         let descriptor = dirfd(folder)
         @Sendable func scanEntries(_ names: ArraySlice<String>, into scanned: inout Scanned) {
             for name in names {

@@ -1,5 +1,6 @@
 import CLinuxCalls
 import Foundation
+import PathJournal
 import SiteModel
 import Support
 import Synchronization
@@ -387,27 +388,17 @@ public struct SiteFiles: Sendable {
         return stat(absolute(relative), &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
-    /// The names of an open folder's entries, `.` and `..` among them, in `readdir`'s order; throws when reading it
+    /// The names of an open folder's entries, `.` and `..` left out, in `readdir`'s order; throws when reading it
     /// fails part way (EIO), which `readdir` tells from the folder's end only by `errno`: a partial listing would be
     /// a smaller site.
     static func entryNames(of listing: OpaquePointer) throws(FolderFailure) -> [String] {
         var names: [String] = []
-        while true {
-            errno = 0
-            guard let entry = readdir(listing) else { break }
-            names.append(name(of: entry))
+        do throws(FileFailure) {
+            try FolderFiles.forEachEntry(of: listing, in: "") { _, name in names.append(name) }
+        } catch {
+            throw FolderFailure(reason: error.code)
         }
-        let reason = errno
-        guard reason == 0 else { throw FolderFailure(reason: reason) }
         return names
-    }
-
-    /// The name of a folder entry `readdir` gave, read in place up to its end: a record is only as long as its name,
-    /// so a copy of the whole of `d_name` can run past the buffer that holds the last one.
-    static func name(of entry: UnsafeMutablePointer<dirent>) -> String {
-        withUnsafePointer(to: &entry.pointee.d_name) { name in
-            name.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-        }
     }
 
     /// Whether this process may read the file, or list and enter the folder (`access` sets errno when not).
